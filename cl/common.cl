@@ -1,0 +1,107 @@
+/* clvision prelude: pixel formats, conversions, border arithmetic.
+ * Prepended to every kernel family. OpenCL C 1.2.
+ *
+ * Pixel format macros (from clv__format_options):
+ *   DEPTH_U8 | DEPTH_U16 | DEPTH_F32   channel type
+ *   CN = 1 | 3 | 4                     interleaved channels
+ * give
+ *   T      channel type (uchar, ushort, float)
+ *   TN     pixel type (T, T3 or T4)
+ *   FN     float pixel (float, float3, float4)
+ *   LOAD_PIX(row_ptr, x)     -> FN
+ *   STORE_PIX(row_ptr, x, v) rounds to nearest and saturates for integers
+ * Images are buffers with a row pitch in elements of T.
+ */
+
+#define CAT_(a, b) a##b
+#define CAT(a, b) CAT_(a, b)
+
+#if defined(DEPTH_U8)
+#define T uchar
+#elif defined(DEPTH_U16)
+#define T ushort
+#elif defined(DEPTH_F32)
+#define T float
+#endif
+
+#ifdef CN
+#if CN == 1
+#define TN T
+#define FN float
+#define VLOAD(x, p) ((p)[x])
+#define VSTORE(v, x, p) ((p)[x] = (v))
+#define FN_ZERO 0.0f
+#elif CN == 3
+#define TN CAT(T, 3)
+#define FN float3
+#define VLOAD(x, p) vload3((x), (p))
+#define VSTORE(v, x, p) vstore3((v), (x), (p))
+#define FN_ZERO ((float3)(0.0f))
+#elif CN == 4
+#define TN CAT(T, 4)
+#define FN float4
+#define VLOAD(x, p) vload4((x), (p))
+#define VSTORE(v, x, p) vstore4((v), (x), (p))
+#define FN_ZERO ((float4)(0.0f))
+#else
+#error "CN must be 1, 3 or 4"
+#endif
+
+#define TO_FN(v) CAT(convert_, FN)(v)
+#if defined(DEPTH_F32)
+#define FROM_FN(v) (v)
+#else
+#define FROM_FN(v) CAT(CAT(convert_, TN), _sat_rte)(v)
+#endif
+
+#define LOAD_PIX(row, x) TO_FN(VLOAD((x), (row)))
+#define STORE_PIX(row, x, v) VSTORE(FROM_FN(v), (x), (row))
+/* Float pixels in scratch buffers (packed CN floats per pixel). */
+#define LOAD_FPIX(row, x) VLOAD((x), (row))
+#define STORE_FPIX(row, x, v) VSTORE((v), (x), (row))
+#endif /* CN */
+
+/* Pointer to row y of an image with pitch in elements. */
+#define ROW(base, pitch, y) ((base) + (size_t)(y) * (size_t)(pitch))
+
+/* ---- borders (values match enum clv_border) ---- */
+#define BORDER_REFLECT101 0
+#define BORDER_REPLICATE 1
+#define BORDER_REFLECT 2
+#define BORDER_CONSTANT 3
+#define BORDER_WRAP 4
+
+/* Map coordinate i into [0, n) following the border mode; -1 means "outside,
+ * use the constant 0". Works for any distance from the image. */
+inline int clv_border_index(int i, int n, int mode)
+{
+    if (i >= 0 && i < n)
+        return i;
+    if (mode == BORDER_CONSTANT)
+        return -1;
+    if (mode == BORDER_REPLICATE)
+        return clamp(i, 0, n - 1);
+    if (mode == BORDER_WRAP) {
+        int m = i % n;
+        return m < 0 ? m + n : m;
+    }
+    if (n == 1)
+        return 0;
+    if (mode == BORDER_REFLECT) {
+        int p = 2 * n;
+        int m = i % p;
+        if (m < 0)
+            m += p;
+        return m < n ? m : p - 1 - m;
+    }
+    /* REFLECT101 */
+    int p = 2 * n - 2;
+    int m = i % p;
+    if (m < 0)
+        m += p;
+    return m < n ? m : p - m;
+}
+
+#ifdef BORDER
+#define BORDER_INDEX(i, n) clv_border_index((i), (n), BORDER)
+#endif

@@ -1,0 +1,13 @@
+/* clvision — vendor-neutral OpenCL computer vision. Umbrella header. */
+#ifndef CLVISION_H
+#define CLVISION_H
+
+#include "version.h"
+#include "export.h"
+#include "status.h"
+#include "context.h"
+#include "image.h"
+#include "filter.h"
+#include "io.h"
+
+#endif

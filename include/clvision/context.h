@@ -1,0 +1,106 @@
+/* clvision — context: one OpenCL device, its queue, its built programs.
+ *
+ * Thread safety: a context and everything made from it (images) may be used
+ * by one thread at a time. Separate contexts in separate threads are safe.
+ * Functions that take no context (clv_status_string, clv_version, image file
+ * I/O) are thread-safe.
+ */
+#ifndef CLVISION_CONTEXT_H
+#define CLVISION_CONTEXT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "export.h"
+#include "status.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct clv_context clv_context;
+
+typedef struct clv_context_options {
+    /* Device spec, same syntax as CLV_DEVICE: "gpu", "cpu", "P:D" (platform
+     * and device index, from 0) or a case-insensitive substring of the
+     * platform, vendor or device name. NULL: use CLV_DEVICE, else the first
+     * GPU, else the first CPU device. */
+    const char *device;
+    /* Directory holding the .cl files. NULL: CLV_KERNEL_PATH, else the
+     * installed data directory, else the source tree next to the build.
+     * An explicit directory (here or in CLV_KERNEL_PATH) is the only one
+     * tried. */
+    const char *kernel_path;
+    /* Program binary cache directory. NULL: CLV_CACHE_DIR, else
+     * $XDG_CACHE_HOME/clvision, else ~/.cache/clvision. */
+    const char *cache_dir;
+    /* 0: use CLV_CACHE (unset or anything but "0" means on); 1: on; -1: off. */
+    int cache;
+    /* Non-zero: create the queue with profiling so clv_last_op_device_time()
+     * works. Also switched on by CLV_PROFILE=1. */
+    int profiling;
+} clv_context_options;
+
+/* Runtime statistics, for tests and tools. */
+typedef struct clv_context_stats {
+    uint64_t programs_built;   /* programs compiled from source */
+    uint64_t cache_hits;       /* programs loaded from the disk cache */
+    uint64_t cache_rejected;   /* disk entries discarded (corrupt, truncated, mismatched) */
+    uint64_t cache_writes;     /* entries written to disk */
+    uint64_t cache_write_failures; /* entries that could not be written (no space, no rights) */
+    uint64_t kernels_launched; /* kernel enqueues since creation */
+} clv_context_stats;
+
+/* Options with every field at its default (all NULL / 0). */
+CLV_API clv_context_options clv_context_options_default(void);
+
+/* Create a context on the chosen device. Reads every .cl file now (a missing
+ * one is CLV_ERROR_KERNEL_SOURCE), builds programs lazily on first use.
+ * opts may be NULL. On failure *out is NULL and, when the failure happened
+ * after the message could be recorded, clv_context_create_error() explains.
+ * Returns CLV_OK, CLV_ERROR_INVALID_ARGUMENT, CLV_ERROR_NO_DEVICE,
+ * CLV_ERROR_KERNEL_SOURCE, CLV_ERROR_OPENCL, CLV_ERROR_OUT_OF_MEMORY. */
+CLV_API clv_status clv_context_create(const clv_context_options *opts, clv_context **out);
+
+/* Message of the last clv_context_create() failure in this thread ("" if none). */
+CLV_API const char *clv_context_create_error(void);
+
+/* Waits for queued work, releases everything the context owns. NULL is fine.
+ * Images made from the context must be released before it. */
+CLV_API void clv_context_release(clv_context *ctx);
+
+/* Block until every operation enqueued on the context has finished.
+ * Returns CLV_OK or CLV_ERROR_OPENCL. */
+CLV_API clv_status clv_finish(clv_context *ctx);
+
+/* Human-readable detail of the last error on this context: the op name, the
+ * failed OpenCL call with its CL_* name, or the build options and full build
+ * log. "" when none. Valid until the next call on the context. */
+CLV_API const char *clv_last_error(const clv_context *ctx);
+
+/* Device time of the kernels of the last operation, in milliseconds (sum of
+ * kernel execution times from profiling events). Waits for them. Returns
+ * CLV_ERROR_UNSUPPORTED when profiling is off, CLV_ERROR_INVALID_ARGUMENT
+ * when no operation ran yet. */
+CLV_API clv_status clv_last_op_device_time(clv_context *ctx, double *ms);
+
+/* Counters since creation. */
+CLV_API clv_status clv_context_get_stats(const clv_context *ctx, clv_context_stats *stats);
+
+/* Names of the chosen device and its platform (valid while ctx lives). */
+CLV_API const char *clv_context_device_name(const clv_context *ctx);
+CLV_API const char *clv_context_platform_name(const clv_context *ctx);
+
+/* Writes one line per platform and device (index P:D, type, name, driver
+ * version, OpenCL C version) into buf (always NUL-terminated, truncated if
+ * small). Returns CLV_ERROR_NO_DEVICE when there is no platform at all. */
+CLV_API clv_status clv_list_devices(char *buf, size_t size);
+
+/* Runtime version string, e.g. "0.1.0". */
+CLV_API const char *clv_version(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

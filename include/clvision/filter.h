@@ -1,0 +1,71 @@
+/* clvision — geometric and linear filtering operations.
+ *
+ * All operations enqueue their kernels on the context's queue and return
+ * without waiting; call clv_finish() (or download) to wait. Source and
+ * destination must belong to the same context, have the same pixel type and
+ * channel count, and must not be the same image. Pixel types u8, u16 and f32
+ * with 1, 3 or 4 channels, any size from 1x1. Failures return a status and
+ * leave detail in clv_last_error(ctx).
+ */
+#ifndef CLVISION_FILTER_H
+#define CLVISION_FILTER_H
+
+#include "image.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Border modes, with OpenCV's meanings (| marks the image edge):
+ *   REPLICATE   aaaaaa|abcdefgh|hhhhhhh
+ *   REFLECT     fedcba|abcdefgh|hgfedcb
+ *   REFLECT101  gfedcb|abcdefgh|gfedcba   (default)
+ *   CONSTANT    000000|abcdefgh|0000000
+ *   WRAP        cdefgh|abcdefgh|abcdefg
+ * For a 1-pixel-wide image REFLECT101 repeats the single pixel. */
+typedef enum clv_border {
+    CLV_BORDER_REFLECT101 = 0,
+    CLV_BORDER_REPLICATE  = 1,
+    CLV_BORDER_REFLECT    = 2,
+    CLV_BORDER_CONSTANT   = 3,
+    CLV_BORDER_WRAP       = 4,
+} clv_border;
+
+/* Parse "replicate", "reflect", "reflect101", "constant", "wrap"
+ * (case-insensitive). CLV_ERROR_INVALID_ARGUMENT for anything else. */
+CLV_API clv_status clv_border_from_string(const char *name, clv_border *out);
+/* Lower-case name of a border mode ("?" for an unknown value). */
+CLV_API const char *clv_border_name(clv_border border);
+
+/* dst(x, y) = src(y, x). dst must be height x width of src. */
+CLV_API clv_status clv_transpose(clv_context *ctx, const clv_image *src, clv_image *dst);
+
+/* Bilinear resize of src to dst's size (any size, up or down), OpenCV
+ * INTER_LINEAR convention: pixel centres are aligned, so source coordinate
+ * sx = (dx + 0.5) * src_w / dst_w - 0.5, clamped to the image. */
+CLV_API clv_status clv_resize(clv_context *ctx, const clv_image *src, clv_image *dst);
+
+/* Largest box kernel side. */
+#define CLV_BOX_MAX_KSIZE 255
+
+/* Normalised box (mean) filter with a ksize_x by ksize_y window (each 1..255)
+ * anchored at its centre ((k-1)/2 for even sizes, as OpenCV). Cost per pixel
+ * does not grow with the window. src and dst have the same shape. */
+CLV_API clv_status clv_box_filter(clv_context *ctx, const clv_image *src, clv_image *dst,
+                                  int ksize_x, int ksize_y, clv_border border);
+
+/* Largest Gaussian kernel side. */
+#define CLV_GAUSSIAN_MAX_KSIZE 255
+
+/* Separable Gaussian blur. sigma_x > 0; sigma_y <= 0 means sigma_y = sigma_x.
+ * ksize_x/ksize_y: odd kernel sides up to 255, or 0 to use 2*ceil(3*sigma)+1.
+ * Weights are normalised to sum 1. */
+CLV_API clv_status clv_gaussian_blur(clv_context *ctx, const clv_image *src, clv_image *dst,
+                                     double sigma_x, double sigma_y, int ksize_x, int ksize_y,
+                                     clv_border border);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

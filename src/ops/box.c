@@ -1,0 +1,66 @@
+/* clvision — normalised box filter, radius-independent running sums. */
+#include <stdio.h>
+
+#include "runtime/internal.h"
+
+#define OP "box_filter"
+
+CLV_API clv_status clv_box_filter(clv_context *ctx, const clv_image *src, clv_image *dst,
+                                  int ksize_x, int ksize_y, clv_border border)
+{
+    clv_status status = CLV_OK;
+    if (!ctx)
+        return CLV_ERROR_INVALID_ARGUMENT;
+    clv__op_begin(ctx);
+    CLV_TRY(clv__check_pair(ctx, OP, src, dst));
+    if (dst->width != src->width || dst->height != src->height)
+        return clv__fail(ctx, CLV_ERROR_INVALID_ARGUMENT, OP,
+                         "destination is %dx%d, source is %dx%d", dst->width, dst->height,
+                         src->width, src->height);
+    if (ksize_x < 1 || ksize_x > CLV_BOX_MAX_KSIZE || ksize_y < 1 || ksize_y > CLV_BOX_MAX_KSIZE)
+        return clv__fail(ctx, CLV_ERROR_INVALID_ARGUMENT, OP,
+                         "kernel size %dx%d outside 1..%d", ksize_x, ksize_y, CLV_BOX_MAX_KSIZE);
+    char opts[256];
+    CLV_TRY(clv__filter_options(ctx, OP, src, border, opts, sizeof opts));
+    cl_kernel krows, kcols;
+    CLV_TRY(clv__get_kernel(ctx, CLV__SRC_BOX, opts, "box_rows", &krows));
+    CLV_TRY(clv__get_kernel(ctx, CLV__SRC_BOX, opts, "box_cols", &kcols));
+
+    const int w = src->width, h = src->height, cn = src->channels;
+    cl_mem sums;
+    CLV_TRY(clv__scratch(ctx, OP, 0, (size_t)w * (size_t)h * (size_t)cn * sizeof(float), &sums));
+
+    /* Rows: each work-item slides over `chunk` outputs; the group stages
+     * lx*chunk + kx - 1 pixels. Longer chunks for wider windows keep the
+     * per-pixel cost near 2 adds + kx/chunk. */
+    size_t max_wg, local_free;
+    CLV_TRY(clv__kernel_limits(ctx, OP, krows, &max_wg, &local_free));
+    size_t budget = local_free < CLV_LOCAL_BUDGET_MAX ? local_free : CLV_LOCAL_BUDGET_MAX;
+    int chunk_x = ksize_x <= 16 ? 8 : (ksize_x + 1) / 2 > 64 ? 64 : (ksize_x + 1) / 2;
+    size_t lx = 64;
+    while (lx > 1 && (lx > max_wg ||
+                      (lx * (size_t)chunk_x + (size_t)ksize_x - 1) * (size_t)cn * sizeof(float) > budget))
+        lx /= 2;
+    size_t seg_bytes = (lx * (size_t)chunk_x + (size_t)ksize_x - 1) * (size_t)cn * sizeof(float);
+    if (seg_bytes > budget)
+        return clv__fail(ctx, CLV_ERROR_UNSUPPORTED, OP,
+                         "needs %zu bytes of local memory, device offers %zu", seg_bytes, budget);
+    const int ax = ksize_x / 2, ay = ksize_y / 2;
+    const int sp = (int)(src->pitch / src->elem_size), dp = (int)(dst->pitch / dst->elem_size);
+    const size_t seg = lx * (size_t)chunk_x;
+    const size_t g_rows[2] = {((size_t)w + seg - 1) / seg * lx, (size_t)h};
+    const size_t l_rows[2] = {lx, 1};
+    CLV_TRY(CLV_LAUNCH(ctx, OP, krows, 2, g_rows, l_rows, CLV_ARG(src->mem), CLV_ARG(sp),
+                       CLV_ARG(w), CLV_ARG(h), CLV_ARG(sums), CLV_ARG(ksize_x), CLV_ARG(ax),
+                       CLV_ARG(chunk_x), CLV_LOCAL(seg_bytes)));
+
+    /* Columns: each work-item slides down `chunk_y` rows of one column. */
+    int chunk_y = ksize_y < 16 ? 16 : ksize_y > 64 ? 64 : ksize_y;
+    const float scale = 1.0f / (float)(ksize_x * ksize_y);
+    const size_t g_cols[2] = {(size_t)w, ((size_t)h + (size_t)chunk_y - 1) / (size_t)chunk_y};
+    CLV_TRY(CLV_LAUNCH(ctx, OP, kcols, 2, g_cols, NULL, CLV_ARG(sums), CLV_ARG(w), CLV_ARG(h),
+                       CLV_ARG(dst->mem), CLV_ARG(dp), CLV_ARG(ksize_y), CLV_ARG(ay),
+                       CLV_ARG(chunk_y), CLV_ARG(scale)));
+out:
+    return status;
+}

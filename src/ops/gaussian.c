@@ -1,0 +1,145 @@
+/* clvision — separable Gaussian blur, local-memory tiled passes. */
+#include <math.h>
+#include <stdio.h>
+
+#include "runtime/internal.h"
+
+#define OP "gaussian_blur"
+
+/* Normalised weights exp(-(i-r)^2 / 2 sigma^2), i = 0..2r. */
+static void gaussian_weights(double sigma, int ksize, float *w)
+{
+    const int r = ksize / 2;
+    double tmp[CLV_GAUSSIAN_MAX_KSIZE], sum = 0.0;
+    for (int i = 0; i < ksize; i++) {
+        double d = (double)(i - r);
+        tmp[i] = exp(-d * d / (2.0 * sigma * sigma));
+        sum += tmp[i];
+    }
+    for (int i = 0; i < ksize; i++)
+        w[i] = (float)(tmp[i] / sum);
+}
+
+static clv_status resolve_ksize(clv_context *ctx, double sigma, int ksize, const char *axis,
+                                int *out)
+{
+    if (ksize == 0) {
+        double k = 2.0 * ceil(3.0 * sigma) + 1.0;
+        if (k > CLV_GAUSSIAN_MAX_KSIZE)
+            return clv__fail(ctx, CLV_ERROR_INVALID_ARGUMENT, OP,
+                             "sigma_%s %g needs a %g-tap kernel, above the limit of %d", axis,
+                             sigma, k, CLV_GAUSSIAN_MAX_KSIZE);
+        *out = (int)k;
+        return CLV_OK;
+    }
+    if (ksize < 1 || ksize > CLV_GAUSSIAN_MAX_KSIZE || ksize % 2 == 0)
+        return clv__fail(ctx, CLV_ERROR_INVALID_ARGUMENT, OP,
+                         "ksize_%s must be 0 or odd in 1..%d (got %d)", axis,
+                         CLV_GAUSSIAN_MAX_KSIZE, ksize);
+    *out = ksize;
+    return CLV_OK;
+}
+
+/* Shrink a (lx, ly) work-group until its tile fits local memory and the
+ * kernel's work-group limit. tile_elems(lx, ly) counts staged pixels. */
+static void fit_group(size_t *lx, size_t *ly, size_t max_wg, size_t budget, size_t pix_bytes,
+                      int halo_x, int halo_y, int shrink_y_first)
+{
+    for (;;) {
+        size_t bytes = (*lx + 2 * (size_t)halo_x) * (*ly + 2 * (size_t)halo_y) * pix_bytes;
+        if (*lx * *ly <= max_wg && bytes <= budget)
+            return;
+        if (shrink_y_first ? *ly > 1 : *lx == 1)
+            *ly /= 2;
+        else if (*lx > 1)
+            *lx /= 2;
+        else if (*ly > 1)
+            *ly /= 2;
+        else
+            return;
+    }
+}
+
+CLV_API clv_status clv_gaussian_blur(clv_context *ctx, const clv_image *src, clv_image *dst,
+                                     double sigma_x, double sigma_y, int ksize_x, int ksize_y,
+                                     clv_border border)
+{
+    clv_status status = CLV_OK;
+    cl_mem wxbuf = NULL, wybuf = NULL;
+    if (!ctx)
+        return CLV_ERROR_INVALID_ARGUMENT;
+    clv__op_begin(ctx);
+    CLV_TRY(clv__check_pair(ctx, OP, src, dst));
+    if (dst->width != src->width || dst->height != src->height)
+        return clv__fail(ctx, CLV_ERROR_INVALID_ARGUMENT, OP,
+                         "destination is %dx%d, source is %dx%d", dst->width, dst->height,
+                         src->width, src->height);
+    if (!(sigma_x > 0.0) || !isfinite(sigma_x))
+        return clv__fail(ctx, CLV_ERROR_INVALID_ARGUMENT, OP, "sigma_x must be > 0 (got %g)",
+                         sigma_x);
+    if (isnan(sigma_y) || !isfinite(sigma_y))
+        return clv__fail(ctx, CLV_ERROR_INVALID_ARGUMENT, OP, "sigma_y must be finite (got %g)",
+                         sigma_y);
+    if (sigma_y <= 0.0)
+        sigma_y = sigma_x;
+    int kx, ky;
+    CLV_TRY(resolve_ksize(ctx, sigma_x, ksize_x, "x", &kx));
+    CLV_TRY(resolve_ksize(ctx, sigma_y, ksize_y, "y", &ky));
+    char opts[256];
+    CLV_TRY(clv__filter_options(ctx, OP, src, border, opts, sizeof opts));
+    cl_kernel krows, kcols;
+    CLV_TRY(clv__get_kernel(ctx, CLV__SRC_GAUSSIAN, opts, "gauss_rows", &krows));
+    CLV_TRY(clv__get_kernel(ctx, CLV__SRC_GAUSSIAN, opts, "gauss_cols", &kcols));
+
+    float wx[CLV_GAUSSIAN_MAX_KSIZE], wy[CLV_GAUSSIAN_MAX_KSIZE];
+    gaussian_weights(sigma_x, kx, wx);
+    gaussian_weights(sigma_y, ky, wy);
+    cl_int err;
+    wxbuf = clCreateBuffer(ctx->cl, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
+                           (size_t)kx * sizeof(float), wx, &err);
+    CLV_CHECK_CL(ctx, err, OP, "clCreateBuffer(weights x)");
+    wybuf = clCreateBuffer(ctx->cl, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
+                           (size_t)ky * sizeof(float), wy, &err);
+    CLV_CHECK_CL(ctx, err, OP, "clCreateBuffer(weights y)");
+
+    const int w = src->width, h = src->height, cn = src->channels;
+    const int rx = kx / 2, ry = ky / 2;
+    const size_t pix = (size_t)cn * sizeof(float);
+    cl_mem tmp;
+    CLV_TRY(clv__scratch(ctx, OP, 0, (size_t)w * (size_t)h * pix, &tmp));
+    const int sp = (int)(src->pitch / src->elem_size), dp = (int)(dst->pitch / dst->elem_size);
+
+    size_t max_wg, local_free, budget;
+    CLV_TRY(clv__kernel_limits(ctx, OP, krows, &max_wg, &local_free));
+    budget = local_free < CLV_LOCAL_BUDGET_MAX ? local_free : CLV_LOCAL_BUDGET_MAX;
+    size_t lx = 64, ly = 4;
+    fit_group(&lx, &ly, max_wg, budget, pix, rx, 0, 1);
+    size_t bytes = (lx + 2 * (size_t)rx) * ly * pix;
+    if (bytes > budget)
+        return clv__fail(ctx, CLV_ERROR_UNSUPPORTED, OP,
+                         "row pass needs %zu bytes of local memory, device offers %zu", bytes,
+                         budget);
+    const size_t g1[2] = {(size_t)w, (size_t)h}, l1[2] = {lx, ly};
+    CLV_TRY(CLV_LAUNCH(ctx, OP, krows, 2, g1, l1, CLV_ARG(src->mem), CLV_ARG(sp), CLV_ARG(w),
+                       CLV_ARG(h), CLV_ARG(tmp), CLV_ARG(wxbuf), CLV_ARG(rx), CLV_LOCAL(bytes)));
+
+    CLV_TRY(clv__kernel_limits(ctx, OP, kcols, &max_wg, &local_free));
+    budget = local_free < CLV_LOCAL_BUDGET_MAX ? local_free : CLV_LOCAL_BUDGET_MAX;
+    lx = 32;
+    ly = 8;
+    fit_group(&lx, &ly, max_wg, budget, pix, 0, ry, 0);
+    bytes = lx * (ly + 2 * (size_t)ry) * pix;
+    if (bytes > budget)
+        return clv__fail(ctx, CLV_ERROR_UNSUPPORTED, OP,
+                         "column pass needs %zu bytes of local memory, device offers %zu", bytes,
+                         budget);
+    const size_t l2[2] = {lx, ly};
+    CLV_TRY(CLV_LAUNCH(ctx, OP, kcols, 2, g1, l2, CLV_ARG(tmp), CLV_ARG(w), CLV_ARG(h),
+                       CLV_ARG(dst->mem), CLV_ARG(dp), CLV_ARG(wybuf), CLV_ARG(ry),
+                       CLV_LOCAL(bytes)));
+out:
+    /* Queued kernels keep the weight buffers alive until they finish. */
+    clv__release_mem(wxbuf);
+    clv__release_mem(wybuf);
+    return status;
+}

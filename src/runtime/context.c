@@ -1,0 +1,482 @@
+/* clvision — context: platform/device choice, queue, lifetime, queries. */
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "runtime/internal.h"
+
+#include "version.h"
+
+static _Thread_local char create_error[8192];
+
+CLV_API const char *clv_version(void) { return CLV_VERSION_STRING; }
+
+CLV_API const char *clv_context_create_error(void) { return create_error; }
+
+CLV_API clv_context_options clv_context_options_default(void)
+{
+    clv_context_options o;
+    memset(&o, 0, sizeof o);
+    return o;
+}
+
+/* ---- device enumeration ---- */
+
+typedef struct dev_entry {
+    cl_platform_id platform;
+    cl_device_id device;
+    int p, d;
+    cl_device_type type;
+    char platform_name[256];
+    char vendor[256];
+    char name[256];
+} dev_entry;
+
+
+/* Collect every device of every platform. *n = 0 when there is none. */
+static clv_status enumerate(clv_context *ctx, dev_entry **out, size_t *n)
+{
+    clv_status status = CLV_OK;
+    cl_platform_id *plats = NULL;
+    dev_entry *list = NULL;
+    size_t count = 0;
+    cl_uint np = 0;
+
+    *out = NULL;
+    *n = 0;
+    cl_int err = clGetPlatformIDs(0, NULL, &np);
+    if (err == -1001 /* CL_PLATFORM_NOT_FOUND_KHR */ || (err == CL_SUCCESS && np == 0))
+        return clv__fail(ctx, CLV_ERROR_NO_DEVICE, "context",
+                         "no OpenCL platform found (is an ICD such as pocl-opencl-icd installed?)");
+    CLV_CHECK_CL(ctx, err, "context", "clGetPlatformIDs");
+    plats = calloc(np, sizeof *plats);
+    if (!plats) {
+        status = clv__fail(ctx, CLV_ERROR_OUT_OF_MEMORY, "context", "out of host memory");
+        goto out;
+    }
+    CLV_CHECK_CL(ctx, clGetPlatformIDs(np, plats, NULL), "context", "clGetPlatformIDs");
+    for (cl_uint p = 0; p < np; p++) {
+        cl_uint nd = 0;
+        err = clGetDeviceIDs(plats[p], CL_DEVICE_TYPE_ALL, 0, NULL, &nd);
+        if (err == CL_DEVICE_NOT_FOUND || nd == 0)
+            continue;
+        CLV_CHECK_CL(ctx, err, "context", "clGetDeviceIDs");
+        cl_device_id *devs = calloc(nd, sizeof *devs);
+        dev_entry *grown = realloc(list, (count + nd) * sizeof *list);
+        if (!devs || !grown) {
+            free(devs);
+            if (grown)
+                list = grown;
+            status = clv__fail(ctx, CLV_ERROR_OUT_OF_MEMORY, "context", "out of host memory");
+            goto out;
+        }
+        list = grown;
+        err = clGetDeviceIDs(plats[p], CL_DEVICE_TYPE_ALL, nd, devs, NULL);
+        if (err != CL_SUCCESS) {
+            free(devs);
+            CLV_CHECK_CL(ctx, err, "context", "clGetDeviceIDs");
+        }
+        char pname[256] = "";
+        err = clGetPlatformInfo(plats[p], CL_PLATFORM_NAME, sizeof pname - 1, pname, NULL);
+        if (err != CL_SUCCESS) {
+            free(devs);
+            CLV_CHECK_CL(ctx, err, "context", "clGetPlatformInfo(CL_PLATFORM_NAME)");
+        }
+        for (cl_uint d = 0; d < nd; d++) {
+            dev_entry *e = &list[count];
+            memset(e, 0, sizeof *e);
+            e->platform = plats[p];
+            e->device = devs[d];
+            e->p = (int)p;
+            e->d = (int)d;
+            snprintf(e->platform_name, sizeof e->platform_name, "%s", pname);
+            err = clGetDeviceInfo(devs[d], CL_DEVICE_TYPE, sizeof e->type, &e->type, NULL);
+            if (err == CL_SUCCESS)
+                err = clGetDeviceInfo(devs[d], CL_DEVICE_NAME, sizeof e->name - 1, e->name, NULL);
+            if (err == CL_SUCCESS)
+                err = clGetDeviceInfo(devs[d], CL_DEVICE_VENDOR, sizeof e->vendor - 1, e->vendor, NULL);
+            if (err != CL_SUCCESS) {
+                free(devs);
+                CLV_CHECK_CL(ctx, err, "context", "clGetDeviceInfo");
+            }
+            count++;
+        }
+        free(devs);
+    }
+    if (count == 0) {
+        status = clv__fail(ctx, CLV_ERROR_NO_DEVICE, "context",
+                           "OpenCL platforms exist but none has a device");
+        goto out;
+    }
+    *out = list;
+    *n = count;
+    list = NULL;
+out:
+    free(list);
+    free(plats);
+    return status;
+}
+
+static const char *type_name(cl_device_type t)
+{
+    if (t & CL_DEVICE_TYPE_GPU) return "gpu";
+    if (t & CL_DEVICE_TYPE_CPU) return "cpu";
+    if (t & CL_DEVICE_TYPE_ACCELERATOR) return "accelerator";
+    return "other";
+}
+
+static int contains_ci(const char *hay, const char *needle)
+{
+    size_t nl = strlen(needle);
+    if (nl == 0)
+        return 0;
+    for (; *hay; hay++) {
+        size_t i = 0;
+        while (i < nl && hay[i] &&
+               tolower((unsigned char)hay[i]) == tolower((unsigned char)needle[i]))
+            i++;
+        if (i == nl)
+            return 1;
+    }
+    return 0;
+}
+
+/* Parse "P:D" strictly. */
+static int parse_index_pair(const char *s, int *p, int *d)
+{
+    char *end;
+    if (!isdigit((unsigned char)s[0]))
+        return 0;
+    long a = strtol(s, &end, 10);
+    if (*end != ':' || !isdigit((unsigned char)end[1]))
+        return 0;
+    long b = strtol(end + 1, &end, 10);
+    if (*end != '\0' || a > 1000 || b > 1000)
+        return 0;
+    *p = (int)a;
+    *d = (int)b;
+    return 1;
+}
+
+static int match(const dev_entry *list, size_t n, const char *spec)
+{
+    if (!spec || !*spec) {
+        for (size_t i = 0; i < n; i++)
+            if (list[i].type & CL_DEVICE_TYPE_GPU)
+                return (int)i;
+        for (size_t i = 0; i < n; i++)
+            if (list[i].type & CL_DEVICE_TYPE_CPU)
+                return (int)i;
+        return -1;
+    }
+    int p, d;
+    if (strcasecmp(spec, "gpu") == 0 || strcasecmp(spec, "cpu") == 0) {
+        cl_device_type want = tolower((unsigned char)spec[0]) == 'g' ? CL_DEVICE_TYPE_GPU
+                                                                      : CL_DEVICE_TYPE_CPU;
+        for (size_t i = 0; i < n; i++)
+            if (list[i].type & want)
+                return (int)i;
+        return -1;
+    }
+    if (parse_index_pair(spec, &p, &d)) {
+        for (size_t i = 0; i < n; i++)
+            if (list[i].p == p && list[i].d == d)
+                return (int)i;
+        return -1;
+    }
+    for (size_t i = 0; i < n; i++)
+        if (contains_ci(list[i].name, spec) || contains_ci(list[i].vendor, spec) ||
+            contains_ci(list[i].platform_name, spec))
+            return (int)i;
+    return -1;
+}
+
+static void describe_devices(const dev_entry *list, size_t n, char *buf, size_t size)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (size_t i = 0; i < n && used + 1 < size; i++) {
+        int w = snprintf(buf + used, size - used, "%s%d:%d %s \"%s\" (%s)", i ? "; " : "",
+                         list[i].p, list[i].d, type_name(list[i].type), list[i].name,
+                         list[i].platform_name);
+        if (w < 0)
+            break;
+        used += (size_t)w;
+    }
+}
+
+/* ---- context ---- */
+
+static clv_status query_info(clv_context *ctx)
+{
+    clv_status status = CLV_OK;
+    clv__device_info *in = &ctx->info;
+    cl_device_id d = ctx->device;
+#define Q(param, var) CLV_CHECK_CL(ctx, clGetDeviceInfo(d, param, sizeof(var), &(var), NULL), \
+                                   "context", "clGetDeviceInfo(" #param ")")
+#define QS(param, var) CLV_CHECK_CL(ctx, clGetDeviceInfo(d, param, sizeof(var) - 1, var, NULL), \
+                                    "context", "clGetDeviceInfo(" #param ")")
+    Q(CL_DEVICE_TYPE, in->type);
+    QS(CL_DEVICE_NAME, in->name);
+    QS(CL_DEVICE_VENDOR, in->vendor);
+    QS(CL_DRIVER_VERSION, in->driver_version);
+    QS(CL_DEVICE_OPENCL_C_VERSION, in->c_version);
+    Q(CL_DEVICE_MAX_WORK_GROUP_SIZE, in->max_work_group_size);
+    Q(CL_DEVICE_MAX_WORK_ITEM_SIZES, in->max_work_item_sizes);
+    Q(CL_DEVICE_LOCAL_MEM_SIZE, in->local_mem_size);
+    Q(CL_DEVICE_MAX_MEM_ALLOC_SIZE, in->max_mem_alloc_size);
+    Q(CL_DEVICE_MAX_COMPUTE_UNITS, in->compute_units);
+#undef Q
+#undef QS
+    CLV_CHECK_CL(ctx, clGetPlatformInfo(ctx->platform, CL_PLATFORM_NAME,
+                                        sizeof in->platform_name - 1, in->platform_name, NULL),
+                 "context", "clGetPlatformInfo(CL_PLATFORM_NAME)");
+    CLV_CHECK_CL(ctx, clGetPlatformInfo(ctx->platform, CL_PLATFORM_VERSION,
+                                        sizeof in->platform_version - 1, in->platform_version,
+                                        NULL),
+                 "context", "clGetPlatformInfo(CL_PLATFORM_VERSION)");
+out:
+    return status;
+}
+
+static void choose_cache_dir(clv_context *ctx, const clv_context_options *o)
+{
+    const char *env_on = getenv("CLV_CACHE");
+    if (o->cache == 1)
+        ctx->cache_enabled = 1;
+    else if (o->cache < 0)
+        ctx->cache_enabled = 0;
+    else
+        ctx->cache_enabled = !(env_on && strcmp(env_on, "0") == 0);
+
+    const char *dir = o->cache_dir;
+    const char *env_dir = getenv("CLV_CACHE_DIR");
+    const char *xdg = getenv("XDG_CACHE_HOME");
+    const char *home = getenv("HOME");
+    if (dir && *dir)
+        snprintf(ctx->cache_dir, sizeof ctx->cache_dir, "%s", dir);
+    else if (env_dir && *env_dir)
+        snprintf(ctx->cache_dir, sizeof ctx->cache_dir, "%s", env_dir);
+    else if (xdg && *xdg)
+        snprintf(ctx->cache_dir, sizeof ctx->cache_dir, "%s/clvision", xdg);
+    else if (home && *home)
+        snprintf(ctx->cache_dir, sizeof ctx->cache_dir, "%s/.cache/clvision", home);
+    else
+        ctx->cache_enabled = 0; /* nowhere to put it; builds still work */
+}
+
+CLV_API clv_status clv_context_create(const clv_context_options *opts, clv_context **out)
+{
+    clv_status status = CLV_OK;
+    dev_entry *list = NULL;
+    size_t n = 0;
+    clv_context_options o = opts ? *opts : clv_context_options_default();
+
+    create_error[0] = '\0';
+    if (!out) {
+        snprintf(create_error, sizeof create_error, "context: out is NULL");
+        return CLV_ERROR_INVALID_ARGUMENT;
+    }
+    *out = NULL;
+    clv_context *ctx = calloc(1, sizeof *ctx);
+    if (!ctx) {
+        snprintf(create_error, sizeof create_error, "context: out of host memory");
+        return CLV_ERROR_OUT_OF_MEMORY;
+    }
+
+    CLV_TRY(enumerate(ctx, &list, &n));
+
+    const char *spec = o.device;
+    const char *spec_origin = "device option";
+    if (!spec || !*spec) {
+        spec = getenv("CLV_DEVICE");
+        spec_origin = "CLV_DEVICE";
+    }
+    int idx = match(list, n, spec);
+    if (idx < 0) {
+        char avail[4096];
+        describe_devices(list, n, avail, sizeof avail);
+        if (spec && *spec)
+            status = clv__fail(ctx, CLV_ERROR_NO_DEVICE, "context",
+                               "%s \"%s\" matches no device; available: %s", spec_origin, spec,
+                               avail);
+        else
+            status = clv__fail(ctx, CLV_ERROR_NO_DEVICE, "context",
+                               "no GPU or CPU device; available: %s", avail);
+        goto out;
+    }
+    ctx->platform = list[idx].platform;
+    ctx->device = list[idx].device;
+    CLV_TRY(query_info(ctx));
+
+    const char *prof = getenv("CLV_PROFILE");
+    ctx->profiling = o.profiling || (prof && strcmp(prof, "1") == 0);
+    choose_cache_dir(ctx, &o);
+
+    const char *kdir = o.kernel_path;
+    if (!kdir || !*kdir)
+        kdir = getenv("CLV_KERNEL_PATH");
+    if (kdir && !*kdir)
+        kdir = NULL;
+    CLV_TRY(clv__load_sources(ctx, kdir));
+
+    cl_int err;
+    cl_context_properties props[] = {CL_CONTEXT_PLATFORM, (cl_context_properties)ctx->platform,
+                                     0};
+    ctx->cl = clCreateContext(props, 1, &ctx->device, NULL, NULL, &err);
+    CLV_CHECK_CL(ctx, err, "context", "clCreateContext");
+    ctx->queue = clCreateCommandQueue(ctx->cl, ctx->device,
+                                      ctx->profiling ? CL_QUEUE_PROFILING_ENABLE : 0, &err);
+    CLV_CHECK_CL(ctx, err, "context", "clCreateCommandQueue");
+
+    *out = ctx;
+    ctx = NULL;
+out:
+    free(list);
+    if (ctx) {
+        snprintf(create_error, sizeof create_error, "%s", ctx->err ? ctx->err : "");
+        clv_context_release(ctx);
+    }
+    return status;
+}
+
+static void release_events(clv_context *ctx)
+{
+    for (size_t i = 0; i < ctx->nevents; i++)
+        clv__release_event(ctx->events[i]);
+    ctx->nevents = 0;
+}
+
+CLV_API void clv_context_release(clv_context *ctx)
+{
+    if (!ctx)
+        return;
+    if (ctx->queue)
+        (void)clFinish(ctx->queue); /* nothing useful to do on failure at teardown */
+    release_events(ctx);
+    free(ctx->events);
+    for (int i = 0; i < 2; i++)
+        clv__release_mem(ctx->scratch[i]);
+    clv__free_programs(ctx);
+    for (int i = 0; i < CLV__SRC_COUNT; i++)
+        free(ctx->sources[i].text);
+    if (ctx->queue)
+        (void)clReleaseCommandQueue(ctx->queue);
+    if (ctx->cl)
+        (void)clReleaseContext(ctx->cl);
+    free(ctx->err);
+    free(ctx);
+}
+
+CLV_API clv_status clv_finish(clv_context *ctx)
+{
+    if (!ctx)
+        return CLV_ERROR_INVALID_ARGUMENT;
+    cl_int err = clFinish(ctx->queue);
+    if (err != CL_SUCCESS)
+        return clv__fail_cl(ctx, err, "finish", "clFinish");
+    return CLV_OK;
+}
+
+CLV_API const char *clv_last_error(const clv_context *ctx)
+{
+    if (!ctx || !ctx->err)
+        return "";
+    return ctx->err;
+}
+
+void clv__op_begin(clv_context *ctx)
+{
+    clv__clear_error(ctx);
+    release_events(ctx);
+    ctx->op_ran = 1;
+}
+
+CLV_API clv_status clv_last_op_device_time(clv_context *ctx, double *ms)
+{
+    clv_status status = CLV_OK;
+    if (!ctx || !ms)
+        return CLV_ERROR_INVALID_ARGUMENT;
+    *ms = 0.0;
+    if (!ctx->profiling)
+        return clv__fail(ctx, CLV_ERROR_UNSUPPORTED, "device time",
+                         "profiling is off (set clv_context_options.profiling or CLV_PROFILE=1)");
+    if (!ctx->op_ran)
+        return clv__fail(ctx, CLV_ERROR_INVALID_ARGUMENT, "device time", "no operation ran yet");
+    if (ctx->nevents) {
+        CLV_CHECK_CL(ctx, clWaitForEvents((cl_uint)ctx->nevents, ctx->events), "device time",
+                     "clWaitForEvents");
+    }
+    double total = 0.0;
+    for (size_t i = 0; i < ctx->nevents; i++) {
+        cl_ulong t0 = 0, t1 = 0;
+        CLV_CHECK_CL(ctx, clGetEventProfilingInfo(ctx->events[i], CL_PROFILING_COMMAND_START,
+                                                  sizeof t0, &t0, NULL),
+                     "device time", "clGetEventProfilingInfo(START)");
+        CLV_CHECK_CL(ctx, clGetEventProfilingInfo(ctx->events[i], CL_PROFILING_COMMAND_END,
+                                                  sizeof t1, &t1, NULL),
+                     "device time", "clGetEventProfilingInfo(END)");
+        if (t1 > t0)
+            total += (double)(t1 - t0);
+    }
+    *ms = total / 1e6;
+out:
+    return status;
+}
+
+CLV_API clv_status clv_context_get_stats(const clv_context *ctx, clv_context_stats *stats)
+{
+    if (!ctx || !stats)
+        return CLV_ERROR_INVALID_ARGUMENT;
+    *stats = ctx->stats;
+    return CLV_OK;
+}
+
+CLV_API const char *clv_context_device_name(const clv_context *ctx)
+{
+    return ctx ? ctx->info.name : "";
+}
+
+CLV_API const char *clv_context_platform_name(const clv_context *ctx)
+{
+    return ctx ? ctx->info.platform_name : "";
+}
+
+CLV_API clv_status clv_list_devices(char *buf, size_t size)
+{
+    if (!buf || size == 0)
+        return CLV_ERROR_INVALID_ARGUMENT;
+    buf[0] = '\0';
+    clv_context tmp;
+    memset(&tmp, 0, sizeof tmp);
+    dev_entry *list = NULL;
+    size_t n = 0;
+    clv_status status = enumerate(&tmp, &list, &n);
+    if (status != CLV_OK) {
+        snprintf(buf, size, "%s\n", tmp.err ? tmp.err : clv_status_string(status));
+        free(tmp.err);
+        return status;
+    }
+    size_t used = 0;
+    for (size_t i = 0; i < n && used + 1 < size; i++) {
+        char drv[256] = "?", cver[128] = "?";
+        cl_int e1 = clGetDeviceInfo(list[i].device, CL_DRIVER_VERSION, sizeof drv - 1, drv, NULL);
+        cl_int e2 = clGetDeviceInfo(list[i].device, CL_DEVICE_OPENCL_C_VERSION, sizeof cver - 1,
+                                    cver, NULL);
+        if (e1 != CL_SUCCESS)
+            snprintf(drv, sizeof drv, "? (%s)", clv__cl_error_name(e1));
+        if (e2 != CL_SUCCESS)
+            snprintf(cver, sizeof cver, "? (%s)", clv__cl_error_name(e2));
+        int w = snprintf(buf + used, size - used,
+                         "%d:%d  %-4s  %s  [platform: %s]  driver %s  %s\n", list[i].p, list[i].d,
+                         type_name(list[i].type), list[i].name, list[i].platform_name, drv, cver);
+        if (w < 0)
+            break;
+        used += (size_t)w;
+    }
+    free(list);
+    free(tmp.err);
+    return CLV_OK;
+}

@@ -1,0 +1,224 @@
+/* clvision — internal runtime interface shared by the runtime, images and ops.
+ * Not installed. Every function returning a status must have it checked. */
+#ifndef CLV_INTERNAL_H
+#define CLV_INTERNAL_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <CL/cl.h>
+
+#include <clvision/context.h>
+#include <clvision/filter.h>
+#include <clvision/image.h>
+
+#define CLV_WUR __attribute__((warn_unused_result))
+#define CLV_PRINTF(a, b) __attribute__((format(printf, a, b)))
+
+/* Kernel source files, read at context creation. COMMON is the prelude that
+ * is prepended to every other source. Adding a family: one entry here and
+ * one name in clv__source_names (program.c). */
+typedef enum clv__source_id {
+    CLV__SRC_COMMON = 0,
+    CLV__SRC_TRANSPOSE,
+    CLV__SRC_RESIZE,
+    CLV__SRC_BOX,
+    CLV__SRC_GAUSSIAN,
+    CLV__SRC_COUNT
+} clv__source_id;
+
+extern const char *const clv__source_names[CLV__SRC_COUNT];
+
+typedef struct clv__source {
+    char *text;
+    size_t len;
+    char path[4096];
+} clv__source;
+
+#define CLV__MAX_KERNELS_PER_PROGRAM 8
+
+typedef struct clv__program {
+    struct clv__program *next;
+    clv__source_id src;
+    char *options; /* options as given by the op (the key) */
+    cl_program program;
+    int nkernels;
+    char *kernel_names[CLV__MAX_KERNELS_PER_PROGRAM];
+    cl_kernel kernels[CLV__MAX_KERNELS_PER_PROGRAM];
+} clv__program;
+
+typedef struct clv__device_info {
+    cl_device_type type;
+    char name[256];
+    char vendor[256];
+    char driver_version[256];
+    char platform_name[256];
+    char platform_version[256];
+    char c_version[128];
+    size_t max_work_group_size;
+    size_t max_work_item_sizes[3];
+    cl_ulong local_mem_size;
+    cl_ulong max_mem_alloc_size;
+    cl_uint compute_units;
+} clv__device_info;
+
+struct clv_context {
+    cl_platform_id platform;
+    cl_device_id device;
+    cl_context cl;
+    cl_command_queue queue;
+    clv__device_info info;
+
+    clv__source sources[CLV__SRC_COUNT];
+    clv__program *programs;
+
+    int cache_enabled;
+    char cache_dir[4096];
+
+    int profiling;
+    cl_event *events; /* events of the last operation (profiling only) */
+    size_t nevents, events_cap;
+    int op_ran;
+
+    /* Scratch buffers reused across operations (grow only). */
+    cl_mem scratch[2];
+    size_t scratch_size[2];
+
+    clv_context_stats stats;
+    char *err;     /* last error message */
+    size_t err_cap;
+};
+
+struct clv_image {
+    clv_context *ctx;
+    cl_mem mem;
+    int width, height, channels;
+    clv_pixel_type type;
+    size_t elem_size;  /* bytes per channel value */
+    size_t row_bytes;  /* width * channels * elem_size */
+    size_t pitch;      /* bytes between rows, multiple of 64 */
+};
+
+/* ---- errors (status.c) ---- */
+
+/* Name of an OpenCL error code ("CL_OUT_OF_RESOURCES"), or "CL_UNKNOWN_ERROR". */
+const char *clv__cl_error_name(cl_int err);
+
+/* Record "op: message" as the context's last error and return status. */
+clv_status clv__fail(clv_context *ctx, clv_status status, const char *op, const char *fmt, ...)
+    CLV_PRINTF(4, 5) CLV_WUR;
+clv_status clv__failv(clv_context *ctx, clv_status status, const char *op, const char *fmt,
+                      va_list ap) CLV_WUR;
+/* Record "op: CALL failed: CL_NAME (code)" and return CLV_ERROR_OPENCL
+ * (CLV_ERROR_OUT_OF_MEMORY for CL_OUT_OF_HOST_MEMORY). */
+clv_status clv__fail_cl(clv_context *ctx, cl_int err, const char *op, const char *call) CLV_WUR;
+/* Append text to the last error message (used for build logs). */
+void clv__append_error(clv_context *ctx, const char *text);
+void clv__clear_error(clv_context *ctx);
+
+/* Inside a function with `clv_status status` and an `out:` label. */
+#define CLV_CHECK_CL(ctx, err, op, call)                                                 \
+    do {                                                                                 \
+        cl_int e_ = (err);                                                               \
+        if (e_ != CL_SUCCESS) {                                                          \
+            status = clv__fail_cl((ctx), e_, (op), (call));                              \
+            goto out;                                                                    \
+        }                                                                                \
+    } while (0)
+
+#define CLV_TRY(expr)                                                                    \
+    do {                                                                                 \
+        status = (expr);                                                                 \
+        if (status != CLV_OK)                                                            \
+            goto out;                                                                    \
+    } while (0)
+
+/* NULL-safe releases. */
+void clv__release_mem(cl_mem m);
+void clv__release_event(cl_event e);
+
+/* ---- programs (program.c) ---- */
+
+/* Read every kernel source; fills ctx->sources. */
+clv_status clv__load_sources(clv_context *ctx, const char *explicit_dir) CLV_WUR;
+void clv__free_programs(clv_context *ctx);
+
+/* Kernel `name` from source `src` built with `options` (-D variants). Built
+ * (or loaded from the disk cache) on first use; the kernel is owned by the
+ * context. */
+clv_status clv__get_kernel(clv_context *ctx, clv__source_id src, const char *options,
+                           const char *name, cl_kernel *out) CLV_WUR;
+
+/* ---- disk cache (cache.c) ---- */
+
+uint64_t clv__hash64(const void *data, size_t len, uint64_t seed);
+/* Try to build `program` from a cached binary for the key material. Returns
+ * a built program or NULL (counted as a miss or a rejected entry). */
+cl_program clv__cache_load(clv_context *ctx, const char *key, size_t key_len,
+                           const char *options);
+/* Store the binary of a freshly built program. Failures only count. */
+void clv__cache_store(clv_context *ctx, const char *key, size_t key_len, cl_program program);
+
+/* ---- launching (launch.c) ---- */
+
+typedef struct clv__arg {
+    size_t size;
+    const void *ptr; /* NULL: __local buffer of `size` bytes */
+} clv__arg;
+
+#define CLV_ARG(x) ((clv__arg){sizeof(x), &(x)})
+#define CLV_LOCAL(bytes) ((clv__arg){(bytes), NULL})
+
+/* Start of an operation: clears the last error and the previous op's events. */
+void clv__op_begin(clv_context *ctx);
+
+/* Set all arguments, fit the NDRange and enqueue.
+ * global: work-items wanted per dimension (need not be a multiple of the
+ * work-group: the range is rounded up and kernels check bounds).
+ * local: work-group shape or NULL to let clvision pick one that fits the
+ * kernel and device. An explicit shape that does not fit is
+ * CLV_ERROR_UNSUPPORTED (ops size tiles from clv__kernel_limits first). */
+clv_status clv__launch(clv_context *ctx, const char *op, cl_kernel k, cl_uint dims,
+                       const size_t *global, const size_t *local, size_t nargs,
+                       const clv__arg *args) CLV_WUR;
+
+#define CLV_LAUNCH(ctx, op, k, dims, global, local, ...)                                 \
+    clv__launch((ctx), (op), (k), (dims), (global), (local),                             \
+                sizeof((clv__arg[]){__VA_ARGS__}) / sizeof(clv__arg),                    \
+                (clv__arg[]){__VA_ARGS__})
+
+/* Largest work-group for this kernel on this device, and local memory left
+ * for __local arguments (device local memory minus what the kernel uses). */
+clv_status clv__kernel_limits(clv_context *ctx, const char *op, cl_kernel k, size_t *max_wg,
+                              size_t *local_mem_free) CLV_WUR;
+
+/* A context-owned device buffer of at least `bytes`, slot 0 or 1. */
+clv_status clv__scratch(clv_context *ctx, const char *op, int slot, size_t bytes,
+                        cl_mem *out) CLV_WUR;
+
+/* ---- images / argument checks (image.c) ---- */
+
+/* -D options describing an image's pixel format: "-DDEPTH_U8 -DCN=3". */
+void clv__format_options(char *buf, size_t size, clv_pixel_type type, int channels);
+
+/* Check that img is a valid image of ctx ("name" used in messages). */
+clv_status clv__check_image(clv_context *ctx, const char *op, const char *name,
+                            const clv_image *img) CLV_WUR;
+/* src and dst valid, of ctx, distinct, same type and channels. */
+clv_status clv__check_pair(clv_context *ctx, const char *op, const clv_image *src,
+                           const clv_image *dst) CLV_WUR;
+
+/* Border mode -D option value for the prelude ("BORDER_REFLECT101"...). */
+const char *clv__border_macro(clv_border border);
+
+/* -D options for a filter over src with a border mode ("-DDEPTH_U8 -DCN=3
+ * -DBORDER=BORDER_WRAP"); CLV_ERROR_INVALID_ARGUMENT for an unknown mode. */
+clv_status clv__filter_options(clv_context *ctx, const char *op, const clv_image *src,
+                               clv_border border, char *buf, size_t size) CLV_WUR;
+
+/* Local memory an op may stage per work-group: what the kernel leaves free,
+ * capped so tiles stay cache-friendly and fit every vendor's limits. */
+#define CLV_LOCAL_BUDGET_MAX (32 * 1024)
+
+#endif

@@ -1,0 +1,147 @@
+/* clvision — the one place that sets kernel arguments, fits the NDRange to
+ * the device and enqueues. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "runtime/internal.h"
+
+clv_status clv__kernel_limits(clv_context *ctx, const char *op, cl_kernel k, size_t *max_wg,
+                              size_t *local_mem_free)
+{
+    clv_status status = CLV_OK;
+    size_t wg = 0;
+    cl_ulong used = 0;
+    CLV_CHECK_CL(ctx, clGetKernelWorkGroupInfo(k, ctx->device, CL_KERNEL_WORK_GROUP_SIZE,
+                                               sizeof wg, &wg, NULL),
+                 op, "clGetKernelWorkGroupInfo(CL_KERNEL_WORK_GROUP_SIZE)");
+    CLV_CHECK_CL(ctx, clGetKernelWorkGroupInfo(k, ctx->device, CL_KERNEL_LOCAL_MEM_SIZE,
+                                               sizeof used, &used, NULL),
+                 op, "clGetKernelWorkGroupInfo(CL_KERNEL_LOCAL_MEM_SIZE)");
+    if (wg > ctx->info.max_work_group_size)
+        wg = ctx->info.max_work_group_size;
+    if (max_wg)
+        *max_wg = wg;
+    if (local_mem_free)
+        *local_mem_free = ctx->info.local_mem_size > used
+                              ? (size_t)(ctx->info.local_mem_size - used)
+                              : 0;
+out:
+    return status;
+}
+
+/* Default work-group shapes: wide in x so rows stay contiguous. */
+static void pick_local(const clv_context *ctx, cl_uint dims, size_t max_wg, size_t *local)
+{
+    static const size_t pref2[2] = {64, 4};
+    if (dims == 1) {
+        local[0] = max_wg < 256 ? max_wg : 256;
+    } else {
+        local[0] = pref2[0];
+        local[1] = pref2[1];
+        if (dims == 3)
+            local[2] = 1;
+        while (local[0] * local[1] > max_wg && local[1] > 1)
+            local[1] /= 2;
+        while (local[0] * local[1] > max_wg && local[0] > 1)
+            local[0] /= 2;
+    }
+    for (cl_uint d = 0; d < dims; d++)
+        if (local[d] > ctx->info.max_work_item_sizes[d])
+            local[d] = ctx->info.max_work_item_sizes[d];
+}
+
+clv_status clv__launch(clv_context *ctx, const char *op, cl_kernel k, cl_uint dims,
+                       const size_t *global, const size_t *local, size_t nargs,
+                       const clv__arg *args)
+{
+    clv_status status = CLV_OK;
+    size_t loc[3] = {1, 1, 1}, glob[3] = {1, 1, 1};
+    cl_event ev = NULL;
+
+    if (dims < 1 || dims > 3)
+        return clv__fail(ctx, CLV_ERROR_INVALID_ARGUMENT, op, "bad NDRange dimension %u", dims);
+    for (size_t i = 0; i < nargs; i++) {
+        cl_int err = clSetKernelArg(k, (cl_uint)i, args[i].size, args[i].ptr);
+        if (err != CL_SUCCESS) {
+            char call[64];
+            snprintf(call, sizeof call, "clSetKernelArg(%zu)", i);
+            return clv__fail_cl(ctx, err, op, call);
+        }
+    }
+    size_t max_wg = 0;
+    CLV_TRY(clv__kernel_limits(ctx, op, k, &max_wg, NULL));
+    if (local) {
+        size_t total = 1;
+        for (cl_uint d = 0; d < dims; d++) {
+            loc[d] = local[d];
+            total *= local[d];
+            if (local[d] == 0 || local[d] > ctx->info.max_work_item_sizes[d])
+                return clv__fail(ctx, CLV_ERROR_UNSUPPORTED, op,
+                                 "work-group size %zu in dimension %u exceeds the device limit %zu",
+                                 local[d], d, ctx->info.max_work_item_sizes[d]);
+        }
+        if (total > max_wg)
+            return clv__fail(ctx, CLV_ERROR_UNSUPPORTED, op,
+                             "work-group of %zu items exceeds this kernel's limit of %zu on %s",
+                             total, max_wg, ctx->info.name);
+    } else {
+        pick_local(ctx, dims, max_wg, loc);
+    }
+    for (cl_uint d = 0; d < dims; d++) {
+        if (global[d] == 0)
+            return CLV_OK; /* nothing to do */
+        glob[d] = (global[d] + loc[d] - 1) / loc[d] * loc[d];
+    }
+    cl_int err = clEnqueueNDRangeKernel(ctx->queue, k, dims, NULL, glob, loc, 0, NULL,
+                                        ctx->profiling ? &ev : NULL);
+    CLV_CHECK_CL(ctx, err, op, "clEnqueueNDRangeKernel");
+    ctx->stats.kernels_launched++;
+    if (ev) {
+        if (ctx->nevents == ctx->events_cap) {
+            size_t cap = ctx->events_cap ? ctx->events_cap * 2 : 8;
+            cl_event *p = realloc(ctx->events, cap * sizeof *p);
+            if (!p) {
+                status = clv__fail(ctx, CLV_ERROR_OUT_OF_MEMORY, op, "out of host memory");
+                goto out;
+            }
+            ctx->events = p;
+            ctx->events_cap = cap;
+        }
+        ctx->events[ctx->nevents++] = ev;
+        ev = NULL;
+    }
+out:
+    clv__release_event(ev);
+    return status;
+}
+
+clv_status clv__scratch(clv_context *ctx, const char *op, int slot, size_t bytes, cl_mem *out)
+{
+    if (slot < 0 || slot > 1)
+        return clv__fail(ctx, CLV_ERROR_INVALID_ARGUMENT, op, "bad scratch slot %d", slot);
+    if (bytes == 0)
+        bytes = 1;
+    if (ctx->scratch[slot] && ctx->scratch_size[slot] >= bytes) {
+        *out = ctx->scratch[slot];
+        return CLV_OK;
+    }
+    if (bytes > ctx->info.max_mem_alloc_size)
+        return clv__fail(ctx, CLV_ERROR_UNSUPPORTED, op,
+                         "needs a %zu-byte temporary buffer, above the device's maximum "
+                         "allocation of %llu bytes",
+                         bytes, (unsigned long long)ctx->info.max_mem_alloc_size);
+    /* The old buffer may still be in use by queued kernels; releasing it is
+     * safe (OpenCL keeps it alive until they finish). */
+    clv__release_mem(ctx->scratch[slot]);
+    ctx->scratch[slot] = NULL;
+    ctx->scratch_size[slot] = 0;
+    cl_int err;
+    cl_mem m = clCreateBuffer(ctx->cl, CL_MEM_READ_WRITE, bytes, NULL, &err);
+    if (err != CL_SUCCESS)
+        return clv__fail_cl(ctx, err, op, "clCreateBuffer(scratch)");
+    ctx->scratch[slot] = m;
+    ctx->scratch_size[slot] = bytes;
+    *out = m;
+    return CLV_OK;
+}

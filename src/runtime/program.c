@@ -1,0 +1,312 @@
+/* clvision — kernel sources, program builds (with the disk cache), kernels. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "runtime/internal.h"
+
+#include "version.h"
+
+const char *const clv__source_names[CLV__SRC_COUNT] = {
+    [CLV__SRC_COMMON] = "common.cl",
+    [CLV__SRC_TRANSPOSE] = "transpose.cl",
+    [CLV__SRC_RESIZE] = "resize.cl",
+    [CLV__SRC_BOX] = "box.cl",
+    [CLV__SRC_GAUSSIAN] = "gaussian.cl",
+};
+
+/* Read a whole file; NULL with errno set on failure. */
+static char *read_file(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    char *buf = NULL;
+    size_t cap = 0, n = 0;
+    for (;;) {
+        if (n + 4096 + 1 > cap) {
+            size_t ncap = cap ? cap * 2 : 16384;
+            char *p = realloc(buf, ncap);
+            if (!p) {
+                free(buf);
+                fclose(f);
+                errno = ENOMEM;
+                return NULL;
+            }
+            buf = p;
+            cap = ncap;
+        }
+        size_t got = fread(buf + n, 1, cap - n - 1, f);
+        n += got;
+        if (got == 0)
+            break;
+    }
+    int bad = ferror(f);
+    int saved = errno;
+    fclose(f);
+    if (bad) {
+        free(buf);
+        errno = saved ? saved : EIO;
+        return NULL;
+    }
+    buf[n] = '\0';
+    *len = n;
+    return buf;
+}
+
+clv_status clv__load_sources(clv_context *ctx, const char *explicit_dir)
+{
+    const char *dirs[2];
+    const char *origin[2];
+    int ndirs = 0;
+    if (explicit_dir) {
+        dirs[ndirs] = explicit_dir;
+        origin[ndirs++] = "explicit";
+    } else {
+        dirs[ndirs] = CLV_KERNEL_DATADIR;
+        origin[ndirs++] = "installed";
+        dirs[ndirs] = CLV_KERNEL_SRCDIR;
+        origin[ndirs++] = "source tree";
+    }
+    /* The directory is the first one holding the prelude; all files come from
+     * it, so sources of two versions are never mixed. */
+    char tried[8192] = "";
+    size_t used = 0;
+    int chosen = -1;
+    for (int i = 0; i < ndirs && chosen < 0; i++) {
+        char path[4096];
+        snprintf(path, sizeof path, "%s/%s", dirs[i], clv__source_names[CLV__SRC_COMMON]);
+        size_t len = 0;
+        char *text = read_file(path, &len);
+        if (text) {
+            free(text);
+            chosen = i;
+            break;
+        }
+        int w = snprintf(tried + used, sizeof tried - used, "%s%s (%s: %s)", used ? ", " : "",
+                         path, origin[i], strerror(errno));
+        if (w > 0 && (size_t)w < sizeof tried - used)
+            used += (size_t)w;
+    }
+    if (chosen < 0)
+        return clv__fail(ctx, CLV_ERROR_KERNEL_SOURCE, "context",
+                         "kernel sources not found; tried %s. Set CLV_KERNEL_PATH to the "
+                         "directory holding the .cl files",
+                         tried);
+    for (int s = 0; s < CLV__SRC_COUNT; s++) {
+        clv__source *src = &ctx->sources[s];
+        snprintf(src->path, sizeof src->path, "%s/%s", dirs[chosen], clv__source_names[s]);
+        src->text = read_file(src->path, &src->len);
+        if (!src->text)
+            return clv__fail(ctx, CLV_ERROR_KERNEL_SOURCE, "context",
+                             "cannot read kernel source %s: %s (directory chosen: %s, %s)",
+                             src->path, strerror(errno), dirs[chosen], origin[chosen]);
+    }
+    return CLV_OK;
+}
+
+void clv__free_programs(clv_context *ctx)
+{
+    clv__program *p = ctx->programs;
+    while (p) {
+        clv__program *next = p->next;
+        for (int i = 0; i < p->nkernels; i++) {
+            if (p->kernels[i])
+                (void)clReleaseKernel(p->kernels[i]);
+            free(p->kernel_names[i]);
+        }
+        if (p->program)
+            (void)clReleaseProgram(p->program);
+        free(p->options);
+        free(p);
+        p = next;
+    }
+    ctx->programs = NULL;
+}
+
+/* Options every program gets, after the op's own. */
+static void final_options(clv_context *ctx, const char *options, char *buf, size_t size)
+{
+    snprintf(buf, size, "-cl-std=CL1.2 %s%s", options ? options : "",
+             (ctx->info.type & CL_DEVICE_TYPE_GPU) ? " -DCLV_GPU=1" : " -DCLV_GPU=0");
+}
+
+/* Full program text: prelude, then the family source, with #line markers so
+ * build logs point at the right file and line. */
+static char *program_text(clv_context *ctx, clv__source_id src, size_t *len)
+{
+    const clv__source *pre = &ctx->sources[CLV__SRC_COMMON];
+    const clv__source *fam = &ctx->sources[src];
+    size_t cap = pre->len + fam->len + 256;
+    char *buf = malloc(cap);
+    if (!buf)
+        return NULL;
+    int w = snprintf(buf, cap, "#line 1 \"%s\"\n%s\n#line 1 \"%s\"\n%s\n",
+                     clv__source_names[CLV__SRC_COMMON], pre->text, clv__source_names[src],
+                     fam->text);
+    if (w < 0 || (size_t)w >= cap) {
+        free(buf);
+        return NULL;
+    }
+    *len = (size_t)w;
+    return buf;
+}
+
+/* Key material: everything that can change the binary, in plain text. */
+static char *key_material(clv_context *ctx, const char *text, size_t text_len,
+                          const char *final_opts, size_t *len)
+{
+    size_t cap = strlen(final_opts) + 2048;
+    char *key = malloc(cap);
+    if (!key)
+        return NULL;
+    int w = snprintf(key, cap,
+                     "clvision %s\nplatform-version: %s\ndevice: %s\ndriver: %s\n"
+                     "options: %s\nsource-bytes: %zu\nsource-hash: %016llx%016llx\n",
+                     CLV_VERSION_STRING, ctx->info.platform_version, ctx->info.name,
+                     ctx->info.driver_version, final_opts, text_len,
+                     (unsigned long long)clv__hash64(text, text_len, 0x5eed0001u),
+                     (unsigned long long)clv__hash64(text, text_len, 0x5eed0002u));
+    if (w < 0 || (size_t)w >= cap) {
+        free(key);
+        return NULL;
+    }
+    *len = (size_t)w;
+    return key;
+}
+
+static clv_status build_log_error(clv_context *ctx, cl_program prog, cl_int err,
+                                  const char *src_name, const char *final_opts)
+{
+    clv_status st = clv__fail(ctx, CLV_ERROR_BUILD, "build",
+                              "building %s failed: %s (%d); options: %s; log:\n", src_name,
+                              clv__cl_error_name(err), (int)err, final_opts);
+    size_t log_size = 0;
+    cl_int e = clGetProgramBuildInfo(prog, ctx->device, CL_PROGRAM_BUILD_LOG, 0, NULL, &log_size);
+    if (e != CL_SUCCESS) {
+        char note[128];
+        snprintf(note, sizeof note, "(build log unavailable: %s)", clv__cl_error_name(e));
+        clv__append_error(ctx, note);
+        return st;
+    }
+    char *log = malloc(log_size + 1);
+    if (!log) {
+        clv__append_error(ctx, "(build log: out of memory)");
+        return st;
+    }
+    e = clGetProgramBuildInfo(prog, ctx->device, CL_PROGRAM_BUILD_LOG, log_size, log, NULL);
+    if (e == CL_SUCCESS) {
+        log[log_size] = '\0';
+        clv__append_error(ctx, log);
+    } else {
+        clv__append_error(ctx, "(build log unavailable)");
+    }
+    free(log);
+    return st;
+}
+
+static clv_status get_program(clv_context *ctx, clv__source_id src, const char *options,
+                              clv__program **out)
+{
+    clv_status status = CLV_OK;
+    char *text = NULL, *key = NULL;
+    cl_program prog = NULL;
+    clv__program *entry = NULL;
+
+    for (clv__program *p = ctx->programs; p; p = p->next) {
+        if (p->src == src && strcmp(p->options, options) == 0) {
+            *out = p;
+            return CLV_OK;
+        }
+    }
+
+    char final_opts[2048];
+    final_options(ctx, options, final_opts, sizeof final_opts);
+    size_t text_len = 0, key_len = 0;
+    text = program_text(ctx, src, &text_len);
+    if (text)
+        key = key_material(ctx, text, text_len, final_opts, &key_len);
+    entry = calloc(1, sizeof *entry);
+    if (!text || !key || !entry) {
+        status = clv__fail(ctx, CLV_ERROR_OUT_OF_MEMORY, "build", "out of host memory");
+        goto out;
+    }
+    entry->options = strdup(options);
+    if (!entry->options) {
+        status = clv__fail(ctx, CLV_ERROR_OUT_OF_MEMORY, "build", "out of host memory");
+        goto out;
+    }
+
+    if (ctx->cache_enabled)
+        prog = clv__cache_load(ctx, key, key_len, final_opts);
+    if (prog) {
+        ctx->stats.cache_hits++;
+    } else {
+        cl_int err;
+        const char *strings[] = {text};
+        prog = clCreateProgramWithSource(ctx->cl, 1, strings, &text_len, &err);
+        CLV_CHECK_CL(ctx, err, "build", "clCreateProgramWithSource");
+        err = clBuildProgram(prog, 1, &ctx->device, final_opts, NULL, NULL);
+        if (err != CL_SUCCESS) {
+            status = build_log_error(ctx, prog, err, clv__source_names[src], final_opts);
+            goto out;
+        }
+        ctx->stats.programs_built++;
+        if (ctx->cache_enabled)
+            clv__cache_store(ctx, key, key_len, prog);
+    }
+    entry->src = src;
+    entry->program = prog;
+    prog = NULL;
+    entry->next = ctx->programs;
+    ctx->programs = entry;
+    *out = entry;
+    entry = NULL;
+out:
+    if (prog)
+        (void)clReleaseProgram(prog);
+    if (entry) {
+        free(entry->options);
+        free(entry);
+    }
+    free(text);
+    free(key);
+    return status;
+}
+
+clv_status clv__get_kernel(clv_context *ctx, clv__source_id src, const char *options,
+                           const char *name, cl_kernel *out)
+{
+    clv_status status = CLV_OK;
+    clv__program *p = NULL;
+    *out = NULL;
+    CLV_TRY(get_program(ctx, src, options ? options : "", &p));
+    for (int i = 0; i < p->nkernels; i++) {
+        if (strcmp(p->kernel_names[i], name) == 0) {
+            *out = p->kernels[i];
+            return CLV_OK;
+        }
+    }
+    if (p->nkernels == CLV__MAX_KERNELS_PER_PROGRAM)
+        return clv__fail(ctx, CLV_ERROR_UNSUPPORTED, "build",
+                         "too many kernels taken from %s (raise CLV__MAX_KERNELS_PER_PROGRAM)",
+                         clv__source_names[src]);
+    char *kname = strdup(name);
+    if (!kname)
+        return clv__fail(ctx, CLV_ERROR_OUT_OF_MEMORY, "build", "out of host memory");
+    cl_int err;
+    cl_kernel k = clCreateKernel(p->program, name, &err);
+    if (err != CL_SUCCESS) {
+        free(kname);
+        char call[256];
+        snprintf(call, sizeof call, "clCreateKernel(%s from %s)", name, clv__source_names[src]);
+        return clv__fail_cl(ctx, err, "build", call);
+    }
+    p->kernel_names[p->nkernels] = kname;
+    p->kernels[p->nkernels] = k;
+    p->nkernels++;
+    *out = k;
+out:
+    return status;
+}
