@@ -1,0 +1,380 @@
+/* Runtime: device selection forms, program cache across processes, corrupt
+ * cache entries, missing kernel sources, build failures, argument checks,
+ * profiling. */
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "testutil.h"
+
+static int passed = 0;
+#define T(cond, ...)                     \
+    do {                                 \
+        CHECK(cond, __VA_ARGS__);        \
+        if (cond)                        \
+            passed++;                    \
+    } while (0)
+
+/* Run all four ops once on a small image; returns 0 when the transpose
+ * round trip and a 1x1 box give back the input. */
+static int run_ops(clv_context *ctx)
+{
+    enum { W = 19, H = 7, CN = 3 };
+    unsigned char in[W * H * CN], out[W * H * CN];
+    test_fill_random(in, sizeof in, CLV_U8, 42);
+    clv_image *a = NULL, *b = NULL, *t = NULL, *r = NULL;
+    int bad = 0;
+    REQUIRE_OK(ctx, clv_image_create(ctx, W, H, CN, CLV_U8, &a));
+    REQUIRE_OK(ctx, clv_image_create(ctx, W, H, CN, CLV_U8, &b));
+    REQUIRE_OK(ctx, clv_image_create(ctx, H, W, CN, CLV_U8, &t));
+    REQUIRE_OK(ctx, clv_image_create(ctx, 10, 10, CN, CLV_U8, &r));
+    REQUIRE_OK(ctx, clv_image_upload(a, in, 0));
+    REQUIRE_OK(ctx, clv_transpose(ctx, a, t));
+    REQUIRE_OK(ctx, clv_transpose(ctx, t, b));
+    REQUIRE_OK(ctx, clv_image_download(b, out, 0));
+    bad |= memcmp(in, out, sizeof in) != 0;
+    REQUIRE_OK(ctx, clv_box_filter(ctx, a, b, 1, 1, CLV_BORDER_REFLECT101));
+    REQUIRE_OK(ctx, clv_image_download(b, out, 0));
+    bad |= memcmp(in, out, sizeof in) != 0;
+    REQUIRE_OK(ctx, clv_gaussian_blur(ctx, a, b, 1.0, 0.0, 0, 0, CLV_BORDER_REFLECT101));
+    REQUIRE_OK(ctx, clv_resize(ctx, a, r));
+    REQUIRE_OK(ctx, clv_finish(ctx));
+    clv_image_release(a);
+    clv_image_release(b);
+    clv_image_release(t);
+    clv_image_release(r);
+    return bad;
+}
+
+/* Child mode: `test_runtime --child CACHE_DIR` prints "built hits rejected bad". */
+static int child(const char *cache_dir)
+{
+    clv_context_options o = clv_context_options_default();
+    o.cache_dir = cache_dir;
+    o.cache = 1;
+    clv_context *ctx = NULL;
+    clv_status s = clv_context_create(&o, &ctx);
+    if (s != CLV_OK) {
+        fprintf(stderr, "child: %s\n", clv_context_create_error());
+        return 1;
+    }
+    int bad = run_ops(ctx);
+    clv_context_stats st;
+    REQUIRE_OK(ctx, clv_context_get_stats(ctx, &st));
+    printf("%llu %llu %llu %d\n", (unsigned long long)st.programs_built,
+           (unsigned long long)st.cache_hits, (unsigned long long)st.cache_rejected, bad);
+    clv_context_release(ctx);
+    return 0;
+}
+
+typedef struct { unsigned long long built, hits, rejected; int bad; } child_result;
+
+static child_result run_child(const char *cache_dir)
+{
+    child_result r = {0, 0, 0, 1};
+    char cmd[8192];
+    snprintf(cmd, sizeof cmd, "/proc/%d/exe --child '%s'", (int)getpid(), cache_dir);
+    FILE *p = popen(cmd, "r");
+    REQUIRE(p, "popen failed");
+    int n = fscanf(p, "%llu %llu %llu %d", &r.built, &r.hits, &r.rejected, &r.bad);
+    int rc = pclose(p);
+    REQUIRE(n == 4 && rc == 0, "child process failed (n=%d rc=%d)", n, rc);
+    return r;
+}
+
+static int list_cache(const char *dir, char names[][512], int max)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return 0;
+    int n = 0;
+    struct dirent *e;
+    while ((e = readdir(d)) && n < max) {
+        if (strstr(e->d_name, ".clvbin") && !strstr(e->d_name, ".tmp"))
+            snprintf(names[n++], 512, "%s/%s", dir, e->d_name);
+    }
+    closedir(d);
+    return n;
+}
+
+static void test_cache(void)
+{
+    char dir[] = "/tmp/clv-test-cache-XXXXXX";
+    REQUIRE(mkdtemp(dir), "mkdtemp");
+
+    child_result first = run_child(dir);
+    T(first.built > 0 && first.hits == 0, "first process built %llu, hit %llu", first.built,
+      first.hits);
+    T(first.bad == 0, "ops wrong in first process");
+    child_result second = run_child(dir);
+    T(second.built == 0, "second process compiled %llu programs (expected 0)", second.built);
+    T(second.hits == first.built, "second process hit %llu of %llu", second.hits, first.built);
+    T(second.bad == 0, "ops wrong with cached binaries");
+
+    /* Damage entries three ways: truncate, flip a byte in the binary, and
+     * swap one entry's content into another's name (key mismatch). */
+    char names[64][512];
+    int n = list_cache(dir, names, 64);
+    T(n == (int)first.built, "cache holds %d entries, expected %llu", n, first.built);
+    REQUIRE(n >= 4, "need four cache entries, have %d", n);
+    REQUIRE(truncate(names[0], 100) == 0, "truncate");
+    FILE *f = fopen(names[1], "r+b");
+    REQUIRE(f, "open entry");
+    fseek(f, -200, SEEK_END);
+    int c = fgetc(f);
+    fseek(f, -200, SEEK_END);
+    fputc(c ^ 0x5A, f);
+    fclose(f);
+    char cmd[2048];
+    snprintf(cmd, sizeof cmd, "cp '%s' '%s'", names[3], names[2]);
+    REQUIRE(system(cmd) == 0, "cp");
+
+    child_result third = run_child(dir);
+    T(third.rejected == 3, "third process rejected %llu entries, expected 3", third.rejected);
+    T(third.built == 3, "third process rebuilt %llu programs, expected 3", third.built);
+    T(third.bad == 0, "ops wrong after rebuilding corrupt entries");
+    child_result fourth = run_child(dir);
+    T(fourth.built == 0 && fourth.rejected == 0, "after repair: built %llu rejected %llu",
+      fourth.built, fourth.rejected);
+
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    REQUIRE(system(cmd) == 0, "rm");
+}
+
+static int has_device_type(const char *type)
+{
+    char buf[16384];
+    if (clv_list_devices(buf, sizeof buf) != CLV_OK)
+        return 0;
+    char pat[32];
+    snprintf(pat, sizeof pat, "  %-4s  ", type);
+    return strstr(buf, pat) != NULL;
+}
+
+static void test_device_forms(void)
+{
+    clv_context *ctx = NULL;
+    char devs[16384];
+    T(clv_list_devices(devs, sizeof devs) == CLV_OK && strlen(devs) > 0, "list devices");
+
+    /* Default choice, then each explicit form that must find that device. */
+    REQUIRE(clv_context_create(NULL, &ctx) == CLV_OK, "%s", clv_context_create_error());
+    char name[256];
+    snprintf(name, sizeof name, "%s", clv_context_device_name(ctx));
+    clv_context_release(ctx);
+
+    const char *forms[] = {"0:0", "cpu", "gpu", "PORTABLE computing", "nvidia"};
+    for (size_t i = 0; i < sizeof forms / sizeof forms[0]; i++) {
+        const char *f = forms[i];
+        int expect_ok;
+        if (strcmp(f, "cpu") == 0)
+            expect_ok = has_device_type("cpu");
+        else if (strcmp(f, "gpu") == 0)
+            expect_ok = has_device_type("gpu");
+        else if (strcmp(f, "0:0") == 0)
+            expect_ok = 1;
+        else {
+            /* substring forms: expected iff the listing mentions it */
+            char lower[16384], pat[64];
+            size_t k;
+            for (k = 0; devs[k] && k + 1 < sizeof lower; k++)
+                lower[k] = (char)(devs[k] >= 'A' && devs[k] <= 'Z' ? devs[k] + 32 : devs[k]);
+            lower[k] = '\0';
+            for (k = 0; f[k] && k + 1 < sizeof pat; k++)
+                pat[k] = (char)(f[k] >= 'A' && f[k] <= 'Z' ? f[k] + 32 : f[k]);
+            pat[k] = '\0';
+            expect_ok = strstr(lower, pat) != NULL;
+        }
+        for (int via_env = 0; via_env < 2; via_env++) {
+            clv_context_options o = clv_context_options_default();
+            if (via_env)
+                setenv("CLV_DEVICE", f, 1);
+            else
+                o.device = f;
+            clv_status s = clv_context_create(&o, &ctx);
+            unsetenv("CLV_DEVICE");
+            if (expect_ok) {
+                T(s == CLV_OK, "device spec '%s' (%s) failed: %s", f, via_env ? "env" : "option",
+                  clv_context_create_error());
+                if (s == CLV_OK && strcmp(f, "cpu") == 0)
+                    T(strstr(devs, clv_context_device_name(ctx)) != NULL, "cpu device listed");
+                if (s == CLV_OK)
+                    T(run_ops(ctx) == 0, "ops on '%s'", f);
+            } else {
+                T(s == CLV_ERROR_NO_DEVICE, "spec '%s' should match nothing, got %s", f,
+                  clv_status_string(s));
+                T(strstr(clv_context_create_error(), "available") != NULL,
+                  "error lists devices: %s", clv_context_create_error());
+            }
+            clv_context_release(ctx);
+            ctx = NULL;
+        }
+    }
+    clv_context_options o = clv_context_options_default();
+    o.device = "no-such-device-xyz";
+    T(clv_context_create(&o, &ctx) == CLV_ERROR_NO_DEVICE && ctx == NULL, "bogus spec");
+    T(strstr(clv_context_create_error(), name) != NULL,
+      "message names the existing device '%s': %s", name, clv_context_create_error());
+    o.device = "99:0";
+    T(clv_context_create(&o, &ctx) == CLV_ERROR_NO_DEVICE, "99:0 must not match");
+    /* Explicit option wins over CLV_DEVICE. */
+    setenv("CLV_DEVICE", "no-such-device-xyz", 1);
+    o.device = "0:0";
+    T(clv_context_create(&o, &ctx) == CLV_OK, "option overrides env: %s",
+      clv_context_create_error());
+    clv_context_release(ctx);
+    ctx = NULL;
+    o.device = NULL;
+    T(clv_context_create(&o, &ctx) == CLV_ERROR_NO_DEVICE, "env used when option unset");
+    unsetenv("CLV_DEVICE");
+}
+
+static void write_file(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "wb");
+    REQUIRE(f, "cannot write %s", path);
+    fputs(text, f);
+    fclose(f);
+}
+
+static void test_kernel_sources(void)
+{
+    clv_context *ctx = NULL;
+    clv_context_options o = clv_context_options_default();
+    o.kernel_path = "/nonexistent/clv-kernels";
+    clv_status s = clv_context_create(&o, &ctx);
+    T(s == CLV_ERROR_KERNEL_SOURCE, "missing dir: %s", clv_status_string(s));
+    T(strstr(clv_context_create_error(), "/nonexistent/clv-kernels/common.cl") != NULL,
+      "message names the path tried: %s", clv_context_create_error());
+    const char *saved = getenv("CLV_KERNEL_PATH");
+    char saved_copy[4096] = "";
+    if (saved)
+        snprintf(saved_copy, sizeof saved_copy, "%s", saved);
+    setenv("CLV_KERNEL_PATH", "/nonexistent/env-kernels", 1);
+    s = clv_context_create(NULL, &ctx);
+    T(s == CLV_ERROR_KERNEL_SOURCE && strstr(clv_context_create_error(), "/nonexistent/env-kernels"),
+      "CLV_KERNEL_PATH honoured: %s", clv_context_create_error());
+    if (saved)
+        setenv("CLV_KERNEL_PATH", saved_copy, 1);
+    else
+        unsetenv("CLV_KERNEL_PATH");
+
+    /* A directory with a copy of the kernels, then one file removed, then a
+     * syntax error planted. */
+    const char *src = saved ? saved_copy : "cl";
+    char dir[] = "/tmp/clv-test-kernels-XXXXXX";
+    REQUIRE(mkdtemp(dir), "mkdtemp");
+    char cmd[8192];
+    snprintf(cmd, sizeof cmd, "cp '%s'/*.cl '%s'/", src, dir);
+    REQUIRE(system(cmd) == 0, "copy kernels from %s", src);
+    char path[4200];
+    snprintf(path, sizeof path, "%s/box.cl", dir);
+    REQUIRE(rename(path, "/tmp/clv-box-moved.cl") == 0 || unlink(path) == 0, "move box.cl");
+    o = clv_context_options_default();
+    o.kernel_path = dir;
+    o.cache = -1;
+    s = clv_context_create(&o, &ctx);
+    T(s == CLV_ERROR_KERNEL_SOURCE && strstr(clv_context_create_error(), path),
+      "missing box.cl named: %s", clv_context_create_error());
+    write_file(path, "/* planted error */\n__kernel void box_rows(__global int *p) { p[0] = ; }\n");
+    s = clv_context_create(&o, &ctx);
+    T(s == CLV_OK, "context with broken box.cl still creates: %s", clv_context_create_error());
+    if (s == CLV_OK) {
+        clv_image *a = NULL, *b = NULL;
+        REQUIRE_OK(ctx, clv_image_create(ctx, 8, 8, 1, CLV_U8, &a));
+        REQUIRE_OK(ctx, clv_image_create(ctx, 8, 8, 1, CLV_U8, &b));
+        s = clv_box_filter(ctx, a, b, 3, 3, CLV_BORDER_REPLICATE);
+        const char *msg = clv_last_error(ctx);
+        T(s == CLV_ERROR_BUILD, "broken kernel gives CLV_ERROR_BUILD, got %s", clv_status_string(s));
+        T(strstr(msg, "-DBORDER=BORDER_REPLICATE") != NULL, "message has options: %s", msg);
+        T(strstr(msg, "box.cl") != NULL && strstr(msg, "log") != NULL,
+          "message has the build log naming box.cl: %s", msg);
+        /* Other families keep working. */
+        T(clv_transpose(ctx, a, b) == CLV_OK, "transpose after failed build: %s",
+          clv_last_error(ctx));
+        clv_image_release(a);
+        clv_image_release(b);
+        clv_context_release(ctx);
+        ctx = NULL;
+    }
+    snprintf(cmd, sizeof cmd, "rm -rf '%s' /tmp/clv-box-moved.cl", dir);
+    REQUIRE(system(cmd) == 0, "rm");
+}
+
+static void test_misc(void)
+{
+    T(clv_context_create(NULL, NULL) == CLV_ERROR_INVALID_ARGUMENT, "NULL out");
+    T(clv_finish(NULL) == CLV_ERROR_INVALID_ARGUMENT, "finish NULL");
+    clv_context_release(NULL);
+    T(strcmp(clv_status_string(CLV_OK), "ok") == 0, "status string");
+    const clv_status all[] = {CLV_OK, CLV_ERROR_INVALID_ARGUMENT, CLV_ERROR_OUT_OF_MEMORY,
+                              CLV_ERROR_NO_DEVICE, CLV_ERROR_OPENCL, CLV_ERROR_BUILD,
+                              CLV_ERROR_KERNEL_SOURCE, CLV_ERROR_UNSUPPORTED, CLV_ERROR_IO,
+                              CLV_ERROR_FORMAT, CLV_ERROR_KERNEL_FAULT};
+    for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) {
+        T((int)all[i] == -(int)i, "pinned value of status %zu", i);
+        for (size_t j = 0; j < i; j++)
+            T(strcmp(clv_status_string(all[i]), clv_status_string(all[j])) != 0,
+              "distinct strings %zu %zu", i, j);
+    }
+    T(strcmp(clv_status_string((clv_status)-999), "unknown status") == 0, "unknown status");
+    T(strlen(clv_version()) > 0 && strcmp(clv_version(), CLV_VERSION_STRING) == 0, "version");
+
+    clv_border b;
+    T(clv_border_from_string("Reflect101", &b) == CLV_OK && b == CLV_BORDER_REFLECT101, "b1");
+    T(clv_border_from_string("wrap", &b) == CLV_OK && b == CLV_BORDER_WRAP, "b2");
+    T(clv_border_from_string("mirror", &b) == CLV_ERROR_INVALID_ARGUMENT, "b3");
+    T(clv_border_from_string(NULL, &b) == CLV_ERROR_INVALID_ARGUMENT, "b4");
+
+    /* Profiling off: device time is refused; on: it is positive. */
+    clv_context *ctx = test_context();
+    double ms = -1;
+    T(clv_last_op_device_time(ctx, &ms) != CLV_OK, "no profiling -> error");
+    clv_context_release(ctx);
+    clv_context_options o = clv_context_options_default();
+    o.profiling = 1;
+    REQUIRE(clv_context_create(&o, &ctx) == CLV_OK, "%s", clv_context_create_error());
+    T(clv_last_op_device_time(ctx, &ms) == CLV_ERROR_INVALID_ARGUMENT, "no op yet");
+    clv_image *a = NULL, *c = NULL;
+    REQUIRE_OK(ctx, clv_image_create(ctx, 640, 480, 3, CLV_U8, &a));
+    REQUIRE_OK(ctx, clv_image_create(ctx, 640, 480, 3, CLV_U8, &c));
+    REQUIRE_OK(ctx, clv_box_filter(ctx, a, c, 9, 9, CLV_BORDER_REFLECT101));
+    REQUIRE_OK(ctx, clv_finish(ctx));
+    T(clv_last_op_device_time(ctx, &ms) == CLV_OK && ms > 0.0, "device time %g ms", ms);
+    clv_context_stats st;
+    T(clv_context_get_stats(ctx, &st) == CLV_OK && st.kernels_launched == 2,
+      "box = 2 launches (%llu)", (unsigned long long)st.kernels_launched);
+    /* Errors carry the op name; a failing call leaves the message. */
+    T(clv_box_filter(ctx, a, c, 0, 3, CLV_BORDER_REFLECT101) == CLV_ERROR_INVALID_ARGUMENT &&
+          strstr(clv_last_error(ctx), "box_filter") != NULL,
+      "op name in message: %s", clv_last_error(ctx));
+    T(clv_box_filter(ctx, a, c, 3, 3, (clv_border)77) == CLV_ERROR_INVALID_ARGUMENT, "border 77");
+    /* Images of another context are refused. */
+    clv_context *other = test_context();
+    clv_image *x = NULL;
+    REQUIRE_OK(other, clv_image_create(other, 640, 480, 3, CLV_U8, &x));
+    T(clv_box_filter(ctx, a, x, 3, 3, CLV_BORDER_REFLECT101) == CLV_ERROR_INVALID_ARGUMENT &&
+          strstr(clv_last_error(ctx), "another context"),
+      "foreign image: %s", clv_last_error(ctx));
+    clv_image_release(x);
+    clv_context_release(other);
+    clv_image_release(a);
+    clv_image_release(c);
+    clv_context_release(ctx);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc == 3 && strcmp(argv[1], "--child") == 0)
+        return child(argv[2]);
+    clv_context_release(test_context()); /* skip (77) only when no device exists */
+    test_misc();
+    test_device_forms();
+    test_kernel_sources();
+    test_cache();
+    return test_finish("runtime", passed);
+}
