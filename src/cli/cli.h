@@ -1,0 +1,165 @@
+/* clv command-line tool: helpers shared by the sub-commands.
+ *
+ * The tool uses the public API only. Every failure prints exactly one line,
+ * "clv: <command>: <message>", on stderr and maps to an exit status below
+ * 128: CLI_EXIT_RUNTIME for failures while doing the work, CLI_EXIT_USAGE
+ * for bad command lines.
+ */
+#ifndef CLV_CLI_H
+#define CLV_CLI_H
+
+#include <stddef.h>
+
+#include <clvision/clvision.h>
+
+/* On helpers whose result says whether to go on. */
+#define CLI_MUST_USE __attribute__((warn_unused_result))
+
+enum {
+    CLI_EXIT_OK = 0,
+    CLI_EXIT_RUNTIME = 1,
+    CLI_EXIT_USAGE = 2,
+};
+
+/* Longest library detail (clv_last_error, clv_io_last_error) quoted in an
+ * error line, in bytes. Build logs can be many kilobytes. */
+#define CLI_DETAIL_MAX 400
+
+/* Options given before the command. */
+typedef struct cli_globals {
+    const char *device; /* --device SPEC, NULL when not given */
+    int time;           /* --time */
+} cli_globals;
+
+/* A sub-command: argv[0] is the command name. Returns the exit status. */
+typedef int (*cli_command_fn)(const cli_globals *g, int argc, char **argv);
+
+/* Sub-commands (cmd_filter.c, cmd_demo.c). */
+int cli_cmd_devices(const cli_globals *g, int argc, char **argv);
+int cli_cmd_transpose(const cli_globals *g, int argc, char **argv);
+int cli_cmd_resize(const cli_globals *g, int argc, char **argv);
+int cli_cmd_box(const cli_globals *g, int argc, char **argv);
+int cli_cmd_gaussian(const cli_globals *g, int argc, char **argv);
+int cli_cmd_demo(const cli_globals *g, int argc, char **argv);
+
+/* ---- errors ---------------------------------------------------------- */
+
+/* Print "clv: <cmd>: <message>" as one line on stderr. Control characters
+ * in the message are flattened (newlines become "; "). */
+void cli_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* cli_error, then return CLI_EXIT_USAGE with a hint to --help. */
+int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Copy a library message into buf as one line: newline runs become "; ",
+ * other control characters a space, surrounding blanks are trimmed and the
+ * result is cut at CLI_DETAIL_MAX bytes (marked with "..."). Returns buf. */
+const char *cli_one_line(const char *detail, char *buf, size_t size);
+
+/* Report a failed library call on ctx: "<what>: <status>: <detail>".
+ * Returns CLI_EXIT_RUNTIME. ctx may be NULL. */
+CLI_MUST_USE int cli_fail_status(const char *cmd, const clv_context *ctx, clv_status s,
+                                 const char *what);
+
+/* ---- strict parsing (the whole string must be consumed) -------------- */
+
+/* Decimal integer in [min, max]: digits only, an optional leading '-' when
+ * min < 0. Returns 0 on success, -1 otherwise. */
+CLI_MUST_USE int cli_parse_int(const char *s, long min, long max, int *out);
+
+/* Finite decimal number (no hex, inf, nan, leading blanks). 0 or -1. */
+CLI_MUST_USE int cli_parse_double(const char *s, double *out);
+
+/* "WxH" (or "WXH") with both sides integers in [min, max]. 0 or -1. */
+CLI_MUST_USE int cli_parse_size(const char *s, int min, int max, int *w, int *h);
+
+/* ---- option scanning ------------------------------------------------- */
+
+/* Walks a sub-command's arguments: options ("--name value", "--name=value",
+ * flags) in any order with positionals; "--" ends the options. */
+typedef struct cli_args {
+    int argc;
+    char **argv;
+    int i; /* next argument */
+    int only_positional;
+    const char *cmd;          /* command name, for messages */
+    const char *inline_value; /* "=value" of the option just returned, or NULL */
+    char name[64];            /* the option just returned, without "=value" */
+} cli_args;
+
+void cli_args_init(cli_args *a, const char *cmd, int argc, char **argv);
+
+/* Next argument. Returns 1 and sets *name (the option, e.g. "--size", with
+ * any "=value" stripped) for an option, 2 and sets *positional for a
+ * positional, 0 at the end. */
+CLI_MUST_USE int cli_args_next(cli_args *a, const char **name, const char **positional);
+
+/* The value of the option just returned (the "=value" part or the next
+ * argument). Prints a usage error and returns NULL when there is none. */
+CLI_MUST_USE const char *cli_args_value(cli_args *a, const char *name);
+
+/* ---- images and contexts --------------------------------------------- */
+
+/* Create a context honouring --device; profiling when asked. Prints the
+ * error (with the device list when the spec matched nothing) on failure. */
+CLI_MUST_USE int cli_context(const char *cmd, const cli_globals *g, int profiling,
+                             clv_context **out);
+
+/* Read an image file. Prints the error on failure. */
+CLI_MUST_USE int cli_read(const char *cmd, const char *path, clv_host_image *out);
+
+/* Write an image file (format from the extension). Prints the error. */
+CLI_MUST_USE int cli_write(const char *cmd, const char *path, const clv_host_image *img);
+
+/* New device image holding a copy of the host image. */
+CLI_MUST_USE int cli_upload(const char *cmd, clv_context *ctx, const clv_host_image *host,
+                            clv_image **out);
+
+/* New packed host image holding a copy of the device image. */
+CLI_MUST_USE int cli_download(const char *cmd, clv_context *ctx, const clv_image *img,
+                              clv_host_image *out);
+
+/* "gray", "gray+alpha"... name for a channel count. */
+const char *cli_channels_name(int channels);
+
+/* ---- timing ---------------------------------------------------------- */
+
+/* Monotonic clock in milliseconds. */
+double cli_now_ms(void);
+
+/* One run of an operation on ctx (enqueue only). Returns a status; the
+ * library's message is in clv_last_error(ctx). */
+typedef clv_status (*cli_op_fn)(clv_context *ctx, const clv_image *src, clv_image *dst,
+                                const void *params);
+
+/* Runs op. With timing (wall_ms non-NULL) the op runs once untimed to build
+ * its kernels, then once more timed: wall = enqueue + clv_finish, device =
+ * clv_last_op_device_time (needs a profiling context). Without timing it
+ * runs once and waits. Prints the error and returns non-zero on failure. */
+CLI_MUST_USE int cli_run_op(const char *cmd, const char *what, clv_context *ctx, cli_op_fn op,
+                            const clv_image *src, clv_image *dst, const void *params,
+                            double *wall_ms, double *device_ms);
+
+/* ---- the operations behind cli_op_fn (cmd_filter.c) ------------------ */
+
+typedef struct cli_box_params {
+    int kx, ky;
+    clv_border border;
+} cli_box_params;
+
+typedef struct cli_gaussian_params {
+    double sigma_x, sigma_y; /* sigma_y 0: same as sigma_x */
+    int kx, ky;              /* 0: derived from sigma */
+    clv_border border;
+} cli_gaussian_params;
+
+CLI_MUST_USE clv_status cli_op_transpose(clv_context *ctx, const clv_image *src, clv_image *dst,
+                                         const void *params); /* params unused */
+CLI_MUST_USE clv_status cli_op_resize(clv_context *ctx, const clv_image *src, clv_image *dst,
+                                      const void *params); /* params unused; size from dst */
+CLI_MUST_USE clv_status cli_op_box(clv_context *ctx, const clv_image *src, clv_image *dst,
+                                   const void *params); /* cli_box_params */
+CLI_MUST_USE clv_status cli_op_gaussian(clv_context *ctx, const clv_image *src, clv_image *dst,
+                                        const void *params); /* cli_gaussian_params */
+
+#endif

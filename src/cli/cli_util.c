@@ -1,0 +1,366 @@
+/* clv command-line tool: error lines, strict parsing, option scanning,
+ * image files <-> device images, timing. */
+#include "cli.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+/* ---- errors ---------------------------------------------------------- */
+
+const char *cli_one_line(const char *detail, char *buf, size_t size)
+{
+    size_t n = 0;
+    size_t cap = size ? size - 1 : 0;
+    int truncated = 0;
+
+    if (size == 0)
+        return buf;
+    if (cap > CLI_DETAIL_MAX)
+        cap = CLI_DETAIL_MAX;
+    if (!detail)
+        detail = "";
+    /* Line by line: trim each, drop empty ones, join with "; ". */
+    for (const char *line = detail; *line && !truncated;) {
+        const char *end = line + strcspn(line, "\r\n");
+        const char *next = end + strspn(end, "\r\n");
+        while (line < end && isspace((unsigned char)*line))
+            line++;
+        while (end > line && isspace((unsigned char)end[-1]))
+            end--;
+        if (end > line && n > 0) {
+            if (n + 2 > cap)
+                truncated = 1;
+            else {
+                buf[n++] = ';';
+                buf[n++] = ' ';
+            }
+        }
+        for (const char *p = line; p < end && !truncated; p++) {
+            if (n + 1 > cap) {
+                truncated = 1;
+                break;
+            }
+            unsigned char ch = (unsigned char)*p;
+            buf[n++] = (ch < 0x20 || ch == 0x7f) ? ' ' : (char)ch;
+        }
+        line = next;
+    }
+    if (truncated && cap >= 3) {
+        if (n > cap - 3)
+            n = cap - 3;
+        memcpy(buf + n, "...", 3);
+        n += 3;
+    }
+    buf[n] = '\0';
+    return buf;
+}
+
+/* Control characters become spaces: whatever was quoted, a line stays one. */
+static void flatten(char *s)
+{
+    for (; *s; s++) {
+        if ((unsigned char)*s < 0x20 || *s == 0x7f)
+            *s = ' ';
+    }
+}
+
+static void verror(const char *cmd, const char *fmt, va_list ap)
+{
+    char name[64];
+    char msg[1024];
+    snprintf(name, sizeof name, "%s", cmd ? cmd : "error");
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    flatten(name);
+    flatten(msg);
+    fflush(stdout);
+    fprintf(stderr, "clv: %s: %s\n", name, msg);
+}
+
+void cli_error(const char *cmd, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    verror(cmd, fmt, ap);
+    va_end(ap);
+}
+
+int cli_usage_error(const char *cmd, const char *fmt, ...)
+{
+    char msg[768];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    if (cmd)
+        cli_error(cmd, "%s (see 'clv %s --help')", msg, cmd);
+    else
+        cli_error("usage", "%s (see 'clv --help')", msg);
+    return CLI_EXIT_USAGE;
+}
+
+int cli_fail_status(const char *cmd, const clv_context *ctx, clv_status s, const char *what)
+{
+    char detail[CLI_DETAIL_MAX + 1];
+    cli_one_line(ctx ? clv_last_error(ctx) : "", detail, sizeof detail);
+    if (detail[0])
+        cli_error(cmd, "%s: %s: %s", what, clv_status_string(s), detail);
+    else
+        cli_error(cmd, "%s: %s", what, clv_status_string(s));
+    return CLI_EXIT_RUNTIME;
+}
+
+/* ---- strict parsing -------------------------------------------------- */
+
+int cli_parse_int(const char *s, long min, long max, int *out)
+{
+    if (!s || !*s)
+        return -1;
+    const char *p = s;
+    if (*p == '-' && min < 0)
+        p++;
+    if (!isdigit((unsigned char)*p))
+        return -1;
+    char *end = NULL;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    if (errno || *end != '\0' || v < min || v > max || v < INT_MIN || v > INT_MAX)
+        return -1;
+    *out = (int)v;
+    return 0;
+}
+
+int cli_parse_double(const char *s, double *out)
+{
+    if (!s || !*s)
+        return -1;
+    /* Plain decimal only: strtod would also take blanks, hex, inf and nan. */
+    const char *p = s;
+    if (*p == '-' || *p == '+')
+        p++;
+    if (!isdigit((unsigned char)*p) && !(*p == '.' && isdigit((unsigned char)p[1])))
+        return -1;
+    for (const char *q = p; *q; q++) {
+        if (!isdigit((unsigned char)*q) && *q != '.' && *q != 'e' && *q != 'E' && *q != '-' &&
+            *q != '+')
+            return -1;
+    }
+    char *end = NULL;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (errno || *end != '\0' || !isfinite(v))
+        return -1;
+    *out = v;
+    return 0;
+}
+
+int cli_parse_size(const char *s, int min, int max, int *w, int *h)
+{
+    if (!s)
+        return -1;
+    const char *x = strchr(s, 'x');
+    if (!x)
+        x = strchr(s, 'X');
+    if (!x || x == s)
+        return -1;
+    char left[32];
+    size_t n = (size_t)(x - s);
+    if (n >= sizeof left)
+        return -1;
+    memcpy(left, s, n);
+    left[n] = '\0';
+    int a, b;
+    if (cli_parse_int(left, min, max, &a) != 0 || cli_parse_int(x + 1, min, max, &b) != 0)
+        return -1;
+    *w = a;
+    *h = b;
+    return 0;
+}
+
+/* ---- option scanning ------------------------------------------------- */
+
+void cli_args_init(cli_args *a, const char *cmd, int argc, char **argv)
+{
+    a->argc = argc;
+    a->argv = argv;
+    a->i = 1; /* argv[0] is the command */
+    a->only_positional = 0;
+    a->cmd = cmd;
+    a->inline_value = NULL;
+    a->name[0] = '\0';
+}
+
+int cli_args_next(cli_args *a, const char **name, const char **positional)
+{
+    a->inline_value = NULL;
+    while (a->i < a->argc) {
+        const char *arg = a->argv[a->i++];
+        if (!a->only_positional && strcmp(arg, "--") == 0) {
+            a->only_positional = 1;
+            continue;
+        }
+        if (!a->only_positional && arg[0] == '-' && arg[1] != '\0') {
+            const char *eq = strchr(arg, '=');
+            size_t n = eq ? (size_t)(eq - arg) : strlen(arg);
+            if (n >= sizeof a->name)
+                n = sizeof a->name - 1;
+            memcpy(a->name, arg, n);
+            a->name[n] = '\0';
+            a->inline_value = eq ? eq + 1 : NULL;
+            *name = a->name;
+            return 1;
+        }
+        *positional = arg;
+        return 2;
+    }
+    return 0;
+}
+
+const char *cli_args_value(cli_args *a, const char *name)
+{
+    if (a->inline_value)
+        return a->inline_value;
+    if (a->i >= a->argc) {
+        cli_usage_error(a->cmd, "option %s needs a value", name);
+        return NULL;
+    }
+    return a->argv[a->i++];
+}
+
+/* ---- contexts and images --------------------------------------------- */
+
+int cli_context(const char *cmd, const cli_globals *g, int profiling, clv_context **out)
+{
+    clv_context_options opts = clv_context_options_default();
+    opts.device = g->device;
+    opts.profiling = profiling ? 1 : 0;
+    *out = NULL;
+    clv_status s = clv_context_create(&opts, out);
+    if (s == CLV_OK)
+        return 0;
+
+    char detail[CLI_DETAIL_MAX + 1];
+    cli_one_line(clv_context_create_error(), detail, sizeof detail);
+    /* When the spec matched nothing, say what exists (unless the library's
+     * message already does). */
+    char list[4096];
+    char flat[CLI_DETAIL_MAX + 1];
+    flat[0] = '\0';
+    if (s == CLV_ERROR_NO_DEVICE && !strstr(detail, "available") &&
+        clv_list_devices(list, sizeof list) == CLV_OK && list[0])
+        cli_one_line(list, flat, sizeof flat);
+    cli_error(cmd, "cannot create an OpenCL context: %s%s%s%s%s", clv_status_string(s),
+              detail[0] ? ": " : "", detail, flat[0] ? "; available: " : "", flat);
+    return CLI_EXIT_RUNTIME;
+}
+
+int cli_read(const char *cmd, const char *path, clv_host_image *out)
+{
+    clv_status s = clv_image_read(path, out);
+    if (s == CLV_OK)
+        return 0;
+    char detail[CLI_DETAIL_MAX + 1];
+    cli_one_line(clv_io_last_error(), detail, sizeof detail);
+    cli_error(cmd, "cannot read '%s': %s%s%s", path, clv_status_string(s), detail[0] ? ": " : "",
+              detail);
+    return CLI_EXIT_RUNTIME;
+}
+
+int cli_write(const char *cmd, const char *path, const clv_host_image *img)
+{
+    clv_status s = clv_image_write(path, img, 0);
+    if (s == CLV_OK)
+        return 0;
+    char detail[CLI_DETAIL_MAX + 1];
+    cli_one_line(clv_io_last_error(), detail, sizeof detail);
+    cli_error(cmd, "cannot write '%s': %s%s%s", path, clv_status_string(s), detail[0] ? ": " : "",
+              detail);
+    return CLI_EXIT_RUNTIME;
+}
+
+int cli_upload(const char *cmd, clv_context *ctx, const clv_host_image *host, clv_image **out)
+{
+    *out = NULL;
+    clv_status s =
+        clv_image_create(ctx, host->width, host->height, host->channels, host->type, out);
+    if (s != CLV_OK)
+        return cli_fail_status(cmd, ctx, s, "cannot create the device image");
+    s = clv_image_upload(*out, host->data, host->stride);
+    if (s != CLV_OK) {
+        clv_image_release(*out);
+        *out = NULL;
+        return cli_fail_status(cmd, ctx, s, "cannot upload the image");
+    }
+    return 0;
+}
+
+int cli_download(const char *cmd, clv_context *ctx, const clv_image *img, clv_host_image *out)
+{
+    clv_status s = clv_host_image_alloc(out, clv_image_width(img), clv_image_height(img),
+                                        clv_image_channels(img), clv_image_type(img));
+    if (s != CLV_OK) {
+        cli_error(cmd, "cannot allocate the result: %s", clv_status_string(s));
+        return CLI_EXIT_RUNTIME;
+    }
+    s = clv_image_download(img, out->data, out->stride);
+    if (s != CLV_OK) {
+        clv_host_image_free(out);
+        return cli_fail_status(cmd, ctx, s, "cannot download the result");
+    }
+    return 0;
+}
+
+const char *cli_channels_name(int channels)
+{
+    switch (channels) {
+    case 1: return "gray";
+    case 2: return "gray+alpha";
+    case 3: return "rgb";
+    case 4: return "rgba";
+    default: return "?";
+    }
+}
+
+/* ---- timing ---------------------------------------------------------- */
+
+double cli_now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
+}
+
+int cli_run_op(const char *cmd, const char *what, clv_context *ctx, cli_op_fn op,
+               const clv_image *src, clv_image *dst, const void *params, double *wall_ms,
+               double *device_ms)
+{
+    clv_status s = op(ctx, src, dst, params);
+    if (s == CLV_OK)
+        s = clv_finish(ctx);
+    if (s != CLV_OK)
+        return cli_fail_status(cmd, ctx, s, what);
+    if (!wall_ms)
+        return 0;
+
+    /* Kernels are built now; this run measures the operation alone. */
+    double t0 = cli_now_ms();
+    s = op(ctx, src, dst, params);
+    if (s == CLV_OK)
+        s = clv_finish(ctx);
+    double t1 = cli_now_ms();
+    if (s != CLV_OK)
+        return cli_fail_status(cmd, ctx, s, what);
+    *wall_ms = t1 - t0;
+    if (device_ms) {
+        s = clv_last_op_device_time(ctx, device_ms);
+        if (s != CLV_OK)
+            return cli_fail_status(cmd, ctx, s, "cannot read the device time");
+    }
+    return 0;
+}

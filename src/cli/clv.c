@@ -1,0 +1,100 @@
+/* clv — command-line front end of clvision: global options and dispatch. */
+#include "cli.h"
+
+#include <stdio.h>
+#include <string.h>
+
+typedef struct cli_command {
+    const char *name;
+    cli_command_fn fn;
+    const char *summary;
+} cli_command;
+
+static const cli_command commands[] = {
+    {"devices", cli_cmd_devices, "list OpenCL platforms and devices"},
+    {"transpose", cli_cmd_transpose, "IN OUT: swap rows and columns"},
+    {"resize", cli_cmd_resize, "--size WxH IN OUT: bilinear resize"},
+    {"box", cli_cmd_box, "--ksize WxH [--border B] IN OUT: mean filter"},
+    {"gaussian", cli_cmd_gaussian,
+     "--sigma S [--sigma-y S] [--ksize WxH] [--border B] IN OUT: Gaussian blur"},
+    {"demo", cli_cmd_demo, "[DIR]: run every operation on the bundled images, write PNGs to DIR"},
+};
+
+static void usage(FILE *f)
+{
+    fprintf(f, "usage: clv [--device SPEC] [--time] COMMAND [ARGS...]\n"
+               "\n"
+               "OpenCL computer vision on image files (PNG, JPEG; the format follows\n"
+               "the file name's extension). The result keeps the input's pixel type.\n"
+               "\n"
+               "commands:\n");
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
+    fprintf(f, "\n"
+               "options:\n"
+               "  --device SPEC  OpenCL device: gpu, cpu, P:D (indices from 'clv devices') or a\n"
+               "                 substring of the platform, vendor or device name (default:\n"
+               "                 CLV_DEVICE, else the first GPU, else the first CPU)\n"
+               "  --time         print 'time: wall X ms, device Y ms' for the operation alone\n"
+               "                 (kernels built beforehand, no file I/O) on stderr\n"
+               "  --version      print the version\n"
+               "  -h, --help     this text; 'clv COMMAND --help' for a command\n"
+               "\n"
+               "borders (--border): reflect101 (default), replicate, reflect, constant, wrap\n"
+               "exit status: 0 success, 1 failure, 2 bad command line\n");
+}
+
+int main(int argc, char **argv)
+{
+    cli_globals g = {NULL, 0};
+    int i = 1;
+
+    for (; i < argc; i++) {
+        const char *arg = argv[i];
+        if (arg[0] != '-' || strcmp(arg, "-") == 0)
+            break;
+        if (strcmp(arg, "--") == 0) {
+            i++;
+            break;
+        }
+        if (strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0) {
+            usage(stdout);
+            return CLI_EXIT_OK;
+        }
+        if (strcmp(arg, "--version") == 0) {
+            printf("clv %s\n", clv_version());
+            return CLI_EXIT_OK;
+        }
+        if (strcmp(arg, "--time") == 0) {
+            g.time = 1;
+        } else if (strcmp(arg, "--device") == 0) {
+            if (i + 1 >= argc)
+                return cli_usage_error(NULL, "option --device needs a value");
+            g.device = argv[++i];
+        } else if (strncmp(arg, "--device=", 9) == 0) {
+            g.device = arg + 9;
+        } else {
+            return cli_usage_error(NULL, "unknown option '%s'", arg);
+        }
+    }
+    if (g.device && !*g.device)
+        return cli_usage_error(NULL, "--device needs a non-empty SPEC");
+
+    if (i >= argc) {
+        usage(stdout);
+        cli_error("usage", "no command given");
+        return CLI_EXIT_USAGE;
+    }
+
+    const char *name = argv[i];
+    if (strcmp(name, "help") == 0) {
+        usage(stdout);
+        return CLI_EXIT_OK;
+    }
+    for (size_t c = 0; c < sizeof commands / sizeof commands[0]; c++) {
+        if (strcmp(name, commands[c].name) == 0)
+            return commands[c].fn(&g, argc - i, argv + i);
+    }
+    cli_error(name, "unknown command (see 'clv --help')");
+    return CLI_EXIT_USAGE;
+}

@@ -1,0 +1,740 @@
+#!/usr/bin/env python3
+"""End-to-end tests of the clv command-line tool.
+
+Environment: CLV_CLI (path of the clv binary, required), CLV_TEST_DATA (the
+tests/data directory with chelsea.png and camera.png), CLV_KERNEL_PATH.
+Standard library only: PNG files are written and read by the small codec
+below (8/16-bit, non-interlaced gray, gray+alpha, RGB, RGBA).
+
+Prints "cli: N passed, M failed" and exits 1 when anything failed.
+"""
+
+import os
+import re
+import shutil
+import struct
+import subprocess
+import sys
+import tempfile
+import zlib
+
+CLI = os.environ.get("CLV_CLI")
+DATA = os.environ.get("CLV_TEST_DATA", os.path.join(os.path.dirname(os.path.abspath(__file__)), "data"))
+TIMEOUT = 240
+
+passed = 0
+failed = 0
+
+
+def check(cond, what, detail=""):
+    global passed, failed
+    if cond:
+        passed += 1
+    else:
+        failed += 1
+        print("FAIL: %s%s" % (what, (": " + detail) if detail else ""), flush=True)
+    return cond
+
+
+# ---- PNG codec ---------------------------------------------------------
+
+CHANNELS = {0: 1, 4: 2, 2: 3, 6: 4}
+COLOR_TYPE = {1: 0, 2: 4, 3: 2, 4: 6}
+
+
+class Image:
+    """width x height x channels values (ints), row-major, 8 or 16 bits."""
+
+    def __init__(self, width, height, channels, depth, pixels):
+        self.width, self.height, self.channels, self.depth = width, height, channels, depth
+        self.pixels = list(pixels)
+        assert len(self.pixels) == width * height * channels
+
+    def at(self, x, y, c=0):
+        return self.pixels[(y * self.width + x) * self.channels + c]
+
+    def __repr__(self):
+        return "Image(%dx%d, %d ch, %d bit)" % (self.width, self.height, self.channels, self.depth)
+
+
+def png_write(path, img):
+    def chunk(kind, data):
+        body = kind + data
+        return struct.pack(">I", len(data)) + body + struct.pack(">I", zlib.crc32(body) & 0xFFFFFFFF)
+
+    fmt = ">%dH" if img.depth == 16 else "%dB"
+    row_len = img.width * img.channels
+    raw = bytearray()
+    for y in range(img.height):
+        raw.append(0)
+        raw += struct.pack(fmt % row_len, *img.pixels[y * row_len:(y + 1) * row_len])
+    ihdr = struct.pack(">IIBBBBB", img.width, img.height, img.depth, COLOR_TYPE[img.channels], 0, 0, 0)
+    with open(path, "wb") as f:
+        f.write(b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", ihdr) + chunk(b"IDAT", zlib.compress(bytes(raw)))
+                + chunk(b"IEND", b""))
+
+
+def png_header(path):
+    """(width, height, bit depth, color type) from IHDR."""
+    with open(path, "rb") as f:
+        head = f.read(33)
+    if len(head) < 33 or head[:8] != b"\x89PNG\r\n\x1a\n" or head[12:16] != b"IHDR":
+        raise ValueError("%s: not a PNG" % path)
+    w, h, depth, ctype = struct.unpack(">IIBB", head[16:26])
+    return w, h, depth, ctype
+
+
+def png_read(path):
+    with open(path, "rb") as f:
+        data = f.read()
+    if data[:8] != b"\x89PNG\r\n\x1a\n":
+        raise ValueError("%s: not a PNG" % path)
+    pos, idat, ihdr = 8, bytearray(), None
+    while pos < len(data):
+        (length,) = struct.unpack(">I", data[pos:pos + 4])
+        kind = data[pos + 4:pos + 8]
+        body = data[pos + 8:pos + 8 + length]
+        if kind == b"IHDR":
+            ihdr = struct.unpack(">IIBBBBB", body)
+        elif kind == b"IDAT":
+            idat += body
+        elif kind == b"IEND":
+            break
+        pos += 12 + length
+    w, h, depth, ctype, _, _, interlace = ihdr
+    if depth not in (8, 16) or ctype not in CHANNELS or interlace:
+        raise ValueError("%s: unsupported PNG (depth %d, color type %d, interlace %d)"
+                         % (path, depth, ctype, interlace))
+    ch = CHANNELS[ctype]
+    bpp = ch * depth // 8
+    stride = w * bpp
+    raw = zlib.decompress(bytes(idat))
+    out = bytearray()
+    prev = bytearray(stride)
+    for y in range(h):
+        ft = raw[y * (stride + 1)]
+        line = bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
+        if ft == 1:
+            for i in range(bpp, stride):
+                line[i] = (line[i] + line[i - bpp]) & 0xFF
+        elif ft == 2:
+            for i in range(stride):
+                line[i] = (line[i] + prev[i]) & 0xFF
+        elif ft == 3:
+            for i in range(stride):
+                left = line[i - bpp] if i >= bpp else 0
+                line[i] = (line[i] + ((left + prev[i]) >> 1)) & 0xFF
+        elif ft == 4:
+            for i in range(stride):
+                a = line[i - bpp] if i >= bpp else 0
+                b = prev[i]
+                c = prev[i - bpp] if i >= bpp else 0
+                p = a + b - c
+                pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+                pred = a if (pa <= pb and pa <= pc) else (b if pb <= pc else c)
+                line[i] = (line[i] + pred) & 0xFF
+        elif ft != 0:
+            raise ValueError("%s: bad filter type %d" % (path, ft))
+        out += line
+        prev = line
+    if depth == 16:
+        pixels = struct.unpack(">%dH" % (len(out) // 2), bytes(out))
+    else:
+        pixels = out
+    return Image(w, h, ch, depth, pixels)
+
+
+# ---- synthetic inputs and plain references ------------------------------
+
+def pattern(width, height, channels, depth, seed):
+    top = (1 << depth) - 1
+    vals = []
+    state = seed
+    for y in range(height):
+        for x in range(width):
+            for c in range(channels):
+                state = (state * 1103515245 + 12345) & 0x7FFFFFFF
+                smooth = (x * 7 + y * 13 + c * 50) % (top + 1)
+                vals.append((smooth + (state >> 16)) % (top + 1))
+    return Image(width, height, channels, depth, vals)
+
+
+def border_index(i, n, mode):
+    if 0 <= i < n:
+        return i
+    if mode == "constant":
+        return None
+    if n == 1:
+        return 0
+    if mode == "replicate":
+        return 0 if i < 0 else n - 1
+    if mode == "wrap":
+        return i % n
+    while i < 0 or i >= n:
+        if mode == "reflect":
+            i = -i - 1 if i < 0 else 2 * n - i - 1
+        else:  # reflect101
+            i = -i if i < 0 else 2 * n - i - 2
+    return i
+
+
+def correlate(img, kx, ky, border):
+    """Separable filter with weight lists kx, ky anchored at len//2 (the centre
+    for odd lengths; OpenCV's anchor for even ones). Unrounded."""
+    ax, ay = len(kx) // 2, len(ky) // 2
+    out = []
+    for y in range(img.height):
+        for x in range(img.width):
+            for c in range(img.channels):
+                acc = 0.0
+                for j, wy in enumerate(ky):
+                    sy = border_index(y + j - ay, img.height, border)
+                    for i, wx in enumerate(kx):
+                        sx = border_index(x + i - ax, img.width, border)
+                        v = 0 if sx is None or sy is None else img.at(sx, sy, c)
+                        acc += wx * wy * v
+                out.append(acc)
+    return out
+
+
+def gaussian_weights(sigma, ksize):
+    import math
+    if ksize == 0:
+        ksize = 2 * math.ceil(3 * sigma) + 1
+    r = ksize // 2
+    w = [math.exp(-((i - r) ** 2) / (2 * sigma * sigma)) for i in range(ksize)]
+    s = sum(w)
+    return [v / s for v in w]
+
+
+def resize_ref(img, dw, dh):
+    out = []
+    for dy in range(dh):
+        sy = min(max((dy + 0.5) * img.height / dh - 0.5, 0.0), img.height - 1)
+        y0 = int(sy)
+        y1 = min(y0 + 1, img.height - 1)
+        fy = sy - y0
+        for dx in range(dw):
+            sx = min(max((dx + 0.5) * img.width / dw - 0.5, 0.0), img.width - 1)
+            x0 = int(sx)
+            x1 = min(x0 + 1, img.width - 1)
+            fx = sx - x0
+            for c in range(img.channels):
+                top = img.at(x0, y0, c) * (1 - fx) + img.at(x1, y0, c) * fx
+                bot = img.at(x0, y1, c) * (1 - fx) + img.at(x1, y1, c) * fx
+                out.append(top * (1 - fy) + bot * fy)
+    return out
+
+
+def max_diff(got, want):
+    return max((abs(a - b) for a, b in zip(got, want)), default=0.0)
+
+
+# ---- running the tool ---------------------------------------------------
+
+class Result:
+    def __init__(self, args, proc):
+        self.args = args
+        self.code = proc.returncode
+        self.out = proc.stdout
+        self.err = proc.stderr
+
+    def describe(self):
+        return "clv %s -> exit %d, stdout %r, stderr %r" % (
+            " ".join(self.args), self.code, self.out[-600:], self.err[-600:])
+
+
+def clv(*args, env=None, cwd=None):
+    full_env = dict(os.environ)
+    if env:
+        full_env.update(env)
+    try:
+        proc = subprocess.run([CLI] + list(args), capture_output=True, text=True, env=full_env,
+                              cwd=cwd, timeout=TIMEOUT)
+    except subprocess.TimeoutExpired as e:
+        class P:
+            returncode = -999
+            stdout = e.stdout.decode() if isinstance(e.stdout, bytes) else (e.stdout or "")
+            stderr = "timed out after %d s" % TIMEOUT
+        proc = P()
+    return Result(list(args), proc)
+
+
+def ok(r, what):
+    return check(r.code == 0 and r.err == "", what, r.describe())
+
+
+def one_error_line(r):
+    lines = r.err.split("\n")
+    return (1 <= r.code <= 127 and r.err.endswith("\n") and len(lines) == 2
+            and lines[0].startswith("clv: ") and len(lines[0]) > len("clv: x: "))
+
+
+def same_image(a, b):
+    return (a.width, a.height, a.channels, a.depth) == (b.width, b.height, b.channels, b.depth) \
+        and list(a.pixels) == list(b.pixels)
+
+
+# ---- the tests ----------------------------------------------------------
+
+def test_usage(tmp):
+    r = clv("--help")
+    check(r.code == 0 and "usage" in r.out and r.err == "", "--help prints usage, exit 0", r.describe())
+    r = clv()
+    check(r.code == 2 and "usage" in r.out and one_error_line(r), "no command: usage, exit 2",
+          r.describe())
+    r = clv("box", "--help")
+    check(r.code == 0 and "--ksize" in r.out and r.err == "", "box --help", r.describe())
+    r = clv("--version")
+    check(r.code == 0 and re.match(r"^clv \d+\.\d+\.\d+\n$", r.out), "--version", r.describe())
+
+
+def test_devices(tmp):
+    r = clv("devices")
+    lines = [l for l in r.out.split("\n") if l.strip()]
+    ok(r, "devices exits 0 with nothing on stderr")
+    check(len(lines) >= 1, "devices lists at least one device", r.describe())
+    check(all(re.match(r"^\d+:\d+\s", l) for l in lines), "devices lines start with P:D", r.describe())
+    return lines
+
+
+def test_transpose(tmp, inputs):
+    for name, path, img in inputs:
+        once = os.path.join(tmp, name + "_t1.png")
+        twice = os.path.join(tmp, name + "_t2.png")
+        r = clv("transpose", path, once)
+        if not ok(r, "transpose %s" % name):
+            continue
+        t = png_read(once)
+        check((t.width, t.height, t.channels, t.depth) == (img.height, img.width, img.channels, img.depth),
+              "transpose %s shape and type" % name, "%r vs %r" % (t, img))
+        good = all(t.at(x, y, c) == img.at(y, x, c)
+                   for y in range(t.height) for x in range(t.width) for c in range(t.channels)) \
+            if (t.width, t.height) == (img.height, img.width) else False
+        check(good, "transpose %s: out(x, y) == in(y, x)" % name)
+        r = clv("transpose", once, twice)
+        if ok(r, "transpose %s back" % name):
+            check(same_image(png_read(twice), img), "transpose twice == original (%s)" % name)
+
+
+def test_resize(tmp, inputs):
+    for name, path, img in inputs:
+        out = os.path.join(tmp, name + "_r.png")
+        dw, dh = img.width * 2 + 3, max(1, img.height // 2)
+        r = clv("resize", "--size", "%dx%d" % (dw, dh), path, out)
+        if ok(r, "resize %s" % name):
+            w, h, depth, ctype = png_header(out)
+            check((w, h) == (dw, dh), "resize %s size" % name, "%dx%d, wanted %dx%d" % (w, h, dw, dh))
+            check(depth == img.depth and ctype == COLOR_TYPE[img.channels],
+                  "resize %s keeps the pixel type" % name, "depth %d type %d" % (depth, ctype))
+        same = os.path.join(tmp, name + "_rsame.png")
+        r = clv("resize", "--size=%dx%d" % (img.width, img.height), path, same)
+        if ok(r, "resize %s to its own size" % name):
+            check(same_image(png_read(same), img), "resize to the same size is the identity (%s)" % name)
+
+    # Against a plain bilinear reference, non-square to catch a W/H mix-up.
+    name, path, img = inputs[0]
+    out = os.path.join(tmp, "resize_ref.png")
+    r = clv("resize", "--size", "7x11", path, out)
+    if ok(r, "resize 7x11"):
+        got = png_read(out)
+        if check((got.width, got.height) == (7, 11), "resize 7x11 shape", repr(got)):
+            d = max_diff(got.pixels, resize_ref(img, 7, 11))
+            check(d <= 1.0, "resize 7x11 matches bilinear reference within 1", "max diff %g" % d)
+
+
+def test_box(tmp, inputs):
+    for name, path, img in inputs:
+        out = os.path.join(tmp, name + "_b1.png")
+        r = clv("box", "--ksize", "1x1", path, out)
+        if ok(r, "box 1x1 %s" % name):
+            check(same_image(png_read(out), img), "box 1x1 equals input (%s)" % name)
+
+    name, path, img = inputs[0]
+    for border in ("reflect101", "replicate", "reflect", "constant", "wrap"):
+        out = os.path.join(tmp, "box_%s.png" % border)
+        r = clv("box", "--ksize", "5x3", "--border", border, path, out)
+        if not ok(r, "box 5x3 --border %s" % border):
+            continue
+        got = png_read(out)
+        want = correlate(img, [1 / 5] * 5, [1 / 3] * 3, border)
+        d = max_diff(got.pixels, want) if len(got.pixels) == len(want) else float("inf")
+        check(d <= 1.0, "box 5x3 %s matches reference within 1" % border, "max diff %g" % d)
+    out = os.path.join(tmp, "box_default.png")
+    r = clv("box", "--ksize=4x2", path, out)
+    if ok(r, "box 4x2 (even, default border)"):
+        got = png_read(out)
+        d = max_diff(got.pixels, correlate(img, [1 / 4] * 4, [1 / 2] * 2, "reflect101"))
+        check(d <= 1.0, "box 4x2 default border is reflect101, anchor k/2 as OpenCV", "max diff %g" % d)
+
+
+def test_gaussian(tmp, inputs):
+    name, path, img = inputs[0]
+    out = os.path.join(tmp, "gauss.png")
+    r = clv("gaussian", "--sigma", "1.5", "--sigma-y", "0.8", "--border", "replicate", path, out)
+    if ok(r, "gaussian sigma 1.5/0.8"):
+        got = png_read(out)
+        want = correlate(img, gaussian_weights(1.5, 0), gaussian_weights(0.8, 0), "replicate")
+        d = max_diff(got.pixels, want) if len(got.pixels) == len(want) else float("inf")
+        check(d <= 1.0, "gaussian matches reference within 1", "max diff %g" % d)
+    out = os.path.join(tmp, "gauss_k.png")
+    r = clv("gaussian", "--sigma=2", "--ksize", "3x5", path, out)
+    if ok(r, "gaussian --ksize 3x5"):
+        got = png_read(out)
+        want = correlate(img, gaussian_weights(2, 3), gaussian_weights(2, 5), "reflect101")
+        d = max_diff(got.pixels, want) if len(got.pixels) == len(want) else float("inf")
+        check(d <= 1.0, "gaussian --ksize 3x5 matches reference within 1", "max diff %g" % d)
+    for name, path, img in inputs[1:]:
+        out = os.path.join(tmp, name + "_g.png")
+        r = clv("gaussian", "--sigma", "2", path, out)
+        if ok(r, "gaussian %s" % name):
+            got = png_read(out)
+            check((got.width, got.height, got.channels, got.depth)
+                  == (img.width, img.height, img.channels, img.depth),
+                  "gaussian %s keeps shape and type" % name, "%r vs %r" % (got, img))
+
+
+def test_time(tmp, inputs):
+    name, path, img = inputs[0]
+    out = os.path.join(tmp, "timed.png")
+    r = clv("--time", "box", "--ksize", "3x3", path, out)
+    check(r.code == 0 and re.match(r"^time: wall [0-9.]+ ms, device [0-9.]+ ms\n$", r.err),
+          "--time prints one time line", r.describe())
+    check(os.path.exists(out), "--time still writes the output")
+    r = clv("--time", "transpose", path, os.path.join(tmp, "timed_t.png"))
+    check(r.code == 0 and re.match(r"^time: wall [0-9.]+ ms, device [0-9.]+ ms\n$", r.err),
+          "--time transpose", r.describe())
+
+
+def test_device(tmp, inputs, device_lines):
+    name, path, img = inputs[0]
+    out = os.path.join(tmp, "nodev.png")
+    r = clv("--device", "nosuchdevice", "transpose", path, out)
+    check(one_error_line(r) and r.code == 1, "--device nosuchdevice fails with one line", r.describe())
+    check("nosuchdevice" in r.err, "the error names the spec", r.describe())
+    first = device_lines[0].split()[0] if device_lines else "0:0"
+    check(first in r.err, "the error lists the devices (%s)" % first, r.describe())
+    check(not os.path.exists(out), "no output after a device error")
+    r = clv("--device", "0:0", "transpose", path, out)
+    ok(r, "--device 0:0 works")
+
+
+def test_errors(tmp, inputs):
+    name, path, img = inputs[0]
+    u16 = [p for n, p, i in inputs if i.depth == 16][0]
+    garbage = os.path.join(tmp, "garbage.png")
+    with open(garbage, "wb") as f:
+        f.write(b"this is not an image at all" * 20)
+    truncated = os.path.join(tmp, "truncated.png")
+    with open(path, "rb") as f:
+        whole = f.read()
+    with open(truncated, "wb") as f:
+        f.write(whole[:len(whole) // 2])
+    empty = os.path.join(tmp, "empty.png")
+    open(empty, "wb").close()
+    missing = os.path.join(tmp, "does_not_exist.png")
+
+    errdir = os.path.join(tmp, "err")
+    os.mkdir(errdir)
+    out = os.path.join(errdir, "out.png")
+    usage, runtime = 2, 1
+    cases = [
+        (usage, ["frobnicate", path, out]),
+        (usage, ["--frobnicate", "transpose", path, out]),
+        (usage, ["--device"]),
+        (usage, ["transpose", path]),
+        (usage, ["transpose"]),
+        (usage, ["transpose", path, out, out]),
+        (usage, ["transpose", "--bogus", path, out]),
+        (usage, ["resize", path, out]),
+        (usage, ["resize", "--size", "0x0", path, out]),
+        (usage, ["resize", "--size", "10x", path, out]),
+        (usage, ["resize", "--size", "x10", path, out]),
+        (usage, ["resize", "--size", " 10x10", path, out]),
+        (usage, ["resize", "--size", "10x10x10", path, out]),
+        (usage, ["resize", "--size", "-5x10", path, out]),
+        (usage, ["resize", "--size", "99999999999999999999x10", path, out]),
+        (usage, ["resize", path, out, "--size"]),
+        (usage, ["box", path, out]),
+        (usage, ["box", "--ksize", "0x3", path, out]),
+        (usage, ["box", "--ksize", "abc", path, out]),
+        (usage, ["box", "--ksize", "3x3.5", path, out]),
+        (usage, ["box", "--ksize", "256x3", path, out]),
+        (usage, ["box", "--ksize", "3x3", "--border", "foo", path, out]),
+        (usage, ["box", "--ksize", "3x3", "--border", "", path, out]),
+        (usage, ["gaussian", path, out]),
+        (usage, ["gaussian", "--sigma", "-1", path, out]),
+        (usage, ["gaussian", "--sigma", "0", path, out]),
+        (usage, ["gaussian", "--sigma", "nan", path, out]),
+        (usage, ["gaussian", "--sigma", "inf", path, out]),
+        (usage, ["gaussian", "--sigma", "2x", path, out]),
+        (usage, ["gaussian", "--sigma", "2", "--sigma-y", "-3", path, out]),
+        (usage, ["gaussian", "--sigma", "2", "--ksize", "4x5", path, out]),
+        (usage, ["gaussian", "--sigma", "2", "--border", "mirror", path, out]),
+        (usage, ["devices", "extra"]),
+        (usage, ["demo", "a", "b"]),
+        (runtime, ["transpose", missing, out]),
+        (runtime, ["transpose", garbage, out]),
+        (runtime, ["transpose", truncated, out]),
+        (runtime, ["transpose", empty, out]),
+        (runtime, ["transpose", tmp, out]),
+        (runtime, ["transpose", path, os.path.join(errdir, "out.xyz")]),
+        (runtime, ["transpose", path, os.path.join(errdir, "out")]),
+        (runtime, ["transpose", path, os.path.join(errdir, "nodir", "out.png")]),
+        (runtime, ["box", "--ksize", "3x3", u16, os.path.join(errdir, "out16.jpg")]),
+        (runtime, ["gaussian", "--sigma", "1000", path, out]),
+    ]
+    for want, args in cases:
+        r = clv(*args)
+        what = "clv %s" % " ".join(a.replace(tmp, "$TMP") for a in args)
+        check(one_error_line(r), "%s: exactly one error line, exit 1..127" % what, r.describe())
+        check(r.code == want, "%s: exit %d" % (what, want), r.describe())
+        check(r.out == "", "%s: nothing on stdout" % what, r.describe())
+        left = os.listdir(errdir)
+        check(left == [], "%s: no output file" % what, repr(left))
+        for f in left:
+            p = os.path.join(errdir, f)
+            if os.path.isdir(p):
+                shutil.rmtree(p)
+            else:
+                os.remove(p)
+
+    # A failing run leaves an existing output alone.
+    keep = os.path.join(errdir, "keep.png")
+    with open(keep, "wb") as f:
+        f.write(b"old contents")
+    r = clv("transpose", garbage, keep)
+    check(r.code == 1, "failing run over an existing output", r.describe())
+    with open(keep, "rb") as f:
+        check(f.read() == b"old contents", "the existing output is untouched")
+    check(sorted(os.listdir(errdir)) == ["keep.png"], "no temporary files left",
+          repr(os.listdir(errdir)))
+
+    # A kernel that fails to build: the multi-line build log is flattened
+    # into the one line, and nothing is written.
+    kdir = os.environ.get("CLV_KERNEL_PATH")
+    if check(kdir and os.path.isfile(os.path.join(kdir, "box.cl")), "CLV_KERNEL_PATH holds box.cl",
+             repr(kdir)):
+        bad = os.path.join(tmp, "badcl")
+        shutil.copytree(kdir, bad)
+        with open(os.path.join(bad, "box.cl"), "a") as f:
+            f.write("\nthis is not OpenCL C;\n#error deliberately broken for test_cli\n")
+        r = clv("box", "--ksize", "3x3", path, out, env={"CLV_KERNEL_PATH": bad})
+        # PoCL's compiler itself prints "1 error generated." on stderr during
+        # the build; that line is not the tool's and is tolerated here.
+        r.err = "".join(l for l in r.err.splitlines(True) if not re.match(r"^\d+ errors? generated\.$", l))
+        check(one_error_line(r) and r.code == 1, "build failure: one error line, exit 1", r.describe())
+        check("box" in r.err and len(r.err) <= 1000, "build failure: the line names the op and is capped",
+              "%d chars" % len(r.err))
+        check(sorted(os.listdir(errdir)) == ["keep.png"], "build failure: no output file",
+              repr(os.listdir(errdir)))
+
+    # Detail from the library arrives on the one line.
+    r = clv("transpose", garbage, out)
+    check("garbage.png" in r.err, "read error names the file", r.describe())
+
+
+def test_bundled(tmp):
+    """Real files from tests/data through the tool: 16-bit, JPEG in and out,
+    interlaced and palette PNGs, an unsupported CMYK JPEG."""
+    def data(name):
+        p = os.path.join(DATA, name)
+        return p if os.path.isfile(p) else None
+
+    src = data("chelsea16.png")
+    if check(src is not None, "tests/data/chelsea16.png present"):
+        once, twice = os.path.join(tmp, "c16_t.png"), os.path.join(tmp, "c16_tt.png")
+        if ok(clv("transpose", src, once), "transpose chelsea16") and \
+                ok(clv("transpose", once, twice), "transpose chelsea16 back"):
+            check(png_header(once)[2] == 16, "16-bit input gives 16-bit output")
+            check(same_image(png_read(twice), png_read(src)), "chelsea16 transposed twice == original")
+        out = os.path.join(tmp, "c16_g.png")
+        if ok(clv("gaussian", "--sigma", "1", src, out), "gaussian on chelsea16"):
+            check(png_header(out) == (150, 100, 16, 2), "gaussian chelsea16 is 150x100 RGB 16-bit",
+                  repr(png_header(out)))
+
+    src = data("coffee.jpg")
+    if check(src is not None, "tests/data/coffee.jpg present"):
+        out = os.path.join(tmp, "coffee_t.png")
+        if ok(clv("transpose", src, out), "transpose a JPEG into a PNG"):
+            check(png_header(out) == (200, 300, 8, 2), "JPEG 300x200 RGB transposed is 200x300",
+                  repr(png_header(out)))
+        out = os.path.join(tmp, "coffee_b.jpg")
+        if ok(clv("box", "--ksize", "3x3", src, out), "box JPEG to JPEG"):
+            with open(out, "rb") as f:
+                check(f.read(3) == b"\xff\xd8\xff", "a .jpg output is a JPEG file")
+
+    src, plain = data("interlaced.png"), data("interlaced_plain.png")
+    if check(src is not None and plain is not None, "tests/data/interlaced*.png present"):
+        out = os.path.join(tmp, "interlaced_t.png")
+        if ok(clv("transpose", src, out), "transpose an interlaced PNG"):
+            a, b = png_read(out), png_read(plain)
+            check(a.width == b.height and a.height == b.width and
+                  all(a.at(x, y, c) == b.at(y, x, c) for y in range(a.height) for x in range(a.width)
+                      for c in range(3)), "interlaced input decodes like the plain one")
+
+    src = data("palette.png")
+    if check(src is not None, "tests/data/palette.png present"):
+        out = os.path.join(tmp, "palette_t.png")
+        if ok(clv("transpose", src, out), "transpose a palette PNG"):
+            check(png_header(out) == (80, 120, 8, 6), "palette with transparency becomes RGBA",
+                  repr(png_header(out)))
+
+    src = data("cmyk.jpg")
+    if check(src is not None, "tests/data/cmyk.jpg present"):
+        out = os.path.join(tmp, "cmyk_t.png")
+        r = clv("transpose", src, out)
+        check(one_error_line(r) and r.code == 1 and not os.path.exists(out),
+              "a CMYK JPEG is refused with one line", r.describe())
+
+
+DEMO_LINE = re.compile(r"^(\S.*?)\s+(chelsea|camera)\.png (\d+)x(\d+) (gray|rgb|rgba) (u8|u16|f32)"
+                       r"\s+wall\s+[0-9.]+ ms\s+device\s+[0-9.]+ ms\s+-> (\S+\.png)$")
+
+
+def test_demo(tmp):
+    if not check(os.path.isfile(os.path.join(DATA, "chelsea.png"))
+                 and os.path.isfile(os.path.join(DATA, "camera.png")),
+                 "bundled images present in CLV_TEST_DATA", DATA):
+        return
+    chelsea = png_header(os.path.join(DATA, "chelsea.png"))
+    camera = png_header(os.path.join(DATA, "camera.png"))
+    sizes = {"chelsea": chelsea[:2], "camera": camera[:2]}
+
+    demo_dir = os.path.join(tmp, "demo", "nested")
+    r = clv("demo", demo_dir, env={"CLV_DATA_DIR": DATA})
+    if not ok(r, "demo runs"):
+        return
+    lines = r.out.rstrip("\n").split("\n")
+    check(len(lines) == 24, "demo prints one line per op (24)", "%d lines:\n%s" % (len(lines), r.out))
+    files = set()
+    for line in lines:
+        m = DEMO_LINE.match(line)
+        if not check(m is not None, "demo line format", repr(line)):
+            continue
+        stem, w, h, out = m.group(2), int(m.group(3)), int(m.group(4)), m.group(7)
+        check((w, h) == sizes[stem], "demo line gives the input size", line)
+        check(os.path.dirname(out) == demo_dir, "demo writes into DIR", line)
+        check(os.path.isfile(out), "demo output exists", out)
+        files.add(os.path.basename(out))
+    listed = set(os.listdir(demo_dir))
+    check(files == listed and len(files) == 24, "demo files are the 24 printed ones",
+          "%r vs %r" % (sorted(files), sorted(listed)))
+
+    # Shapes and spot checks of content.
+    for f in sorted(listed):
+        stem = f.split("_")[0]
+        w0, h0 = sizes.get(stem, (0, 0))
+        w, h, depth, _ = png_header(os.path.join(demo_dir, f))
+        if "transpose" in f:
+            want = (h0, w0)
+        elif "resize_half" in f:
+            want = (round(w0 / 2 + 1e-9), round(h0 / 2 + 1e-9))
+        elif "resize_1.5x" in f:
+            want = (int(w0 * 1.5 + 0.5), int(h0 * 1.5 + 0.5))
+        else:
+            want = (w0, h0)
+        check(abs(w - want[0]) <= 1 and abs(h - want[1]) <= 1 and depth == 8,
+              "demo %s size" % f, "%dx%d, wanted about %dx%d" % (w, h, want[0], want[1]))
+    cam = png_read(os.path.join(DATA, "camera.png"))
+    t8 = os.path.join(demo_dir, "camera_transpose.png")
+    t32 = os.path.join(demo_dir, "camera_transpose_f32.png")
+    if os.path.isfile(t8) and os.path.isfile(t32):
+        a, b = png_read(t8), png_read(t32)
+        check(a.width == cam.height and all(a.at(x, y) == cam.at(y, x) for y in range(0, a.height, 7)
+                                            for x in range(a.width)),
+              "demo camera transpose is right")
+        check(same_image(a, b), "demo transpose u8 == f32 round trip")
+    g8 = os.path.join(demo_dir, "camera_gaussian2.png")
+    g32 = os.path.join(demo_dir, "camera_gaussian2_f32.png")
+    if os.path.isfile(g8) and os.path.isfile(g32):
+        a, b = png_read(g8), png_read(g32)
+        d = max_diff(a.pixels, b.pixels) if len(a.pixels) == len(b.pixels) else float("inf")
+        check(d <= 1, "demo gaussian u8 and f32 agree within 1", "max diff %g" % d)
+
+    # The data directory has to exist; the error names what was tried.
+    r = clv("demo", os.path.join(tmp, "demo2"), env={"CLV_DATA_DIR": os.path.join(tmp, "nowhere")})
+    check(one_error_line(r) and r.code == 1 and "nowhere" in r.err,
+          "demo with a bad CLV_DATA_DIR fails with one line naming it", r.describe())
+    # Without CLV_DATA_DIR: tests/data next to the executable or in the current
+    # directory. Here the current directory has none, so the outcome depends on
+    # where the build tree is: either it finds the images next to the binary
+    # and writes ./clv-demo, or it fails naming the places it looked.
+    env = {k: v for k, v in os.environ.items() if k != "CLV_DATA_DIR"}
+    bare = os.path.join(tmp, "bare")
+    os.mkdir(bare)
+    proc = subprocess.run([CLI, "demo"], capture_output=True, text=True, cwd=bare, env=env,
+                          timeout=TIMEOUT)
+    r = Result(["demo"], proc)
+    if r.code == 0:
+        check(len(os.listdir(os.path.join(bare, "clv-demo"))) == 24,
+              "demo without DIR writes ./clv-demo", r.describe())
+    else:
+        check(one_error_line(r) and "./tests/data" in r.err and "CLV_DATA_DIR" in r.err,
+              "demo without data names the paths tried", r.describe())
+    # With ./tests/data in the current directory it always finds them.
+    here = os.path.join(tmp, "here")
+    os.makedirs(os.path.join(here, "tests"))
+    os.symlink(os.path.abspath(DATA), os.path.join(here, "tests", "data"))
+    proc = subprocess.run([CLI, "demo", "out"], capture_output=True, text=True, cwd=here, env=env,
+                          timeout=TIMEOUT)
+    r = Result(["demo", "out"], proc)
+    if ok(r, "demo finds ./tests/data"):
+        check(len(os.listdir(os.path.join(here, "out"))) == 24, "demo writes 24 files into out")
+
+
+def main():
+    if not CLI or not os.path.isfile(CLI):
+        print("cli: CLV_CLI must name the clv binary (got %r)" % CLI)
+        print("cli: 0 passed, 1 failed")
+        return 1
+    tmp = tempfile.mkdtemp(prefix="clv-cli-test-")
+    code = run_all(tmp)
+    if code is not None:
+        return code
+    print("cli: %d passed, %d failed" % (passed, failed))
+    return 1 if failed else 0
+
+
+def run_all(tmp):
+    if not os.environ.get("CLV_CACHE_DIR"):
+        os.environ["CLV_CACHE_DIR"] = os.path.join(tmp, "cache")
+    try:
+        inputs = []
+        for name, img in (("rgb8", pattern(23, 17, 3, 8, 1)),
+                          ("gray8", pattern(31, 12, 1, 8, 2)),
+                          ("gray16", pattern(13, 19, 1, 16, 3)),
+                          ("rgba8", pattern(9, 14, 4, 8, 4))):
+            p = os.path.join(tmp, name + ".png")
+            png_write(p, img)
+            assert same_image(png_read(p), img)
+            inputs.append((name, p, img))
+
+        test_usage(tmp)
+        # Like the C tests: no OpenCL device at all is a skip (77), unless
+        # CLV_REQUIRE_DEVICE=1 (CI) or CLV_DEVICE asks for one.
+        r = clv("devices")
+        if r.code != 0 and os.environ.get("CLV_REQUIRE_DEVICE") != "1" \
+                and not os.environ.get("CLV_DEVICE"):
+            print("SKIP: no OpenCL device: %s" % r.err.strip())
+            return 77
+        device_lines = test_devices(tmp)
+        test_transpose(tmp, inputs)
+        test_resize(tmp, inputs)
+        test_box(tmp, inputs)
+        test_gaussian(tmp, inputs)
+        test_time(tmp, inputs)
+        test_device(tmp, inputs, device_lines)
+        test_errors(tmp, inputs)
+        test_bundled(tmp)
+        test_demo(tmp)
+    finally:
+        if os.environ.get("CLV_KEEP_TMP"):
+            print("cli: files kept in %s" % tmp)
+        else:
+            shutil.rmtree(tmp, ignore_errors=True)
+    return None
+
+
+if __name__ == "__main__":
+    sys.exit(main())
