@@ -59,3 +59,56 @@ __kernel void gauss_cols(__global const float *tmp, int width, int height, __glo
         STORE_PIX(ROW(dst, dst_pitch, y), x, s);
     }
 }
+
+#ifdef VEC
+/* CPU variant, pass 1: vertical taps, src -> float scratch; each work-item
+ * owns VEC values of the flattened row. */
+__kernel void gauss_cols_vec(__global const T *src, int src_pitch, int nvals, int height,
+                             __global float *tmp, int tmp_pitch, __constant float *wy, int ry)
+{
+    const int e = get_global_id(0) * VEC;
+    const int y = get_global_id(1);
+    if (e >= nvals || y >= height)
+        return;
+    FV s = (FV)(0.0f);
+    for (int t = 0; t <= 2 * ry; t++) {
+        const int sy = BORDER_INDEX(y - ry + t, height);
+        if (sy >= 0)
+            s += TO_FV(VLOAD_AT(e, ROW(src, src_pitch, sy))) * wy[t];
+    }
+    VSTORE_AT(s, e, ROW(tmp, tmp_pitch, y));
+}
+
+/* CPU variant, pass 2: horizontal taps of the scratch -> dst. Interior blocks
+ * use unaligned vectors; blocks at the edges go value by value. */
+__kernel void gauss_rows_vec(__global const float *tmp, int tmp_pitch, int width, int height,
+                             __global T *dst, int dst_pitch, __constant float *wx, int rx)
+{
+    const int e = get_global_id(0) * VEC;
+    const int y = get_global_id(1);
+    const int nvals = width * CN;
+    if (e >= nvals || y >= height)
+        return;
+    __global const float *row = ROW(tmp, tmp_pitch, y);
+    __global T *out = ROW(dst, dst_pitch, y);
+    const int x_lo = e / CN, x_hi = (e + VEC - 1) / CN;
+    if (x_lo - rx >= 0 && x_hi + rx < width) {
+        FV s = (FV)(0.0f);
+        for (int t = 0; t <= 2 * rx; t++)
+            s += VLOAD_AT(e + (t - rx) * CN, row) * wx[t];
+        VSTORE_AT(FROM_FV(s), e, out);
+    } else {
+        const int end = min(e + VEC, nvals);
+        for (int i = e; i < end; i++) {
+            const int x = i / CN, c = i - x * CN;
+            float s = 0.0f;
+            for (int t = 0; t <= 2 * rx; t++) {
+                const int sx = BORDER_INDEX(x - rx + t, width);
+                if (sx >= 0)
+                    s += row[sx * CN + c] * wx[t];
+            }
+            out[i] = FROM_FN_SCALAR(s);
+        }
+    }
+}
+#endif

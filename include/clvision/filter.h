@@ -49,8 +49,11 @@ CLV_API clv_status clv_resize(clv_context *ctx, const clv_image *src, clv_image 
 #define CLV_BOX_MAX_KSIZE 255
 
 /* Normalised box (mean) filter with a ksize_x by ksize_y window (each 1..255)
- * anchored at its centre ((k-1)/2 for even sizes, as OpenCV). Cost per pixel
- * does not grow with the window. src and dst have the same shape. */
+ * anchored at its centre: the window spans offsets -k/2 .. k-1-k/2 (integer
+ * division), as OpenCV's default anchor, so an even window reaches one pixel
+ * further back than forward. Cost per pixel does not grow with the window
+ * (on CPUs, windows wider than 48 switch to the running-sum row pass).
+ * src and dst have the same shape. */
 CLV_API clv_status clv_box_filter(clv_context *ctx, const clv_image *src, clv_image *dst,
                                   int ksize_x, int ksize_y, clv_border border);
 

@@ -22,11 +22,41 @@ CLV_API clv_status clv_box_filter(clv_context *ctx, const clv_image *src, clv_im
                          "kernel size %dx%d outside 1..%d", ksize_x, ksize_y, CLV_BOX_MAX_KSIZE);
     char opts[256];
     CLV_TRY(clv__filter_options(ctx, OP, src, border, opts, sizeof opts));
+    const int w = src->width, h = src->height, cn = src->channels;
+    const int ax = ksize_x / 2, ay = ksize_y / 2;
+    const int sp = (int)(src->pitch / src->elem_size), dp = (int)(dst->pitch / dst->elem_size);
+    const float scale = 1.0f / (float)(ksize_x * ksize_y);
+    /* Columns: each work-item slides down `chunk_y` rows. */
+    const int chunk_y = ksize_y < 16 ? 16 : ksize_y > 64 ? 64 : ksize_y;
+
+    if (ctx->tune.vec > 0 && ksize_x <= ctx->tune.box_vec_max_kx) {
+        /* CPU: vertical running sums on VEC-wide vectors, then a direct
+         * vector sum across the (narrow) horizontal window. */
+        const int vec = ctx->tune.vec;
+        char vopts[300];
+        snprintf(vopts, sizeof vopts, "%s -DVEC=%d", opts, vec);
+        cl_kernel kcols, krows;
+        CLV_TRY(clv__get_kernel(ctx, CLV__SRC_BOX, vopts, "box_cols_vec", &kcols));
+        CLV_TRY(clv__get_kernel(ctx, CLV__SRC_BOX, vopts, "box_rows_vec", &krows));
+        const int nvals = w * cn;
+        const int spitch = (nvals + vec - 1) / vec * vec;
+        cl_mem sums;
+        CLV_TRY(clv__scratch(ctx, OP, 0, (size_t)spitch * (size_t)h * sizeof(float), &sums));
+        const size_t nvec = (size_t)(nvals + vec - 1) / (size_t)vec;
+        const size_t g1[2] = {nvec, ((size_t)h + (size_t)chunk_y - 1) / (size_t)chunk_y};
+        CLV_TRY(CLV_LAUNCH(ctx, OP, kcols, 2, g1, NULL, CLV_ARG(src->mem), CLV_ARG(sp),
+                           CLV_ARG(nvals), CLV_ARG(h), CLV_ARG(sums), CLV_ARG(spitch),
+                           CLV_ARG(ksize_y), CLV_ARG(ay), CLV_ARG(chunk_y)));
+        const size_t g2[2] = {nvec, (size_t)h};
+        CLV_TRY(CLV_LAUNCH(ctx, OP, krows, 2, g2, NULL, CLV_ARG(sums), CLV_ARG(spitch), CLV_ARG(w),
+                           CLV_ARG(h), CLV_ARG(dst->mem), CLV_ARG(dp), CLV_ARG(ksize_x),
+                           CLV_ARG(ax), CLV_ARG(scale)));
+        goto out;
+    }
+
     cl_kernel krows, kcols;
     CLV_TRY(clv__get_kernel(ctx, CLV__SRC_BOX, opts, "box_rows", &krows));
     CLV_TRY(clv__get_kernel(ctx, CLV__SRC_BOX, opts, "box_cols", &kcols));
-
-    const int w = src->width, h = src->height, cn = src->channels;
     cl_mem sums;
     CLV_TRY(clv__scratch(ctx, OP, 0, (size_t)w * (size_t)h * (size_t)cn * sizeof(float), &sums));
 
@@ -45,18 +75,12 @@ CLV_API clv_status clv_box_filter(clv_context *ctx, const clv_image *src, clv_im
     if (seg_bytes > budget)
         return clv__fail(ctx, CLV_ERROR_UNSUPPORTED, OP,
                          "needs %zu bytes of local memory, device offers %zu", seg_bytes, budget);
-    const int ax = ksize_x / 2, ay = ksize_y / 2;
-    const int sp = (int)(src->pitch / src->elem_size), dp = (int)(dst->pitch / dst->elem_size);
     const size_t seg = lx * (size_t)chunk_x;
     const size_t g_rows[2] = {((size_t)w + seg - 1) / seg * lx, (size_t)h};
     const size_t l_rows[2] = {lx, 1};
     CLV_TRY(CLV_LAUNCH(ctx, OP, krows, 2, g_rows, l_rows, CLV_ARG(src->mem), CLV_ARG(sp),
                        CLV_ARG(w), CLV_ARG(h), CLV_ARG(sums), CLV_ARG(ksize_x), CLV_ARG(ax),
                        CLV_ARG(chunk_x), CLV_LOCAL(seg_bytes)));
-
-    /* Columns: each work-item slides down `chunk_y` rows of one column. */
-    int chunk_y = ksize_y < 16 ? 16 : ksize_y > 64 ? 64 : ksize_y;
-    const float scale = 1.0f / (float)(ksize_x * ksize_y);
     const size_t g_cols[2] = {(size_t)w, ((size_t)h + (size_t)chunk_y - 1) / (size_t)chunk_y};
     CLV_TRY(CLV_LAUNCH(ctx, OP, kcols, 2, g_cols, NULL, CLV_ARG(sums), CLV_ARG(w), CLV_ARG(h),
                        CLV_ARG(dst->mem), CLV_ARG(dp), CLV_ARG(ksize_y), CLV_ARG(ay),

@@ -87,27 +87,43 @@ CLV_API clv_status clv_gaussian_blur(clv_context *ctx, const clv_image *src, clv
     CLV_TRY(resolve_ksize(ctx, sigma_y, ksize_y, "y", &ky));
     char opts[256];
     CLV_TRY(clv__filter_options(ctx, OP, src, border, opts, sizeof opts));
-    cl_kernel krows, kcols;
-    CLV_TRY(clv__get_kernel(ctx, CLV__SRC_GAUSSIAN, opts, "gauss_rows", &krows));
-    CLV_TRY(clv__get_kernel(ctx, CLV__SRC_GAUSSIAN, opts, "gauss_cols", &kcols));
-
     float wx[CLV_GAUSSIAN_MAX_KSIZE], wy[CLV_GAUSSIAN_MAX_KSIZE];
     gaussian_weights(sigma_x, kx, wx);
     gaussian_weights(sigma_y, ky, wy);
-    cl_int err;
-    wxbuf = clCreateBuffer(ctx->cl, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
-                           (size_t)kx * sizeof(float), wx, &err);
-    CLV_CHECK_CL(ctx, err, OP, "clCreateBuffer(weights x)");
-    wybuf = clCreateBuffer(ctx->cl, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
-                           (size_t)ky * sizeof(float), wy, &err);
-    CLV_CHECK_CL(ctx, err, OP, "clCreateBuffer(weights y)");
+    CLV_TRY(clv__param_buffer(ctx, OP, CLV__PARAM_GAUSS_X, wx, (size_t)kx * sizeof(float), &wxbuf));
+    CLV_TRY(clv__param_buffer(ctx, OP, CLV__PARAM_GAUSS_Y, wy, (size_t)ky * sizeof(float), &wybuf));
 
     const int w = src->width, h = src->height, cn = src->channels;
     const int rx = kx / 2, ry = ky / 2;
     const size_t pix = (size_t)cn * sizeof(float);
-    cl_mem tmp;
-    CLV_TRY(clv__scratch(ctx, OP, 0, (size_t)w * (size_t)h * pix, &tmp));
     const int sp = (int)(src->pitch / src->elem_size), dp = (int)(dst->pitch / dst->elem_size);
+    cl_mem tmp;
+
+    if (ctx->tune.vec > 0) {
+        /* CPU: both passes on VEC-wide vectors of the flattened rows. */
+        const int vec = ctx->tune.vec;
+        char vopts[300];
+        snprintf(vopts, sizeof vopts, "%s -DVEC=%d", opts, vec);
+        cl_kernel kv, kh;
+        CLV_TRY(clv__get_kernel(ctx, CLV__SRC_GAUSSIAN, vopts, "gauss_cols_vec", &kv));
+        CLV_TRY(clv__get_kernel(ctx, CLV__SRC_GAUSSIAN, vopts, "gauss_rows_vec", &kh));
+        const int nvals = w * cn;
+        const int tpitch = (nvals + vec - 1) / vec * vec;
+        CLV_TRY(clv__scratch(ctx, OP, 0, (size_t)tpitch * (size_t)h * sizeof(float), &tmp));
+        const size_t g[2] = {(size_t)(nvals + vec - 1) / (size_t)vec, (size_t)h};
+        CLV_TRY(CLV_LAUNCH(ctx, OP, kv, 2, g, NULL, CLV_ARG(src->mem), CLV_ARG(sp),
+                           CLV_ARG(nvals), CLV_ARG(h), CLV_ARG(tmp), CLV_ARG(tpitch),
+                           CLV_ARG(wybuf), CLV_ARG(ry)));
+        CLV_TRY(CLV_LAUNCH(ctx, OP, kh, 2, g, NULL, CLV_ARG(tmp), CLV_ARG(tpitch), CLV_ARG(w),
+                           CLV_ARG(h), CLV_ARG(dst->mem), CLV_ARG(dp), CLV_ARG(wxbuf),
+                           CLV_ARG(rx)));
+        goto out;
+    }
+
+    cl_kernel krows, kcols;
+    CLV_TRY(clv__get_kernel(ctx, CLV__SRC_GAUSSIAN, opts, "gauss_rows", &krows));
+    CLV_TRY(clv__get_kernel(ctx, CLV__SRC_GAUSSIAN, opts, "gauss_cols", &kcols));
+    CLV_TRY(clv__scratch(ctx, OP, 0, (size_t)w * (size_t)h * pix, &tmp));
 
     size_t max_wg, local_free, budget;
     CLV_TRY(clv__kernel_limits(ctx, OP, krows, &max_wg, &local_free));
@@ -138,8 +154,5 @@ CLV_API clv_status clv_gaussian_blur(clv_context *ctx, const clv_image *src, clv
                        CLV_ARG(dst->mem), CLV_ARG(dp), CLV_ARG(wybuf), CLV_ARG(ry),
                        CLV_LOCAL(bytes)));
 out:
-    /* Queued kernels keep the weight buffers alive until they finish. */
-    clv__release_mem(wxbuf);
-    clv__release_mem(wybuf);
     return status;
 }

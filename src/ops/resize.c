@@ -1,11 +1,37 @@
 /* clvision — bilinear resize (OpenCV INTER_LINEAR convention). */
+#include <stdlib.h>
+#include <string.h>
+
 #include "runtime/internal.h"
 
 #define OP "resize"
 
+/* Source index and weight for destination index d of dsize, from s pixels:
+ * sx = (d + 0.5) * s / dsize - 0.5 = ((2d + 1) s - dsize) / (2 dsize),
+ * floor and fraction taken exactly; outside the image the weight goes to the
+ * edge pixel, as OpenCV does. */
+static void coord(int d, int s, int dsize, int32_t *i0, float *a)
+{
+    const int64_t num = (int64_t)(2 * (int64_t)d + 1) * s - dsize;
+    const int64_t den = 2 * (int64_t)dsize;
+    int64_t q = num >= 0 ? num / den : -((-num + den - 1) / den);
+    double frac = (double)(num - q * den) / (double)den;
+    if (q < 0) {
+        q = 0;
+        frac = 0.0;
+    }
+    if (q >= s - 1) {
+        q = s - 1;
+        frac = 0.0;
+    }
+    *i0 = (int32_t)q;
+    *a = (float)frac;
+}
+
 CLV_API clv_status clv_resize(clv_context *ctx, const clv_image *src, clv_image *dst)
 {
     clv_status status = CLV_OK;
+    int32_t *tab = NULL;
     if (!ctx)
         return CLV_ERROR_INVALID_ARGUMENT;
     clv__op_begin(ctx);
@@ -14,11 +40,31 @@ CLV_API clv_status clv_resize(clv_context *ctx, const clv_image *src, clv_image 
     clv__format_options(opts, sizeof opts, src->type, src->channels);
     cl_kernel k;
     CLV_TRY(clv__get_kernel(ctx, CLV__SRC_RESIZE, opts, "resize_bilinear", &k));
+
+    const int dw = dst->width, dh = dst->height;
+    const size_t n = 2 * ((size_t)dw + (size_t)dh);
+    tab = malloc(n * sizeof *tab);
+    if (!tab)
+        return clv__fail(ctx, CLV_ERROR_OUT_OF_MEMORY, OP, "out of host memory");
+    for (int i = 0; i < dw; i++) {
+        float a;
+        coord(i, src->width, dw, &tab[i], &a);
+        memcpy(&tab[dw + i], &a, sizeof a);
+    }
+    for (int i = 0; i < dh; i++) {
+        float a;
+        coord(i, src->height, dh, &tab[2 * dw + i], &a);
+        memcpy(&tab[2 * dw + dh + i], &a, sizeof a);
+    }
+    cl_mem tabmem;
+    CLV_TRY(clv__param_buffer(ctx, OP, CLV__PARAM_RESIZE, tab, n * sizeof *tab, &tabmem));
+
     const int sp = (int)(src->pitch / src->elem_size), dp = (int)(dst->pitch / dst->elem_size);
-    const size_t global[2] = {(size_t)dst->width, (size_t)dst->height};
+    const size_t global[2] = {(size_t)dw, (size_t)dh};
     CLV_TRY(CLV_LAUNCH(ctx, OP, k, 2, global, NULL, CLV_ARG(src->mem), CLV_ARG(sp),
                        CLV_ARG(src->width), CLV_ARG(src->height), CLV_ARG(dst->mem), CLV_ARG(dp),
-                       CLV_ARG(dst->width), CLV_ARG(dst->height)));
+                       CLV_ARG(dw), CLV_ARG(dh), CLV_ARG(tabmem)));
 out:
+    free(tab);
     return status;
 }

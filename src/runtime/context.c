@@ -241,6 +241,29 @@ out:
     return status;
 }
 
+/* Tuning table: device type (and later vendor / device name) -> defaults.
+ * CPUs (PoCL) vectorise explicit VEC-wide code far better than implicit
+ * work-item loops, and pay per work-group, so they get wide groups and the
+ * flat vector kernels; GPUs get coalesced scalar work-items and local-memory
+ * tiles. */
+static clv__tuning tuning_for(const clv__device_info *in)
+{
+    clv__tuning t;
+    memset(&t, 0, sizeof t);
+    if (in->type & CL_DEVICE_TYPE_CPU) {
+        t.vec = 16;
+        t.local2d[0] = 256;
+        t.local2d[1] = 1;
+        t.box_vec_max_kx = 48;
+    } else {
+        t.vec = 0;
+        t.local2d[0] = 32;
+        t.local2d[1] = 8;
+        t.box_vec_max_kx = 0;
+    }
+    return t;
+}
+
 static void choose_cache_dir(clv_context *ctx, const clv_context_options *o)
 {
     const char *env_on = getenv("CLV_CACHE");
@@ -310,6 +333,7 @@ CLV_API clv_status clv_context_create(const clv_context_options *opts, clv_conte
     ctx->platform = list[idx].platform;
     ctx->device = list[idx].device;
     CLV_TRY(query_info(ctx));
+    ctx->tune = tuning_for(&ctx->info);
 
     const char *prof = getenv("CLV_PROFILE");
     ctx->profiling = o.profiling || (prof && strcmp(prof, "1") == 0);
@@ -359,6 +383,10 @@ CLV_API void clv_context_release(clv_context *ctx)
     free(ctx->events);
     for (int i = 0; i < 2; i++)
         clv__release_mem(ctx->scratch[i]);
+    for (int i = 0; i < CLV__PARAM_SLOTS; i++) {
+        clv__release_mem(ctx->params[i].mem);
+        free(ctx->params[i].host);
+    }
     clv__free_programs(ctx);
     for (int i = 0; i < CLV__SRC_COUNT; i++)
         free(ctx->sources[i].text);

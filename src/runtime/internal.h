@@ -38,6 +38,9 @@ typedef struct clv__source {
 
 #define CLV__MAX_KERNELS_PER_PROGRAM 8
 
+/* Parameter buffer slots, one per user. */
+enum { CLV__PARAM_RESIZE = 0, CLV__PARAM_GAUSS_X, CLV__PARAM_GAUSS_Y, CLV__PARAM_SLOTS };
+
 typedef struct clv__program {
     struct clv__program *next;
     clv__source_id src;
@@ -63,12 +66,20 @@ typedef struct clv__device_info {
     cl_uint compute_units;
 } clv__device_info;
 
+/* Per-device tuning, chosen once at context creation (see tuning_for()). */
+typedef struct clv__tuning {
+    int vec;          /* >0: use the flat VEC-wide CPU kernel variants */
+    size_t local2d[2]; /* default 2-D work-group shape */
+    int box_vec_max_kx; /* CPU box: horizontal direct sum up to this width */
+} clv__tuning;
+
 struct clv_context {
     cl_platform_id platform;
     cl_device_id device;
     cl_context cl;
     cl_command_queue queue;
     clv__device_info info;
+    clv__tuning tune;
 
     clv__source sources[CLV__SRC_COUNT];
     clv__program *programs;
@@ -84,6 +95,14 @@ struct clv_context {
     /* Scratch buffers reused across operations (grow only). */
     cl_mem scratch[2];
     size_t scratch_size[2];
+
+    /* Small read-only parameter buffers (weights, coordinate tables), kept
+     * with a host copy so repeated calls with equal parameters upload nothing. */
+    struct {
+        cl_mem mem;
+        void *host;
+        size_t bytes;
+    } params[CLV__PARAM_SLOTS];
 
     clv_context_stats stats;
     char *err;     /* last error message */
@@ -196,6 +215,12 @@ clv_status clv__kernel_limits(clv_context *ctx, const char *op, cl_kernel k, siz
 /* A context-owned device buffer of at least `bytes`, slot 0 or 1. */
 clv_status clv__scratch(clv_context *ctx, const char *op, int slot, size_t bytes,
                         cl_mem *out) CLV_WUR;
+
+/* A read-only device buffer holding `bytes` of `data` for slot `slot`. If the
+ * slot already holds the same bytes it is reused; otherwise a new buffer is
+ * made (kernels still queued on the old one keep it alive). Owned by ctx. */
+clv_status clv__param_buffer(clv_context *ctx, const char *op, int slot, const void *data,
+                             size_t bytes, cl_mem *out) CLV_WUR;
 
 /* ---- images / argument checks (image.c) ---- */
 

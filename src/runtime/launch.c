@@ -31,9 +31,10 @@ out:
 }
 
 /* Default work-group shapes: wide in x so rows stay contiguous. */
-static void pick_local(const clv_context *ctx, cl_uint dims, size_t max_wg, size_t *local)
+static void pick_local(const clv_context *ctx, cl_uint dims, const size_t *global, size_t max_wg,
+                       size_t *local)
 {
-    static const size_t pref2[2] = {64, 4};
+    const size_t *pref2 = ctx->tune.local2d;
     if (dims == 1) {
         local[0] = max_wg < 256 ? max_wg : 256;
     } else {
@@ -41,6 +42,10 @@ static void pick_local(const clv_context *ctx, cl_uint dims, size_t max_wg, size
         local[1] = pref2[1];
         if (dims == 3)
             local[2] = 1;
+        /* no larger than needed: a 7x3 image does not need a 256-wide group */
+        for (cl_uint d = 0; d < 2; d++)
+            while (local[d] > 1 && local[d] / 2 >= global[d])
+                local[d] /= 2;
         while (local[0] * local[1] > max_wg && local[1] > 1)
             local[1] /= 2;
         while (local[0] * local[1] > max_wg && local[0] > 1)
@@ -86,7 +91,7 @@ clv_status clv__launch(clv_context *ctx, const char *op, cl_kernel k, cl_uint di
                              "work-group of %zu items exceeds this kernel's limit of %zu on %s",
                              total, max_wg, ctx->info.name);
     } else {
-        pick_local(ctx, dims, max_wg, loc);
+        pick_local(ctx, dims, global, max_wg, loc);
     }
     for (cl_uint d = 0; d < dims; d++) {
         if (global[d] == 0)
@@ -142,6 +147,35 @@ clv_status clv__scratch(clv_context *ctx, const char *op, int slot, size_t bytes
         return clv__fail_cl(ctx, err, op, "clCreateBuffer(scratch)");
     ctx->scratch[slot] = m;
     ctx->scratch_size[slot] = bytes;
+    *out = m;
+    return CLV_OK;
+}
+
+clv_status clv__param_buffer(clv_context *ctx, const char *op, int slot, const void *data,
+                             size_t bytes, cl_mem *out)
+{
+    if (slot < 0 || slot >= CLV__PARAM_SLOTS || bytes == 0)
+        return clv__fail(ctx, CLV_ERROR_INVALID_ARGUMENT, op, "bad parameter buffer request");
+    if (ctx->params[slot].mem && ctx->params[slot].bytes == bytes &&
+        memcmp(ctx->params[slot].host, data, bytes) == 0) {
+        *out = ctx->params[slot].mem;
+        return CLV_OK;
+    }
+    void *copy = malloc(bytes);
+    if (!copy)
+        return clv__fail(ctx, CLV_ERROR_OUT_OF_MEMORY, op, "out of host memory");
+    memcpy(copy, data, bytes);
+    cl_int err;
+    cl_mem m = clCreateBuffer(ctx->cl, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, bytes, copy, &err);
+    if (err != CL_SUCCESS) {
+        free(copy);
+        return clv__fail_cl(ctx, err, op, "clCreateBuffer(parameters)");
+    }
+    clv__release_mem(ctx->params[slot].mem);
+    free(ctx->params[slot].host);
+    ctx->params[slot].mem = m;
+    ctx->params[slot].host = copy;
+    ctx->params[slot].bytes = bytes;
     *out = m;
     return CLV_OK;
 }

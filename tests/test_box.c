@@ -1,0 +1,181 @@
+/* clv_box_filter against the plain C reference (tests/ref). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ref/ref.h"
+#include "testutil.h"
+
+static clv_context *ctx;
+static int passed;
+static uint64_t seed = 1000;
+
+static const clv_pixel_type all_types[] = {CLV_U8, CLV_U16, CLV_F32};
+static const int all_cn[] = {1, 3, 4};
+static const clv_border all_borders[] = {CLV_BORDER_REFLECT101, CLV_BORDER_REPLICATE,
+                                         CLV_BORDER_REFLECT, CLV_BORDER_CONSTANT,
+                                         CLV_BORDER_WRAP};
+#define N_TYPES 3
+#define N_CN 3
+#define N_BORDERS 5
+
+/* Runs the filter on src (packed host pixels), compares with ref_box. */
+static void run_box(const void *src, int w, int h, int cn, clv_pixel_type type, int kx, int ky,
+                    clv_border border, size_t pad, const char *tag)
+{
+    char label[256];
+    snprintf(label, sizeof label, "box %s%s %s c%d %dx%d k=%dx%d %s%s", tag, tag[0] ? "" : "random",
+             clv_pixel_type_name(type), cn, w, h, kx, ky, clv_border_name(border),
+             pad ? " (padded host stride)" : "");
+    clv_image *s = th_upload(ctx, src, w, h, cn, type, pad);
+    clv_image *d = th_poisoned(ctx, w, h, cn, type);
+    clv_status st = clv_box_filter(ctx, s, d, kx, ky, border);
+    if (st != CLV_OK) {
+        CHECK(0, "%s: %s: %s", label, clv_status_string(st), clv_last_error(ctx));
+    } else {
+        void *want = th_malloc(th_image_bytes(w, h, cn, type));
+        ref_box(src, w, h, cn, type, want, kx, ky, border);
+        passed += th_check_output(ctx, d, want, pad, REF_FILTER, label);
+        free(want);
+    }
+    clv_image_release(s);
+    clv_image_release(d);
+}
+
+static void run_random(int w, int h, int cn, clv_pixel_type type, int kx, int ky,
+                       clv_border border, size_t pad)
+{
+    void *src = th_random_pixels(w, h, cn, type, seed++);
+    run_box(src, w, h, cn, type, kx, ky, border, pad, "");
+    free(src);
+}
+
+static void expect_invalid(clv_status s, const char *what)
+{
+    passed += th_expect_invalid(ctx, s, what);
+}
+
+static void invalid_arguments(void)
+{
+    clv_image *a = NULL, *b = NULL, *wide = NULL, *u16 = NULL, *c3 = NULL, *other = NULL;
+    REQUIRE_OK(ctx, clv_image_create(ctx, 8, 6, 1, CLV_U8, &a));
+    REQUIRE_OK(ctx, clv_image_create(ctx, 8, 6, 1, CLV_U8, &b));
+    REQUIRE_OK(ctx, clv_image_create(ctx, 9, 6, 1, CLV_U8, &wide));
+    REQUIRE_OK(ctx, clv_image_create(ctx, 8, 6, 1, CLV_U16, &u16));
+    REQUIRE_OK(ctx, clv_image_create(ctx, 8, 6, 3, CLV_U8, &c3));
+    const clv_border r101 = CLV_BORDER_REFLECT101;
+
+    expect_invalid(clv_box_filter(ctx, NULL, b, 3, 3, r101), "NULL src");
+    expect_invalid(clv_box_filter(ctx, a, NULL, 3, 3, r101), "NULL dst");
+    expect_invalid(clv_box_filter(ctx, a, a, 3, 3, r101), "src == dst");
+    expect_invalid(clv_box_filter(ctx, a, wide, 3, 3, r101), "dst of another size");
+    expect_invalid(clv_box_filter(ctx, a, u16, 3, 3, r101), "dst of another type");
+    expect_invalid(clv_box_filter(ctx, a, c3, 3, 3, r101), "dst with other channels");
+    expect_invalid(clv_box_filter(ctx, a, b, 0, 3, r101), "ksize_x 0");
+    expect_invalid(clv_box_filter(ctx, a, b, 3, 0, r101), "ksize_y 0");
+    expect_invalid(clv_box_filter(ctx, a, b, -3, 3, r101), "ksize_x -3");
+    expect_invalid(clv_box_filter(ctx, a, b, 256, 3, r101), "ksize_x 256");
+    expect_invalid(clv_box_filter(ctx, a, b, 3, 256, r101), "ksize_y 256");
+    expect_invalid(clv_box_filter(ctx, a, b, 3, 3, (clv_border)5), "border 5");
+    expect_invalid(clv_box_filter(ctx, a, b, 3, 3, (clv_border)-1), "border -1");
+
+    /* Images of another context. */
+    clv_context *ctx2 = NULL;
+    REQUIRE_OK(ctx2, clv_context_create(NULL, &ctx2));
+    REQUIRE_OK(ctx2, clv_image_create(ctx2, 8, 6, 1, CLV_U8, &other));
+    expect_invalid(clv_box_filter(ctx, a, other, 3, 3, r101), "dst from another context");
+    expect_invalid(clv_box_filter(ctx, other, b, 3, 3, r101), "src from another context");
+    clv_image_release(other);
+    clv_context_release(ctx2);
+
+    clv_status s = clv_box_filter(NULL, a, b, 3, 3, r101);
+    CHECK(s == CLV_ERROR_INVALID_ARGUMENT, "NULL context: got %s", clv_status_string(s));
+    if (s == CLV_ERROR_INVALID_ARGUMENT)
+        passed++;
+
+    clv_image_release(a);
+    clv_image_release(b);
+    clv_image_release(wide);
+    clv_image_release(u16);
+    clv_image_release(c3);
+}
+
+static void photo(void)
+{
+    void *px = NULL;
+    int w, h, cn;
+    int r = th_load_photo("chelsea.png", CLV_U8, &px, &w, &h, &cn);
+    CHECK(r >= 0, "chelsea.png exists but could not be read");
+    if (r > 0) {
+        run_box(px, w, h, cn, CLV_U8, 5, 5, CLV_BORDER_REFLECT101, 0, "chelsea");
+        run_box(px, w, h, cn, CLV_U8, 2, 9, CLV_BORDER_REPLICATE, 13, "chelsea");
+        free(px);
+    }
+    if (r <= 0)
+        return;
+    r = th_load_photo("chelsea.png", CLV_F32, &px, &w, &h, &cn);
+    if (r > 0) {
+        run_box(px, w, h, cn, CLV_F32, 31, 31, CLV_BORDER_REFLECT, 0, "chelsea");
+        free(px);
+    }
+}
+
+int main(void)
+{
+    setvbuf(stdout, NULL, _IOLBF, 0); /* keep result lines in order with stderr */
+    ctx = test_context();
+    printf("device: %s (%s)\n", clv_context_device_name(ctx), clv_context_platform_name(ctx));
+
+    invalid_arguments();
+
+    /* Every type, channel count and border at tiny and small odd sizes, with a
+     * non-square odd window (larger than the 1x1 and 7x3 images). */
+    static const int small[][2] = {{1, 1}, {7, 3}, {67, 45}};
+    for (int si = 0; si < 3; si++)
+        for (int t = 0; t < N_TYPES; t++)
+            for (int c = 0; c < N_CN; c++)
+                for (int b = 0; b < N_BORDERS; b++)
+                    run_random(small[si][0], small[si][1], all_cn[c], all_types[t], 5, 7,
+                               all_borders[b], 0);
+
+    /* Window shapes, every border: identity, square, even (anchor k/2),
+     * even non-square, large, and the extreme 1-D windows. */
+    static const int ks[][2] = {{1, 1}, {3, 3}, {2, 2}, {4, 6}, {31, 31}, {1, 255}, {255, 1}};
+    for (int k = 0; k < 7; k++)
+        for (int b = 0; b < N_BORDERS; b++) {
+            run_random(67, 45, 1, CLV_U8, ks[k][0], ks[k][1], all_borders[b], 0);
+            run_random(67, 45, 3, CLV_F32, ks[k][0], ks[k][1], all_borders[b], 0);
+        }
+    /* Windows far larger than the image: radius 127 around a single pixel. */
+    static const int big[][2] = {{255, 255}, {1, 255}, {255, 1}, {2, 2}, {31, 31}};
+    for (int k = 0; k < 5; k++)
+        for (int b = 0; b < N_BORDERS; b++) {
+            run_random(1, 1, 1, CLV_U8, big[k][0], big[k][1], all_borders[b], 0);
+            run_random(7, 3, 4, CLV_F32, big[k][0], big[k][1], all_borders[b], 0);
+        }
+
+    /* Padded host strides. */
+    run_random(7, 3, 3, CLV_U16, 3, 3, CLV_BORDER_REFLECT, 13);
+    run_random(67, 45, 4, CLV_F32, 2, 2, CLV_BORDER_WRAP, 13);
+
+    /* 640x480: every type and channel count, two borders. */
+    for (int t = 0; t < N_TYPES; t++)
+        for (int c = 0; c < N_CN; c++) {
+            run_random(640, 480, all_cn[c], all_types[t], 5, 7, CLV_BORDER_REFLECT101,
+                       all_cn[c] == 3 ? 13 : 0);
+            run_random(640, 480, all_cn[c], all_types[t], 5, 7, CLV_BORDER_CONSTANT, 0);
+        }
+    run_random(640, 480, 3, CLV_U8, 31, 31, CLV_BORDER_REPLICATE, 0);
+    run_random(640, 480, 1, CLV_F32, 2, 2, CLV_BORDER_WRAP, 0);
+
+    /* 1920x1080: a few. */
+    run_random(1920, 1080, 1, CLV_U8, 3, 3, CLV_BORDER_REFLECT101, 0);
+    run_random(1920, 1080, 4, CLV_F32, 31, 31, CLV_BORDER_WRAP, 0);
+    run_random(1920, 1080, 3, CLV_U16, 5, 7, CLV_BORDER_REFLECT, 13);
+    run_random(1920, 1080, 1, CLV_U8, 1, 255, CLV_BORDER_CONSTANT, 0);
+
+    photo();
+
+    clv_context_release(ctx);
+    return test_finish("box", passed);
+}

@@ -1,0 +1,193 @@
+/* clv_gaussian_blur against the plain C reference (tests/ref). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ref/ref.h"
+#include "testutil.h"
+
+static clv_context *ctx;
+static int passed;
+static uint64_t seed = 3000;
+
+static const clv_pixel_type all_types[] = {CLV_U8, CLV_U16, CLV_F32};
+static const int all_cn[] = {1, 3, 4};
+static const clv_border all_borders[] = {CLV_BORDER_REFLECT101, CLV_BORDER_REPLICATE,
+                                         CLV_BORDER_REFLECT, CLV_BORDER_CONSTANT,
+                                         CLV_BORDER_WRAP};
+#define N_TYPES 3
+#define N_CN 3
+#define N_BORDERS 5
+
+/* Blur parameters as passed to clv_gaussian_blur. */
+typedef struct gparams {
+    double sx, sy;
+    int kx, ky;
+} gparams;
+
+/* Runs the blur on src (packed host pixels), compares with ref_gaussian. */
+static void run_gauss(const void *src, int w, int h, int cn, clv_pixel_type type, gparams g,
+                      clv_border border, size_t pad, const char *tag)
+{
+    char label[256];
+    snprintf(label, sizeof label, "gaussian %s%s %s c%d %dx%d sigma=%g/%g k=%dx%d %s%s", tag,
+             tag[0] ? "" : "random", clv_pixel_type_name(type), cn, w, h, g.sx, g.sy, g.kx, g.ky,
+             clv_border_name(border), pad ? " (padded host stride)" : "");
+    clv_image *s = th_upload(ctx, src, w, h, cn, type, pad);
+    clv_image *d = th_poisoned(ctx, w, h, cn, type);
+    clv_status st = clv_gaussian_blur(ctx, s, d, g.sx, g.sy, g.kx, g.ky, border);
+    if (st != CLV_OK) {
+        CHECK(0, "%s: %s: %s", label, clv_status_string(st), clv_last_error(ctx));
+    } else {
+        void *want = th_malloc(th_image_bytes(w, h, cn, type));
+        ref_gaussian(src, w, h, cn, type, want, g.sx, g.sy, g.kx, g.ky, border);
+        passed += th_check_output(ctx, d, want, pad, REF_FILTER, label);
+        free(want);
+    }
+    clv_image_release(s);
+    clv_image_release(d);
+}
+
+static void run_random(int w, int h, int cn, clv_pixel_type type, gparams g, clv_border border,
+                       size_t pad)
+{
+    void *src = th_random_pixels(w, h, cn, type, seed++);
+    run_gauss(src, w, h, cn, type, g, border, pad, "");
+    free(src);
+}
+
+static void expect_invalid(clv_status s, const char *what)
+{
+    passed += th_expect_invalid(ctx, s, what);
+}
+
+static void invalid_arguments(void)
+{
+    clv_image *a = NULL, *b = NULL, *tall = NULL, *f32 = NULL, *c4 = NULL, *other = NULL;
+    REQUIRE_OK(ctx, clv_image_create(ctx, 8, 6, 3, CLV_U8, &a));
+    REQUIRE_OK(ctx, clv_image_create(ctx, 8, 6, 3, CLV_U8, &b));
+    REQUIRE_OK(ctx, clv_image_create(ctx, 8, 7, 3, CLV_U8, &tall));
+    REQUIRE_OK(ctx, clv_image_create(ctx, 8, 6, 3, CLV_F32, &f32));
+    REQUIRE_OK(ctx, clv_image_create(ctx, 8, 6, 4, CLV_U8, &c4));
+    const clv_border r101 = CLV_BORDER_REFLECT101;
+    const double nan = NAN;
+
+    expect_invalid(clv_gaussian_blur(ctx, NULL, b, 1.0, 0.0, 0, 0, r101), "NULL src");
+    expect_invalid(clv_gaussian_blur(ctx, a, NULL, 1.0, 0.0, 0, 0, r101), "NULL dst");
+    expect_invalid(clv_gaussian_blur(ctx, a, a, 1.0, 0.0, 0, 0, r101), "src == dst");
+    expect_invalid(clv_gaussian_blur(ctx, a, tall, 1.0, 0.0, 0, 0, r101), "dst of another size");
+    expect_invalid(clv_gaussian_blur(ctx, a, f32, 1.0, 0.0, 0, 0, r101), "dst of another type");
+    expect_invalid(clv_gaussian_blur(ctx, a, c4, 1.0, 0.0, 0, 0, r101), "dst with other channels");
+    expect_invalid(clv_gaussian_blur(ctx, a, b, 0.0, 0.0, 0, 0, r101), "sigma_x 0");
+    expect_invalid(clv_gaussian_blur(ctx, a, b, -1.0, 1.0, 3, 3, r101), "sigma_x -1");
+    expect_invalid(clv_gaussian_blur(ctx, a, b, nan, 1.0, 3, 3, r101), "sigma_x NaN");
+    expect_invalid(clv_gaussian_blur(ctx, a, b, 1.0, nan, 3, 3, r101), "sigma_y NaN");
+    expect_invalid(clv_gaussian_blur(ctx, a, b, 1.0, 0.0, 2, 3, r101), "even ksize_x 2");
+    expect_invalid(clv_gaussian_blur(ctx, a, b, 1.0, 0.0, 3, 4, r101), "even ksize_y 4");
+    expect_invalid(clv_gaussian_blur(ctx, a, b, 1.0, 0.0, 256, 3, r101), "ksize_x 256");
+    expect_invalid(clv_gaussian_blur(ctx, a, b, 1.0, 0.0, 3, 257, r101), "ksize_y 257");
+    expect_invalid(clv_gaussian_blur(ctx, a, b, 1.0, 0.0, -3, 3, r101), "ksize_x -3");
+    expect_invalid(clv_gaussian_blur(ctx, a, b, 1.0, 0.0, 3, 3, (clv_border)5), "border 5");
+    expect_invalid(clv_gaussian_blur(ctx, a, b, 1.0, 0.0, 3, 3, (clv_border)-1), "border -1");
+
+    clv_context *ctx2 = NULL;
+    REQUIRE_OK(ctx2, clv_context_create(NULL, &ctx2));
+    REQUIRE_OK(ctx2, clv_image_create(ctx2, 8, 6, 3, CLV_U8, &other));
+    expect_invalid(clv_gaussian_blur(ctx, a, other, 1.0, 0.0, 0, 0, r101), "dst from another context");
+    expect_invalid(clv_gaussian_blur(ctx, other, b, 1.0, 0.0, 0, 0, r101), "src from another context");
+    clv_image_release(other);
+    clv_context_release(ctx2);
+
+    clv_status s = clv_gaussian_blur(NULL, a, b, 1.0, 0.0, 0, 0, r101);
+    CHECK(s == CLV_ERROR_INVALID_ARGUMENT, "NULL context: got %s", clv_status_string(s));
+    if (s == CLV_ERROR_INVALID_ARGUMENT)
+        passed++;
+
+    clv_image_release(a);
+    clv_image_release(b);
+    clv_image_release(tall);
+    clv_image_release(f32);
+    clv_image_release(c4);
+}
+
+static void photo(void)
+{
+    void *px = NULL;
+    int w, h, cn;
+    int r = th_load_photo("chelsea.png", CLV_U8, &px, &w, &h, &cn);
+    CHECK(r >= 0, "chelsea.png exists but could not be read");
+    if (r > 0) {
+        run_gauss(px, w, h, cn, CLV_U8, (gparams){1.2, 0.0, 0, 0}, CLV_BORDER_REFLECT101, 0,
+                  "chelsea");
+        run_gauss(px, w, h, cn, CLV_U8, (gparams){3.0, 1.5, 0, 0}, CLV_BORDER_REPLICATE, 13,
+                  "chelsea");
+        free(px);
+    }
+    if (r <= 0)
+        return;
+    r = th_load_photo("chelsea.png", CLV_F32, &px, &w, &h, &cn);
+    if (r > 0) {
+        run_gauss(px, w, h, cn, CLV_F32, (gparams){2.0, 0.0, 7, 3}, CLV_BORDER_REFLECT, 0,
+                  "chelsea");
+        free(px);
+    }
+}
+
+int main(void)
+{
+    setvbuf(stdout, NULL, _IOLBF, 0); /* keep result lines in order with stderr */
+    ctx = test_context();
+    printf("device: %s (%s)\n", clv_context_device_name(ctx), clv_context_platform_name(ctx));
+
+    invalid_arguments();
+
+    /* Every type, channel count and border at tiny and small odd sizes
+     * (sigma 1.2, default ksize 9: larger than the 1x1 and 7x3 images). */
+    const gparams g12 = {1.2, 0.0, 0, 0};
+    static const int small[][2] = {{1, 1}, {7, 3}, {67, 45}};
+    for (int si = 0; si < 3; si++)
+        for (int t = 0; t < N_TYPES; t++)
+            for (int c = 0; c < N_CN; c++)
+                for (int b = 0; b < N_BORDERS; b++)
+                    run_random(small[si][0], small[si][1], all_cn[c], all_types[t], g12,
+                               all_borders[b], 0);
+
+    /* Parameter sweep, every border: small sigma, asymmetric sigmas, explicit
+     * non-square ksize, explicit x with default y, identity (1x1), a 241-tap
+     * default kernel and the largest explicit one. */
+    static const gparams sweep[] = {
+        {0.5, 0.0, 0, 0}, {3.0, 1.5, 0, 0}, {2.0, 0.0, 7, 3}, {1.5, 0.0, 7, 0},
+        {1.0, 0.0, 1, 1}, {0.8, 2.5, 3, 0}, {40.0, 0.0, 0, 0}, {30.0, 0.0, 255, 1},
+    };
+    for (int k = 0; k < (int)(sizeof sweep / sizeof sweep[0]); k++)
+        for (int b = 0; b < N_BORDERS; b++) {
+            run_random(67, 45, 1, CLV_U8, sweep[k], all_borders[b], 0);
+            run_random(67, 45, 3, CLV_F32, sweep[k], all_borders[b], 0);
+            run_random(1, 1, 4, CLV_U16, sweep[k], all_borders[b], 0);
+            run_random(7, 3, 1, CLV_F32, sweep[k], all_borders[b], 0);
+        }
+
+    /* Padded host strides. */
+    run_random(7, 3, 3, CLV_U16, (gparams){0.5, 0.0, 0, 0}, CLV_BORDER_REFLECT, 13);
+    run_random(67, 45, 4, CLV_F32, (gparams){3.0, 1.5, 0, 0}, CLV_BORDER_WRAP, 13);
+
+    /* 640x480: every type and channel count, two borders. */
+    for (int t = 0; t < N_TYPES; t++)
+        for (int c = 0; c < N_CN; c++) {
+            run_random(640, 480, all_cn[c], all_types[t], g12, CLV_BORDER_REFLECT101,
+                       all_cn[c] == 3 ? 13 : 0);
+            run_random(640, 480, all_cn[c], all_types[t], (gparams){3.0, 1.5, 0, 0},
+                       CLV_BORDER_REFLECT, 0);
+        }
+
+    /* 1920x1080: a few. */
+    run_random(1920, 1080, 3, CLV_U8, (gparams){3.0, 0.0, 0, 0}, CLV_BORDER_REFLECT101, 0);
+    run_random(1920, 1080, 1, CLV_F32, (gparams){0.5, 0.0, 0, 0}, CLV_BORDER_CONSTANT, 0);
+    run_random(1920, 1080, 4, CLV_U16, (gparams){2.0, 1.0, 0, 0}, CLV_BORDER_WRAP, 13);
+
+    photo();
+
+    clv_context_release(ctx);
+    return test_finish("gaussian", passed);
+}
