@@ -105,37 +105,100 @@ __kernel void box_cols_vec(__global const T *src, int src_pitch, int nvals, int 
     }
 }
 
-/* CPU variant, pass 2: horizontal sums of the scratch, scaled, -> dst. Blocks
- * whose window stays inside the row add kx unaligned vectors; blocks at the
- * edges go value by value through the border rule. */
-__kernel void box_rows_vec(__global const float *sums, int sums_pitch, int width, int height,
-                           __global T *dst, int dst_pitch, int kx, int ax, float scale)
+/* Value v(x, c) of the scratch row at pixel x, channel c, through the border. */
+inline float box_value(__global const float *row, int x, int c, int width)
 {
-    const int e = get_global_id(0) * VEC;
-    const int y = get_global_id(1);
+    const int sx = BORDER_INDEX(x, width);
+    return sx < 0 ? 0.0f : row[sx * CN + c];
+}
+
+#if VEC != 16
+#error "box_rows_scan is written for VEC == 16"
+#endif
+
+/* Strided prefix sum inside a 16-lane vector: lane l gets the sum of lanes
+ * l, l-CN, l-2CN, ... (shuffle masks are literals so they compile to single
+ * permutes). BOX_CARRY_MASK picks, for each lane, the last lane of the
+ * previous vector holding the same channel. */
+#define BOX_SHIFT(p, m) ((p) + shuffle2((float16)(0.0f), (p), (m)))
+#if CN == 1
+#define BOX_SCAN(p) BOX_SHIFT(BOX_SHIFT(BOX_SHIFT(BOX_SHIFT(p, (uint16)(0, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30)), (uint16)(0, 0, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29)), (uint16)(0, 0, 0, 0, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27)), (uint16)(0, 0, 0, 0, 0, 0, 0, 0, 16, 17, 18, 19, 20, 21, 22, 23))
+#define BOX_CARRY_MASK (uint16)(15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15)
+#elif CN == 3
+#define BOX_SCAN(p) BOX_SHIFT(BOX_SHIFT(BOX_SHIFT(p, (uint16)(0, 0, 0, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28)), (uint16)(0, 0, 0, 0, 0, 0, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25)), (uint16)(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 16, 17, 18, 19))
+#define BOX_CARRY_MASK (uint16)(13, 14, 15, 13, 14, 15, 13, 14, 15, 13, 14, 15, 13, 14, 15, 13)
+#elif CN == 4
+#define BOX_SCAN(p) BOX_SHIFT(BOX_SHIFT(p, (uint16)(0, 0, 0, 0, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27)), (uint16)(0, 0, 0, 0, 0, 0, 0, 0, 16, 17, 18, 19, 20, 21, 22, 23))
+#define BOX_CARRY_MASK (uint16)(12, 13, 14, 15, 12, 13, 14, 15, 12, 13, 14, 15, 12, 13, 14, 15)
+#endif
+
+/* CPU variant, pass 2: horizontal running sums of the scratch, scaled, ->
+ * dst. One work-item per (row, segment of `seg` values); values e and e - CN
+ * (same channel, previous pixel) are linked by
+ *     S(e) = S(e - CN) + v(x - ax + kx, c) - v(x - ax - 1, c)  (x = e / CN)
+ * Inside the row this runs 16 values at a time: the differences are two
+ * unaligned vector loads, the recurrence within the vector is a prefix sum
+ * with stride CN (log2(16 / CN) shuffles) plus the carry from the previous
+ * vector. Near the row ends it runs value by value through the border rule.
+ * The cost per value does not depend on kx. */
+__kernel void box_rows_scan(__global const float *sums, int sums_pitch, int width, int height,
+                            __global T *dst, int dst_pitch, int kx, int ax, float scale, int seg)
+{
+    const int y = get_global_id(0);
     const int nvals = width * CN;
-    if (e >= nvals || y >= height)
+    const int s0 = get_global_id(1) * seg;
+    if (y >= height || s0 >= nvals)
         return;
+    const int s1 = min(s0 + seg, nvals);
     __global const float *row = ROW(sums, sums_pitch, y);
     __global T *out = ROW(dst, dst_pitch, y);
-    const int x_lo = e / CN, x_hi = (e + VEC - 1) / CN;
-    if (x_lo - ax >= 0 && x_hi - ax + kx - 1 < width) {
-        FV s = (FV)(0.0f);
+    const int ahead = (kx - 1 - ax) * CN; /* value offset of the entering term */
+    const int behind = (ax + 1) * CN;     /* value offset of the leaving term */
+
+    float last[CN];
+    /* The first pixel of the segment (or its first CN values) directly. */
+    const int head_end = min(s0 + CN, s1);
+    for (int e = s0; e < head_end; e++) {
+        const int x = e / CN, c = e - x * CN;
+        float acc = 0.0f;
         for (int t = 0; t < kx; t++)
-            s += VLOAD_AT(e + (t - ax) * CN, row);
-        VSTORE_AT(FROM_FV(s * scale), e, out);
-    } else {
-        const int end = min(e + VEC, nvals);
-        for (int i = e; i < end; i++) {
-            const int x = i / CN, c = i - x * CN;
-            float s = 0.0f;
-            for (int t = 0; t < kx; t++) {
-                const int sx = BORDER_INDEX(x - ax + t, width);
-                if (sx >= 0)
-                    s += row[sx * CN + c];
-            }
-            out[i] = FROM_FN_SCALAR(s * scale);
+            acc += box_value(row, x - ax + t, c, width);
+        last[c] = acc;
+        out[e] = FROM_FN_SCALAR(acc * scale);
+    }
+    /* Vector blocks [v0, v1): multiples of 16 after the head, whose leaving
+     * term is at or after the row start and whose entering term is inside. */
+    int v0 = (max(head_end, behind) + 15) & ~15;
+    int v1 = min(s1, nvals - ahead) & ~15;
+    if (v1 <= v0) {
+        v0 = s1; /* no vector block: the scalar loop does the segment */
+        v1 = s1;
+    }
+    for (int e = head_end; e < v0; e++) {
+        const int x = e / CN, c = e - x * CN;
+        last[c] += box_value(row, x - ax + kx - 1, c, width) - box_value(row, x - ax - 1, c, width);
+        out[e] = FROM_FN_SCALAR(last[c] * scale);
+    }
+    if (v1 > v0) {
+        float16 carry;
+        float cbuf[16];
+        for (int l = 0; l < 16; l++)
+            cbuf[l] = last[(v0 + l) % CN];
+        carry = vload16(0, cbuf);
+        for (int e = v0; e < v1; e += 16) {
+            const float16 d = VLOAD_AT(e + ahead, row) - VLOAD_AT(e - behind, row);
+            const float16 sv = BOX_SCAN(d) + carry;
+            VSTORE_AT(FROM_FV(sv * scale), e, out);
+            carry = shuffle(sv, BOX_CARRY_MASK);
         }
+        vstore16(carry, 0, cbuf);
+        for (int l = 0; l < CN; l++)
+            last[(v1 + l) % CN] = cbuf[l];
+    }
+    for (int e = max(v1, head_end); e < s1; e++) {
+        const int x = e / CN, c = e - x * CN;
+        last[c] += box_value(row, x - ax + kx - 1, c, width) - box_value(row, x - ax - 1, c, width);
+        out[e] = FROM_FN_SCALAR(last[c] * scale);
     }
 }
 #endif

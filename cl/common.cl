@@ -18,8 +18,10 @@
 
 #if defined(DEPTH_U8)
 #define T uchar
+#define T_MAXF 255.0f
 #elif defined(DEPTH_U16)
 #define T ushort
+#define T_MAXF 65535.0f
 #elif defined(DEPTH_F32)
 #define T float
 #endif
@@ -48,20 +50,21 @@
 #endif
 
 #define TO_FN(v) CAT(convert_, FN)(v)
-/* Round half up and saturate. convert_*_sat_rte is avoided on purpose: PoCL
- * implements it by switching the rounding mode and runs ~10x slower. For
- * v >= -0.5 this equals rounding to nearest (ties up); below, both give 0. */
+/* Round half up and saturate: clamp, then a plain (truncating) convert.
+ * convert_*_sat_rte and even convert_*_sat are avoided on purpose: PoCL
+ * lowers them to slow scalar code. NaN becomes 0 (clamp of NaN is
+ * implementation-defined in value but stays in range). */
 #if defined(DEPTH_F32)
 #define FROM_FN(v) (v)
 #else
-#define FROM_FN(v) CAT(CAT(convert_, TN), _sat)((v) + 0.5f)
+#define FROM_FN(v) CAT(convert_, TN)(clamp((v) + 0.5f, 0.0f, T_MAXF))
 #endif
 
 /* One channel value, for scalar tails. */
 #if defined(DEPTH_F32)
 #define FROM_FN_SCALAR(v) (v)
 #else
-#define FROM_FN_SCALAR(v) CAT(CAT(convert_, T), _sat)((v) + 0.5f)
+#define FROM_FN_SCALAR(v) CAT(convert_, T)(clamp((v) + 0.5f, 0.0f, T_MAXF))
 #endif
 
 #define LOAD_PIX(row, x) TO_FN(VLOAD((x), (row)))
@@ -84,7 +87,7 @@
 #if defined(DEPTH_F32)
 #define FROM_FV(v) (v)
 #else
-#define FROM_FV(v) CAT(CAT(convert_, CAT(T, VEC)), _sat)((v) + 0.5f)
+#define FROM_FV(v) CAT(convert_, CAT(T, VEC))(clamp((v) + 0.5f, 0.0f, T_MAXF))
 #endif
 #endif
 

@@ -139,9 +139,12 @@ int main(void)
                                all_borders[b], 0);
 
     /* Window shapes, every border: identity, square, even (anchor k/2),
-     * even non-square, large, and the extreme 1-D windows. */
-    static const int ks[][2] = {{1, 1}, {3, 3}, {2, 2}, {4, 6}, {31, 31}, {1, 255}, {255, 1}};
-    for (int k = 0; k < 7; k++)
+     * even non-square, large, both sides of the CPU path switch (widths up
+     * to 48 use vector kernels, wider ones the running-sum row pass), and the
+     * extreme 1-D windows. */
+    static const int ks[][2] = {{1, 1},  {3, 3},  {2, 2},   {4, 6},  {31, 31},
+                                {48, 3}, {49, 2}, {1, 255}, {255, 1}};
+    for (int k = 0; k < (int)(sizeof ks / sizeof ks[0]); k++)
         for (int b = 0; b < N_BORDERS; b++) {
             run_random(67, 45, 1, CLV_U8, ks[k][0], ks[k][1], all_borders[b], 0);
             run_random(67, 45, 3, CLV_F32, ks[k][0], ks[k][1], all_borders[b], 0);
@@ -167,12 +170,14 @@ int main(void)
         }
     run_random(640, 480, 3, CLV_U8, 31, 31, CLV_BORDER_REPLICATE, 0);
     run_random(640, 480, 1, CLV_F32, 2, 2, CLV_BORDER_WRAP, 0);
+    run_random(640, 480, 3, CLV_U16, 255, 3, CLV_BORDER_REFLECT101, 0);
 
     /* 1920x1080: a few. */
     run_random(1920, 1080, 1, CLV_U8, 3, 3, CLV_BORDER_REFLECT101, 0);
     run_random(1920, 1080, 4, CLV_F32, 31, 31, CLV_BORDER_WRAP, 0);
     run_random(1920, 1080, 3, CLV_U16, 5, 7, CLV_BORDER_REFLECT, 13);
     run_random(1920, 1080, 1, CLV_U8, 1, 255, CLV_BORDER_CONSTANT, 0);
+    run_random(1920, 1080, 4, CLV_U8, 63, 5, CLV_BORDER_WRAP, 0);
 
     photo();
 

@@ -82,6 +82,9 @@ static void invalid_arguments(void)
     expect_invalid(clv_gaussian_blur(ctx, a, b, 0.0, 0.0, 0, 0, r101), "sigma_x 0");
     expect_invalid(clv_gaussian_blur(ctx, a, b, -1.0, 1.0, 3, 3, r101), "sigma_x -1");
     expect_invalid(clv_gaussian_blur(ctx, a, b, nan, 1.0, 3, 3, r101), "sigma_x NaN");
+    expect_invalid(clv_gaussian_blur(ctx, a, b, INFINITY, 1.0, 3, 3, r101), "sigma_x inf");
+    expect_invalid(clv_gaussian_blur(ctx, a, b, 50.0, 0.0, 0, 3, r101),
+                   "sigma_x 50 with ksize 0 (a 301-tap kernel)");
     expect_invalid(clv_gaussian_blur(ctx, a, b, 1.0, nan, 3, 3, r101), "sigma_y NaN");
     expect_invalid(clv_gaussian_blur(ctx, a, b, 1.0, 0.0, 2, 3, r101), "even ksize_x 2");
     expect_invalid(clv_gaussian_blur(ctx, a, b, 1.0, 0.0, 3, 4, r101), "even ksize_y 4");
@@ -159,6 +162,7 @@ int main(void)
     static const gparams sweep[] = {
         {0.5, 0.0, 0, 0}, {3.0, 1.5, 0, 0}, {2.0, 0.0, 7, 3}, {1.5, 0.0, 7, 0},
         {1.0, 0.0, 1, 1}, {0.8, 2.5, 3, 0}, {40.0, 0.0, 0, 0}, {30.0, 0.0, 255, 1},
+        {42.0, 0.0, 0, 5}, /* 253 taps: the largest default kernel */
     };
     for (int k = 0; k < (int)(sizeof sweep / sizeof sweep[0]); k++)
         for (int b = 0; b < N_BORDERS; b++) {

@@ -29,28 +29,32 @@ CLV_API clv_status clv_box_filter(clv_context *ctx, const clv_image *src, clv_im
     /* Columns: each work-item slides down `chunk_y` rows. */
     const int chunk_y = ksize_y < 16 ? 16 : ksize_y > 64 ? 64 : ksize_y;
 
-    if (ctx->tune.vec > 0 && ksize_x <= ctx->tune.box_vec_max_kx) {
-        /* CPU: vertical running sums on VEC-wide vectors, then a direct
-         * vector sum across the (narrow) horizontal window. */
+    if (ctx->tune.vec == 16) {
+        /* CPU: vertical running sums on 16-wide vectors, then horizontal
+         * running sums as a strided prefix sum inside each vector. */
         const int vec = ctx->tune.vec;
         char vopts[300];
         snprintf(vopts, sizeof vopts, "%s -DVEC=%d", opts, vec);
         cl_kernel kcols, krows;
         CLV_TRY(clv__get_kernel(ctx, CLV__SRC_BOX, vopts, "box_cols_vec", &kcols));
-        CLV_TRY(clv__get_kernel(ctx, CLV__SRC_BOX, vopts, "box_rows_vec", &krows));
+        CLV_TRY(clv__get_kernel(ctx, CLV__SRC_BOX, vopts, "box_rows_scan", &krows));
+        /* Longer column chunks on CPUs: the chunk start costs ky loads. */
+        const int chunk_v = ksize_y * 2 > 64 ? ksize_y * 2 : 64;
         const int nvals = w * cn;
         const int spitch = (nvals + vec - 1) / vec * vec;
         cl_mem sums;
         CLV_TRY(clv__scratch(ctx, OP, 0, (size_t)spitch * (size_t)h * sizeof(float), &sums));
         const size_t nvec = (size_t)(nvals + vec - 1) / (size_t)vec;
-        const size_t g1[2] = {nvec, ((size_t)h + (size_t)chunk_y - 1) / (size_t)chunk_y};
+        const size_t g1[2] = {nvec, ((size_t)h + (size_t)chunk_v - 1) / (size_t)chunk_v};
         CLV_TRY(CLV_LAUNCH(ctx, OP, kcols, 2, g1, NULL, CLV_ARG(src->mem), CLV_ARG(sp),
                            CLV_ARG(nvals), CLV_ARG(h), CLV_ARG(sums), CLV_ARG(spitch),
-                           CLV_ARG(ksize_y), CLV_ARG(ay), CLV_ARG(chunk_y)));
-        const size_t g2[2] = {nvec, (size_t)h};
+                           CLV_ARG(ksize_y), CLV_ARG(ay), CLV_ARG(chunk_v)));
+        /* Rows: one work-item per (row, segment); segments are whole vectors. */
+        const int seg = 1024;
+        const size_t g2[2] = {(size_t)h, ((size_t)nvals + seg - 1) / seg};
         CLV_TRY(CLV_LAUNCH(ctx, OP, krows, 2, g2, NULL, CLV_ARG(sums), CLV_ARG(spitch), CLV_ARG(w),
                            CLV_ARG(h), CLV_ARG(dst->mem), CLV_ARG(dp), CLV_ARG(ksize_x),
-                           CLV_ARG(ax), CLV_ARG(scale)));
+                           CLV_ARG(ax), CLV_ARG(scale), CLV_ARG(seg)));
         goto out;
     }
 

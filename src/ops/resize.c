@@ -1,4 +1,5 @@
 /* clvision — bilinear resize (OpenCV INTER_LINEAR convention). */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -36,10 +37,16 @@ CLV_API clv_status clv_resize(clv_context *ctx, const clv_image *src, clv_image 
         return CLV_ERROR_INVALID_ARGUMENT;
     clv__op_begin(ctx);
     CLV_TRY(clv__check_pair(ctx, OP, src, dst));
-    char opts[128];
+    char opts[160];
     clv__format_options(opts, sizeof opts, src->type, src->channels);
+    const int vec = ctx->tune.vec;
+    if (vec > 0) {
+        size_t len = strlen(opts);
+        snprintf(opts + len, sizeof opts - len, " -DVEC=%d", vec);
+    }
     cl_kernel k;
-    CLV_TRY(clv__get_kernel(ctx, CLV__SRC_RESIZE, opts, "resize_bilinear", &k));
+    CLV_TRY(clv__get_kernel(ctx, CLV__SRC_RESIZE, opts,
+                            vec > 0 ? "resize_bilinear_vec" : "resize_bilinear", &k));
 
     const int dw = dst->width, dh = dst->height;
     const size_t n = 2 * ((size_t)dw + (size_t)dh);
@@ -60,7 +67,8 @@ CLV_API clv_status clv_resize(clv_context *ctx, const clv_image *src, clv_image 
     CLV_TRY(clv__param_buffer(ctx, OP, CLV__PARAM_RESIZE, tab, n * sizeof *tab, &tabmem));
 
     const int sp = (int)(src->pitch / src->elem_size), dp = (int)(dst->pitch / dst->elem_size);
-    const size_t global[2] = {(size_t)dw, (size_t)dh};
+    const size_t per_item = vec > 0 ? (size_t)vec : 1;
+    const size_t global[2] = {((size_t)dw + per_item - 1) / per_item, (size_t)dh};
     CLV_TRY(CLV_LAUNCH(ctx, OP, k, 2, global, NULL, CLV_ARG(src->mem), CLV_ARG(sp),
                        CLV_ARG(src->width), CLV_ARG(src->height), CLV_ARG(dst->mem), CLV_ARG(dp),
                        CLV_ARG(dw), CLV_ARG(dh), CLV_ARG(tabmem)));

@@ -250,16 +250,22 @@ static clv__tuning tuning_for(const clv__device_info *in)
 {
     clv__tuning t;
     memset(&t, 0, sizeof t);
-    if (in->type & CL_DEVICE_TYPE_CPU) {
+    /* CLV_TUNE=generic|cpu forces one family of kernel variants, so tests
+     * can run the GPU-style kernels on PoCL too. */
+    const char *force = getenv("CLV_TUNE");
+    int cpu_style = (in->type & CL_DEVICE_TYPE_CPU) != 0;
+    if (force && strcmp(force, "generic") == 0)
+        cpu_style = 0;
+    else if (force && strcmp(force, "cpu") == 0)
+        cpu_style = 1;
+    if (cpu_style) {
         t.vec = 16;
         t.local2d[0] = 256;
         t.local2d[1] = 1;
-        t.box_vec_max_kx = 48;
     } else {
         t.vec = 0;
         t.local2d[0] = 32;
         t.local2d[1] = 8;
-        t.box_vec_max_kx = 0;
     }
     return t;
 }

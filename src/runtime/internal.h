@@ -70,7 +70,6 @@ typedef struct clv__device_info {
 typedef struct clv__tuning {
     int vec;          /* >0: use the flat VEC-wide CPU kernel variants */
     size_t local2d[2]; /* default 2-D work-group shape */
-    int box_vec_max_kx; /* CPU box: horizontal direct sum up to this width */
 } clv__tuning;
 
 struct clv_context {

@@ -1,0 +1,449 @@
+/* clv-bench — time clvision operations through the public API.
+ *
+ * For every case (size x op x pixel type x channel count) the program makes
+ * the images once, uploads pseudo-random pixels, runs the op a few times to
+ * warm up (this includes building the kernels), then times N repetitions.
+ * Wall time brackets op + clv_finish() with CLOCK_MONOTONIC; device time is
+ * clv_last_op_device_time() from a profiling queue. One line per case:
+ *
+ *   op=box31 size=1920x1080 type=u8 cn=3 wall_ms_median=... wall_ms_min=...
+ *       dev_ms_median=... dev_ms_min=... reps=20
+ *
+ * preceded by '#' comment lines naming the device. Any failure prints the
+ * status and clv_last_error() to stderr and exits 1: no case is skipped.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "clvision/clvision.h"
+
+#define MAX_LIST 16
+
+typedef enum bench_op {
+    OP_TRANSPOSE,
+    OP_RESIZE,    /* down to half of each dimension */
+    OP_RESIZE_UP, /* up by 1.5x */
+    OP_BOX5,
+    OP_BOX31,
+    OP_GAUSSIAN,  /* sigma 2, ksize 0 -> 13x13 */
+    OP_COUNT
+} bench_op;
+
+static const char *const op_names[OP_COUNT] = {
+    "transpose", "resize", "resize_up", "box5", "box31", "gaussian",
+};
+
+/* The public call behind each op, for error messages. */
+static const char *const op_calls[OP_COUNT] = {
+    "clv_transpose", "clv_resize", "clv_resize", "clv_box_filter(5x5)",
+    "clv_box_filter(31x31)", "clv_gaussian_blur(sigma 2)",
+};
+
+typedef struct bench_size {
+    int w, h;
+} bench_size;
+
+typedef struct bench_config {
+    const char *device;
+    int reps;
+    int warmup;
+    bench_op ops[MAX_LIST];
+    int n_ops;
+    bench_size sizes[MAX_LIST];
+    int n_sizes;
+    clv_pixel_type types[MAX_LIST];
+    int n_types;
+    int channels[MAX_LIST];
+    int n_channels;
+    int combos_given; /* --types or --channels given: use their product */
+} bench_config;
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+            "usage: clv-bench [--device SPEC] [--reps N] [--warmup N]\n"
+            "                 [--ops transpose,resize,resize_up,box5,box31,gaussian]\n"
+            "                 [--sizes 1280x720,1920x1080,3840x2160]\n"
+            "                 [--types u8,u16,f32] [--channels 1,3,4] [--list-devices]\n"
+            "\n"
+            "Defaults: every op, all three sizes, u8 with 1 and 3 channels plus f32\n"
+            "with 1 channel, --warmup 3, --reps 20. Giving --types or --channels runs\n"
+            "their full product (missing one: u8,f32 or 1,3).\n"
+            "resize halves each dimension, resize_up scales by 1.5; box5/box31 are\n"
+            "5x5/31x31 mean filters, gaussian is sigma 2 (13x13); all reflect101.\n"
+            "SPEC: \"gpu\", \"cpu\", \"P:D\" or a name substring (as CLV_DEVICE).\n");
+}
+
+static void die(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
+
+static void die(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("clv-bench: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+    exit(1);
+}
+
+static int parse_int(const char *s, const char *what, int min, int max)
+{
+    char *end = NULL;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    if (errno != 0 || end == s || *end != '\0' || v < min || v > max)
+        die("%s: expected an integer in %d..%d, got '%s'", what, min, max, s);
+    return (int)v;
+}
+
+/* Split a comma-separated list in place into items (empty entries are dropped). */
+static int split_list(char *s, char **items, int max, const char *what)
+{
+    int n = 0;
+    for (char *tok = strtok(s, ","); tok != NULL; tok = strtok(NULL, ",")) {
+        if (n == max)
+            die("%s: at most %d entries", what, max);
+        items[n++] = tok;
+    }
+    if (n == 0)
+        die("%s: empty list", what);
+    return n;
+}
+
+static void parse_ops(bench_config *cfg, char *arg)
+{
+    char *items[MAX_LIST];
+    int n = split_list(arg, items, MAX_LIST, "--ops");
+    for (int i = 0; i < n; i++) {
+        int found = -1;
+        for (int k = 0; k < OP_COUNT; k++)
+            if (strcmp(items[i], op_names[k]) == 0)
+                found = k;
+        if (found < 0)
+            die("--ops: unknown op '%s'", items[i]);
+        cfg->ops[i] = (bench_op)found;
+    }
+    cfg->n_ops = n;
+}
+
+static void parse_sizes(bench_config *cfg, char *arg)
+{
+    char *items[MAX_LIST];
+    int n = split_list(arg, items, MAX_LIST, "--sizes");
+    for (int i = 0; i < n; i++) {
+        char *x = strchr(items[i], 'x');
+        if (x == NULL)
+            die("--sizes: expected WxH, got '%s'", items[i]);
+        *x = '\0';
+        cfg->sizes[i].w = parse_int(items[i], "--sizes width", 1, CLV_MAX_DIMENSION);
+        cfg->sizes[i].h = parse_int(x + 1, "--sizes height", 1, CLV_MAX_DIMENSION);
+    }
+    cfg->n_sizes = n;
+}
+
+static void parse_types(bench_config *cfg, char *arg)
+{
+    char *items[MAX_LIST];
+    int n = split_list(arg, items, MAX_LIST, "--types");
+    for (int i = 0; i < n; i++) {
+        if (strcmp(items[i], "u8") == 0)
+            cfg->types[i] = CLV_U8;
+        else if (strcmp(items[i], "u16") == 0)
+            cfg->types[i] = CLV_U16;
+        else if (strcmp(items[i], "f32") == 0)
+            cfg->types[i] = CLV_F32;
+        else
+            die("--types: unknown type '%s' (u8, u16, f32)", items[i]);
+    }
+    cfg->n_types = n;
+}
+
+static void parse_channels(bench_config *cfg, char *arg)
+{
+    char *items[MAX_LIST];
+    int n = split_list(arg, items, MAX_LIST, "--channels");
+    for (int i = 0; i < n; i++) {
+        cfg->channels[i] = parse_int(items[i], "--channels", 1, 4);
+        if (cfg->channels[i] == 2)
+            die("--channels: 1, 3 or 4");
+    }
+    cfg->n_channels = n;
+}
+
+static double now_ms(void)
+{
+    struct timespec ts;
+    if (clock_gettime(CLOCK_MONOTONIC, &ts) != 0)
+        die("clock_gettime(CLOCK_MONOTONIC) failed");
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* Sorts v in place. */
+static double median(double *v, int n)
+{
+    qsort(v, (size_t)n, sizeof *v, cmp_double);
+    return (n % 2) ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+/* Deterministic pixels: xorshift64*, so runs are repeatable. */
+static void fill_random(void *buf, size_t count, clv_pixel_type type)
+{
+    uint64_t s = 0x9E3779B97F4A7C15u;
+    for (size_t i = 0; i < count; i++) {
+        s ^= s >> 12;
+        s ^= s << 25;
+        s ^= s >> 27;
+        uint64_t r = s * 0x2545F4914F6CDD1Du;
+        switch (type) {
+        case CLV_U8:
+            ((uint8_t *)buf)[i] = (uint8_t)(r >> 56);
+            break;
+        case CLV_U16:
+            ((uint16_t *)buf)[i] = (uint16_t)(r >> 48);
+            break;
+        case CLV_F32:
+            ((float *)buf)[i] = (float)(r >> 40) * (1.0f / 16777216.0f);
+            break;
+        }
+    }
+}
+
+static void dst_size(bench_op op, int w, int h, int *dw, int *dh)
+{
+    switch (op) {
+    case OP_TRANSPOSE:
+        *dw = h;
+        *dh = w;
+        break;
+    case OP_RESIZE:
+        *dw = w / 2 > 0 ? w / 2 : 1;
+        *dh = h / 2 > 0 ? h / 2 : 1;
+        break;
+    case OP_RESIZE_UP:
+        *dw = (int)((double)w * 1.5);
+        *dh = (int)((double)h * 1.5);
+        break;
+    default:
+        *dw = w;
+        *dh = h;
+        break;
+    }
+}
+
+static clv_status run_op(clv_context *ctx, bench_op op, const clv_image *src, clv_image *dst)
+{
+    switch (op) {
+    case OP_TRANSPOSE:
+        return clv_transpose(ctx, src, dst);
+    case OP_RESIZE:
+    case OP_RESIZE_UP:
+        return clv_resize(ctx, src, dst);
+    case OP_BOX5:
+        return clv_box_filter(ctx, src, dst, 5, 5, CLV_BORDER_REFLECT101);
+    case OP_BOX31:
+        return clv_box_filter(ctx, src, dst, 31, 31, CLV_BORDER_REFLECT101);
+    case OP_GAUSSIAN:
+        return clv_gaussian_blur(ctx, src, dst, 2.0, 0.0, 0, 0, CLV_BORDER_REFLECT101);
+    default:
+        return CLV_ERROR_INVALID_ARGUMENT;
+    }
+}
+
+/* Reports a failed call with the context's detail; returns the status. */
+static clv_status report(clv_context *ctx, clv_status st, const char *what, const char *label)
+{
+    const char *detail = ctx ? clv_last_error(ctx) : "";
+    fprintf(stderr, "clv-bench: %s: %s failed: %s (%d)%s%s\n", label, what,
+            clv_status_string(st), (int)st, detail[0] ? ": " : "", detail);
+    return st;
+}
+
+#define BENCH_CHECK(call, what)                                   \
+    do {                                                          \
+        st = (call);                                              \
+        if (st != CLV_OK) {                                       \
+            report(ctx, st, (what), label);                       \
+            goto out;                                             \
+        }                                                         \
+    } while (0)
+
+static clv_status run_case(clv_context *ctx, const bench_config *cfg, bench_op op,
+                           bench_size size, clv_pixel_type type, int cn)
+{
+    clv_status st = CLV_OK;
+    clv_image *src = NULL, *dst = NULL;
+    void *host = NULL;
+    double *wall = NULL, *dev = NULL;
+    char label[128];
+    int dw, dh;
+
+    snprintf(label, sizeof label, "op=%s size=%dx%d type=%s cn=%d", op_names[op], size.w,
+             size.h, clv_pixel_type_name(type), cn);
+    dst_size(op, size.w, size.h, &dw, &dh);
+
+    size_t count = (size_t)size.w * (size_t)size.h * (size_t)cn;
+    host = malloc(count * clv_pixel_type_size(type));
+    wall = malloc(sizeof *wall * (size_t)cfg->reps);
+    dev = malloc(sizeof *dev * (size_t)cfg->reps);
+    if (host == NULL || wall == NULL || dev == NULL) {
+        st = report(ctx, CLV_ERROR_OUT_OF_MEMORY, "host allocation", label);
+        goto out;
+    }
+    fill_random(host, count, type);
+
+    BENCH_CHECK(clv_image_create(ctx, size.w, size.h, cn, type, &src), "clv_image_create(src)");
+    BENCH_CHECK(clv_image_create(ctx, dw, dh, cn, type, &dst), "clv_image_create(dst)");
+    BENCH_CHECK(clv_image_upload(src, host, 0), "clv_image_upload");
+    BENCH_CHECK(clv_finish(ctx), "clv_finish");
+
+    for (int i = 0; i < cfg->warmup; i++) {
+        BENCH_CHECK(run_op(ctx, op, src, dst), op_calls[op]);
+        BENCH_CHECK(clv_finish(ctx), "clv_finish");
+    }
+
+    for (int i = 0; i < cfg->reps; i++) {
+        double t0 = now_ms();
+        BENCH_CHECK(run_op(ctx, op, src, dst), op_calls[op]);
+        BENCH_CHECK(clv_finish(ctx), "clv_finish");
+        wall[i] = now_ms() - t0;
+        BENCH_CHECK(clv_last_op_device_time(ctx, &dev[i]), "clv_last_op_device_time");
+    }
+
+    {
+        double wall_med = median(wall, cfg->reps); /* sorted: wall[0] is the minimum */
+        double dev_med = median(dev, cfg->reps);
+        printf("%s wall_ms_median=%.4f wall_ms_min=%.4f dev_ms_median=%.4f dev_ms_min=%.4f "
+               "reps=%d\n",
+               label, wall_med, wall[0], dev_med, dev[0], cfg->reps);
+        fflush(stdout);
+    }
+
+out:
+    clv_image_release(dst);
+    clv_image_release(src);
+    free(dev);
+    free(wall);
+    free(host);
+    return st;
+}
+
+int main(int argc, char **argv)
+{
+    bench_config cfg = {.device = NULL, .reps = 20, .warmup = 3};
+
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
+            usage(stdout);
+            return 0;
+        }
+        if (strcmp(a, "--list-devices") == 0) {
+            char buf[8192];
+            clv_status st = clv_list_devices(buf, sizeof buf);
+            if (st != CLV_OK)
+                die("clv_list_devices failed: %s (%d)", clv_status_string(st), (int)st);
+            fputs(buf, stdout);
+            return 0;
+        }
+        if (i + 1 >= argc) {
+            usage(stderr);
+            die("unknown option or missing value: '%s'", a);
+        }
+        char *v = argv[++i];
+        if (strcmp(a, "--device") == 0)
+            cfg.device = v;
+        else if (strcmp(a, "--reps") == 0)
+            cfg.reps = parse_int(v, "--reps", 1, 1000000);
+        else if (strcmp(a, "--warmup") == 0)
+            cfg.warmup = parse_int(v, "--warmup", 0, 1000000);
+        else if (strcmp(a, "--ops") == 0)
+            parse_ops(&cfg, v);
+        else if (strcmp(a, "--sizes") == 0)
+            parse_sizes(&cfg, v);
+        else if (strcmp(a, "--types") == 0) {
+            parse_types(&cfg, v);
+            cfg.combos_given = 1;
+        } else if (strcmp(a, "--channels") == 0) {
+            parse_channels(&cfg, v);
+            cfg.combos_given = 1;
+        } else {
+            usage(stderr);
+            die("unknown option '%s'", a);
+        }
+    }
+
+    if (cfg.n_ops == 0)
+        for (int k = 0; k < OP_COUNT; k++)
+            cfg.ops[cfg.n_ops++] = (bench_op)k;
+    if (cfg.n_sizes == 0) {
+        static const bench_size defaults[] = {{1280, 720}, {1920, 1080}, {3840, 2160}};
+        for (size_t k = 0; k < sizeof defaults / sizeof defaults[0]; k++)
+            cfg.sizes[cfg.n_sizes++] = defaults[k];
+    }
+
+    /* (type, channels) pairs to run. */
+    clv_pixel_type combo_type[MAX_LIST * MAX_LIST];
+    int combo_cn[MAX_LIST * MAX_LIST];
+    int n_combos = 0;
+    if (!cfg.combos_given) {
+        static const clv_pixel_type dt[] = {CLV_U8, CLV_U8, CLV_F32};
+        static const int dc[] = {1, 3, 1};
+        for (n_combos = 0; n_combos < 3; n_combos++) {
+            combo_type[n_combos] = dt[n_combos];
+            combo_cn[n_combos] = dc[n_combos];
+        }
+    } else {
+        if (cfg.n_types == 0) {
+            cfg.types[cfg.n_types++] = CLV_U8;
+            cfg.types[cfg.n_types++] = CLV_F32;
+        }
+        if (cfg.n_channels == 0) {
+            cfg.channels[cfg.n_channels++] = 1;
+            cfg.channels[cfg.n_channels++] = 3;
+        }
+        for (int t = 0; t < cfg.n_types; t++)
+            for (int c = 0; c < cfg.n_channels; c++) {
+                combo_type[n_combos] = cfg.types[t];
+                combo_cn[n_combos] = cfg.channels[c];
+                n_combos++;
+            }
+    }
+
+    clv_context_options opts = clv_context_options_default();
+    opts.device = cfg.device;
+    opts.profiling = 1;
+    clv_context *ctx = NULL;
+    clv_status st = clv_context_create(&opts, &ctx);
+    if (st != CLV_OK) {
+        const char *detail = clv_context_create_error();
+        die("clv_context_create failed: %s (%d)%s%s", clv_status_string(st), (int)st,
+            detail[0] ? ": " : "", detail);
+    }
+
+    printf("# clv-bench clvision %s device=\"%s\" platform=\"%s\"\n", clv_version(),
+           clv_context_device_name(ctx), clv_context_platform_name(ctx));
+    printf("# warmup=%d reps=%d wall=op+clv_finish (CLOCK_MONOTONIC) dev=kernel profiling "
+           "events\n",
+           cfg.warmup, cfg.reps);
+    fflush(stdout);
+
+    for (int s = 0; s < cfg.n_sizes && st == CLV_OK; s++)
+        for (int o = 0; o < cfg.n_ops && st == CLV_OK; o++)
+            for (int c = 0; c < n_combos && st == CLV_OK; c++)
+                st = run_case(ctx, &cfg, cfg.ops[o], cfg.sizes[s], combo_type[c], combo_cn[c]);
+
+    clv_context_release(ctx);
+    return st == CLV_OK ? 0 : 1;
+}
