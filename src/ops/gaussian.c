@@ -1,6 +1,7 @@
 /* clvision — separable Gaussian blur, local-memory tiled passes. */
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "runtime/internal.h"
 
@@ -18,6 +19,24 @@ static void gaussian_weights(double sigma, int ksize, float *w)
     }
     for (int i = 0; i < ksize; i++)
         w[i] = (float)(tmp[i] / sum);
+}
+
+/* Device buffer of the weights for (sigma, ksize), reused while unchanged. */
+static clv_status weights_buffer(clv_context *ctx, int slot, double sigma, int ksize, cl_mem *out)
+{
+    struct {
+        double sigma;
+        int ksize;
+    } key;
+    memset(&key, 0, sizeof key);
+    key.sigma = sigma;
+    key.ksize = ksize;
+    if (clv__param_lookup(ctx, slot, &key, sizeof key, out))
+        return CLV_OK;
+    float w[CLV_GAUSSIAN_MAX_KSIZE];
+    gaussian_weights(sigma, ksize, w);
+    return clv__param_store(ctx, OP, slot, &key, sizeof key, w, (size_t)ksize * sizeof(float),
+                            out);
 }
 
 static clv_status resolve_ksize(clv_context *ctx, double sigma, int ksize, const char *axis,
@@ -87,11 +106,8 @@ CLV_API clv_status clv_gaussian_blur(clv_context *ctx, const clv_image *src, clv
     CLV_TRY(resolve_ksize(ctx, sigma_y, ksize_y, "y", &ky));
     char opts[256];
     CLV_TRY(clv__filter_options(ctx, OP, src, border, opts, sizeof opts));
-    float wx[CLV_GAUSSIAN_MAX_KSIZE], wy[CLV_GAUSSIAN_MAX_KSIZE];
-    gaussian_weights(sigma_x, kx, wx);
-    gaussian_weights(sigma_y, ky, wy);
-    CLV_TRY(clv__param_buffer(ctx, OP, CLV__PARAM_GAUSS_X, wx, (size_t)kx * sizeof(float), &wxbuf));
-    CLV_TRY(clv__param_buffer(ctx, OP, CLV__PARAM_GAUSS_Y, wy, (size_t)ky * sizeof(float), &wybuf));
+    CLV_TRY(weights_buffer(ctx, CLV__PARAM_GAUSS_X, sigma_x, kx, &wxbuf));
+    CLV_TRY(weights_buffer(ctx, CLV__PARAM_GAUSS_Y, sigma_y, ky, &wybuf));
 
     const int w = src->width, h = src->height, cn = src->channels;
     const int rx = kx / 2, ry = ky / 2;

@@ -49,22 +49,26 @@ CLV_API clv_status clv_resize(clv_context *ctx, const clv_image *src, clv_image 
                             vec > 0 ? "resize_bilinear_vec" : "resize_bilinear", &k));
 
     const int dw = dst->width, dh = dst->height;
-    const size_t n = 2 * ((size_t)dw + (size_t)dh);
-    tab = malloc(n * sizeof *tab);
-    if (!tab)
-        return clv__fail(ctx, CLV_ERROR_OUT_OF_MEMORY, OP, "out of host memory");
-    for (int i = 0; i < dw; i++) {
-        float a;
-        coord(i, src->width, dw, &tab[i], &a);
-        memcpy(&tab[dw + i], &a, sizeof a);
-    }
-    for (int i = 0; i < dh; i++) {
-        float a;
-        coord(i, src->height, dh, &tab[2 * dw + i], &a);
-        memcpy(&tab[2 * dw + dh + i], &a, sizeof a);
-    }
+    const int key[4] = {src->width, src->height, dw, dh};
     cl_mem tabmem;
-    CLV_TRY(clv__param_buffer(ctx, OP, CLV__PARAM_RESIZE, tab, n * sizeof *tab, &tabmem));
+    if (!clv__param_lookup(ctx, CLV__PARAM_RESIZE, key, sizeof key, &tabmem)) {
+        const size_t n = 2 * ((size_t)dw + (size_t)dh);
+        tab = malloc(n * sizeof *tab);
+        if (!tab)
+            return clv__fail(ctx, CLV_ERROR_OUT_OF_MEMORY, OP, "out of host memory");
+        for (int i = 0; i < dw; i++) {
+            float a;
+            coord(i, src->width, dw, &tab[i], &a);
+            memcpy(&tab[dw + i], &a, sizeof a);
+        }
+        for (int i = 0; i < dh; i++) {
+            float a;
+            coord(i, src->height, dh, &tab[2 * dw + i], &a);
+            memcpy(&tab[2 * dw + dh + i], &a, sizeof a);
+        }
+        CLV_TRY(clv__param_store(ctx, OP, CLV__PARAM_RESIZE, key, sizeof key, tab,
+                                 n * sizeof *tab, &tabmem));
+    }
 
     const int sp = (int)(src->pitch / src->elem_size), dp = (int)(dst->pitch / dst->elem_size);
     const size_t per_item = vec > 0 ? (size_t)vec : 1;

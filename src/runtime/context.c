@@ -389,10 +389,8 @@ CLV_API void clv_context_release(clv_context *ctx)
     free(ctx->events);
     for (int i = 0; i < 2; i++)
         clv__release_mem(ctx->scratch[i]);
-    for (int i = 0; i < CLV__PARAM_SLOTS; i++) {
+    for (int i = 0; i < CLV__PARAM_SLOTS; i++)
         clv__release_mem(ctx->params[i].mem);
-        free(ctx->params[i].host);
-    }
     clv__free_programs(ctx);
     for (int i = 0; i < CLV__SRC_COUNT; i++)
         free(ctx->sources[i].text);

@@ -99,9 +99,18 @@ struct clv_context {
      * with a host copy so repeated calls with equal parameters upload nothing. */
     struct {
         cl_mem mem;
-        void *host;
-        size_t bytes;
+        unsigned char key[64];
+        size_t key_len;
     } params[CLV__PARAM_SLOTS];
+
+    /* Work-group limits of recently launched kernels (saves two driver
+     * queries per launch). */
+    struct {
+        cl_kernel k;
+        size_t max_wg;
+        size_t local_free;
+    } limits[32];
+    int nlimits;
 
     clv_context_stats stats;
     char *err;     /* last error message */
@@ -215,11 +224,15 @@ clv_status clv__kernel_limits(clv_context *ctx, const char *op, cl_kernel k, siz
 clv_status clv__scratch(clv_context *ctx, const char *op, int slot, size_t bytes,
                         cl_mem *out) CLV_WUR;
 
-/* A read-only device buffer holding `bytes` of `data` for slot `slot`. If the
- * slot already holds the same bytes it is reused; otherwise a new buffer is
- * made (kernels still queued on the old one keep it alive). Owned by ctx. */
-clv_status clv__param_buffer(clv_context *ctx, const char *op, int slot, const void *data,
-                             size_t bytes, cl_mem *out) CLV_WUR;
+/* Small read-only parameter buffers (weights, coordinate tables) keyed by
+ * what they were computed from (at most 64 key bytes), so repeated calls with
+ * the same parameters neither recompute nor upload.
+ * clv__param_lookup: 1 and *out set when slot `slot` holds the buffer for key.
+ * clv__param_store: make a new buffer from data for key (kernels still queued
+ * on the old one keep it alive). Buffers are owned by ctx. */
+int clv__param_lookup(clv_context *ctx, int slot, const void *key, size_t key_len, cl_mem *out);
+clv_status clv__param_store(clv_context *ctx, const char *op, int slot, const void *key,
+                            size_t key_len, const void *data, size_t bytes, cl_mem *out) CLV_WUR;
 
 /* ---- images / argument checks (image.c) ---- */
 

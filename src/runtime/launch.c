@@ -10,6 +10,15 @@ clv_status clv__kernel_limits(clv_context *ctx, const char *op, cl_kernel k, siz
                               size_t *local_mem_free)
 {
     clv_status status = CLV_OK;
+    for (int i = 0; i < ctx->nlimits; i++) {
+        if (ctx->limits[i].k == k) {
+            if (max_wg)
+                *max_wg = ctx->limits[i].max_wg;
+            if (local_mem_free)
+                *local_mem_free = ctx->limits[i].local_free;
+            return CLV_OK;
+        }
+    }
     size_t wg = 0;
     cl_ulong used = 0;
     CLV_CHECK_CL(ctx, clGetKernelWorkGroupInfo(k, ctx->device, CL_KERNEL_WORK_GROUP_SIZE,
@@ -20,12 +29,17 @@ clv_status clv__kernel_limits(clv_context *ctx, const char *op, cl_kernel k, siz
                  op, "clGetKernelWorkGroupInfo(CL_KERNEL_LOCAL_MEM_SIZE)");
     if (wg > ctx->info.max_work_group_size)
         wg = ctx->info.max_work_group_size;
+    size_t free_bytes =
+        ctx->info.local_mem_size > used ? (size_t)(ctx->info.local_mem_size - used) : 0;
     if (max_wg)
         *max_wg = wg;
     if (local_mem_free)
-        *local_mem_free = ctx->info.local_mem_size > used
-                              ? (size_t)(ctx->info.local_mem_size - used)
-                              : 0;
+        *local_mem_free = free_bytes;
+    /* Kernels live as long as the context, so their handles stay valid keys. */
+    int slot = ctx->nlimits < 32 ? ctx->nlimits++ : (int)(ctx->stats.kernels_launched % 32);
+    ctx->limits[slot].k = k;
+    ctx->limits[slot].max_wg = wg;
+    ctx->limits[slot].local_free = free_bytes;
 out:
     return status;
 }
@@ -151,31 +165,32 @@ clv_status clv__scratch(clv_context *ctx, const char *op, int slot, size_t bytes
     return CLV_OK;
 }
 
-clv_status clv__param_buffer(clv_context *ctx, const char *op, int slot, const void *data,
-                             size_t bytes, cl_mem *out)
+int clv__param_lookup(clv_context *ctx, int slot, const void *key, size_t key_len, cl_mem *out)
 {
-    if (slot < 0 || slot >= CLV__PARAM_SLOTS || bytes == 0)
+    if (slot < 0 || slot >= CLV__PARAM_SLOTS || key_len > sizeof ctx->params[0].key)
+        return 0;
+    if (!ctx->params[slot].mem || ctx->params[slot].key_len != key_len ||
+        memcmp(ctx->params[slot].key, key, key_len) != 0)
+        return 0;
+    *out = ctx->params[slot].mem;
+    return 1;
+}
+
+clv_status clv__param_store(clv_context *ctx, const char *op, int slot, const void *key,
+                            size_t key_len, const void *data, size_t bytes, cl_mem *out)
+{
+    if (slot < 0 || slot >= CLV__PARAM_SLOTS || bytes == 0 ||
+        key_len > sizeof ctx->params[0].key)
         return clv__fail(ctx, CLV_ERROR_INVALID_ARGUMENT, op, "bad parameter buffer request");
-    if (ctx->params[slot].mem && ctx->params[slot].bytes == bytes &&
-        memcmp(ctx->params[slot].host, data, bytes) == 0) {
-        *out = ctx->params[slot].mem;
-        return CLV_OK;
-    }
-    void *copy = malloc(bytes);
-    if (!copy)
-        return clv__fail(ctx, CLV_ERROR_OUT_OF_MEMORY, op, "out of host memory");
-    memcpy(copy, data, bytes);
     cl_int err;
-    cl_mem m = clCreateBuffer(ctx->cl, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, bytes, copy, &err);
-    if (err != CL_SUCCESS) {
-        free(copy);
+    cl_mem m = clCreateBuffer(ctx->cl, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, bytes,
+                              (void *)data, &err);
+    if (err != CL_SUCCESS)
         return clv__fail_cl(ctx, err, op, "clCreateBuffer(parameters)");
-    }
     clv__release_mem(ctx->params[slot].mem);
-    free(ctx->params[slot].host);
     ctx->params[slot].mem = m;
-    ctx->params[slot].host = copy;
-    ctx->params[slot].bytes = bytes;
+    memcpy(ctx->params[slot].key, key, key_len);
+    ctx->params[slot].key_len = key_len;
     *out = m;
     return CLV_OK;
 }
