@@ -8,6 +8,7 @@
 #include "context.h"
 #include "image.h"
 #include "filter.h"
+#include "edge.h"
 #include "io.h"
 
 #endif

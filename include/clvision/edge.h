@@ -1,0 +1,100 @@
+/* clvision — edge-preserving filters: brute-force bilateral, bilateral grid
+ * (Chen, Paris, Durand 2007) and local tone mapping on the grid (Durand and
+ * Dorsey 2002).
+ *
+ * Like every operation these enqueue and return; clv_finish() waits. Images
+ * belong to ctx; src and dst must be distinct. Failures return a status and
+ * leave detail in clv_last_error(ctx).
+ */
+#ifndef CLVISION_EDGE_H
+#define CLVISION_EDGE_H
+
+#include "filter.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Largest bilateral radius (window side 2*radius+1). */
+#define CLV_BILATERAL_MAX_RADIUS 64
+
+/* Brute-force bilateral filter, u8 or f32 with 1, 3 or 4 channels:
+ *   out(p) = sum_q w(p,q) I(q) / sum_q w(p,q)
+ *   w(p,q) = exp(-|p-q|^2 / (2 sigma_space^2) - ||I(p)-I(q)||^2 / (2 sigma_range^2))
+ * over the square window |qx-px| <= radius, |qy-py| <= radius; ||.|| is the
+ * Euclidean distance over all channels (alpha included). sigma_range is in
+ * the image's units (0..255 for u8). radius <= 0 means ceil(3 sigma_space);
+ * at most CLV_BILATERAL_MAX_RADIUS. Pixels outside the image follow the border
+ * mode (CONSTANT: they are skipped, not treated as zeros). src and dst have
+ * the same shape and type. */
+CLV_API clv_status clv_bilateral(clv_context *ctx, const clv_image *src, clv_image *dst,
+                                 double sigma_space, double sigma_range, int radius,
+                                 clv_border border);
+
+/* Bilateral grid parameters. The grid has ceil((w-1)/s_s)+1 x ceil((h-1)/s_s)+1
+ * x ceil(range/s_r)+1 cells (plus a margin for the blur), sized from the image
+ * and these values at every call. */
+typedef struct clv_grid_params {
+    double s_s;        /* spatial sampling: pixels per cell, > 0 (default 16) */
+    double s_r;        /* range sampling: image units per cell, > 0 (default 25.5, i.e.
+                          0.1 of the u8 range; for f32 images give it in their units) */
+    double blur_sigma; /* Gaussian blur of the grid, in cells, along all three axes,
+                          >= 0 (default 1: close to a bilateral with sigma_space = s_s,
+                          sigma_range = s_r); 0 disables the blur */
+} clv_grid_params;
+
+/* The defaults above. */
+CLV_API clv_grid_params clv_grid_params_default(void);
+
+/* Bilateral filter through the grid: splat (value, 1) into the downsampled
+ * grid, blur it, slice with trilinear interpolation and divide. u8 or f32.
+ * 1 channel: the grid is built on the value itself. 3 or 4 channels: the grid
+ * holds the colour channels plus a weight, and the range axis is the pixel's
+ * luminance (Rec. 709 weights on the first three channels; a 4th channel is
+ * filtered along). params NULL means defaults. */
+CLV_API clv_status clv_bilateral_grid(clv_context *ctx, const clv_image *src, clv_image *dst,
+                                      const clv_grid_params *params);
+
+/* Cross (joint) bilateral grid: values come from src, edges (the range axis)
+ * from `edge`, a 1-channel image of the same size and any pixel type (its
+ * units set s_r). */
+CLV_API clv_status clv_bilateral_grid_cross(clv_context *ctx, const clv_image *src,
+                                            const clv_image *edge, clv_image *dst,
+                                            const clv_grid_params *params);
+
+/* Local tone mapping parameters (Durand-Dorsey on the grid). Luminance is in
+ * log2 units (stops). */
+typedef struct clv_tonemap_params {
+    double contrast;    /* stops the base layer is compressed to (default 5) */
+    double exposure;    /* stops added after compression (default 0); the brightest
+                           base value maps to 0 stops, i.e. display white, before it */
+    double saturation;  /* colour saturation, 1 keeps the input's (default 1) */
+    double gamma;       /* output encoding: 0 = sRGB curve (default), else x^(1/gamma) */
+    double blend;       /* 0 = global compression of the whole log luminance,
+                           1 = full local (base compressed, detail kept) (default 1) */
+    double sigma_space; /* base layer spatial sigma in pixels; 0 = 2% of the image's
+                           larger side (default 0) */
+    double sigma_range; /* base layer range sigma in stops (default 1.3 ~ 0.4 log10) */
+} clv_tonemap_params;
+
+CLV_API clv_tonemap_params clv_tonemap_params_default(void);
+
+/* Tone map a linear-light f32 RGB (3 or 4 channels; alpha ignored) HDR image
+ * to u8 RGB (3 channels) of the same size:
+ *   L = log2(max(lum, 2^-32)), lum = 0.2126 R + 0.7152 G + 0.0722 B
+ *   B = bilateral_grid(L), D = L - B
+ *   L' = blend * (a (B - max B) + D) + (1 - blend) * (a' (L - max L)) + exposure
+ *   with a = contrast / (max B - min B), a' = contrast / (max L - min L)
+ *   (max/min over the 0.1% / 99.9% percentiles, robust to hot pixels)
+ *   out = encode(clamp(lum' * (rgb / lum)^saturation)), lum' = 2^L'
+ * NaN and Inf inputs are replaced (NaN, -Inf -> 0, +Inf -> the largest finite
+ * value) so no output pixel is NaN; negative values are clamped to 0.
+ * params NULL means defaults. */
+CLV_API clv_status clv_tonemap_local(clv_context *ctx, const clv_image *hdr, clv_image *out,
+                                     const clv_tonemap_params *params);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
