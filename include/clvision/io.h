@@ -4,9 +4,13 @@
  * Gray+alpha is expanded to RGBA, palette to RGB (RGBA when it carries
  * transparency), bit depths below 8 to 8 bits; 16-bit stays u16.
  * JPEG (libjpeg-turbo): 8-bit gray and colour (YCbCr/RGB; CMYK is refused).
+ * High dynamic range, all f32 linear light (see the HDR section below):
+ * OpenEXR (optional, through the OpenEXR library), Radiance RGBE (.hdr) and
+ * PFM. A 16-bit PNG can serve as linear input through
+ * clv_host_image_to_f32().
  * The format is chosen from the file name's extension (.png, .jpg, .jpeg,
- * case-insensitive) when writing and from the file's magic bytes when
- * reading.
+ * .exr, .hdr, .pfm, case-insensitive) when writing and from the file's magic
+ * bytes when reading.
  *
  * Errors come back as statuses with a message in clv_io_last_error() (per
  * thread). A failed write leaves no file behind: data goes to a temporary
@@ -28,7 +32,7 @@ extern "C" {
 typedef struct clv_host_image {
     int width;
     int height;
-    int channels;        /* 1, 3 or 4 */
+    int channels;        /* 1, 3 or 4 (2 for flow fields: .flo files) */
     clv_pixel_type type; /* CLV_U8, CLV_U16 or CLV_F32 */
     size_t stride;       /* bytes per row, >= width * channels * type size */
     void *data;          /* owned by the struct when filled by clvision */
@@ -46,14 +50,16 @@ CLV_API clv_status clv_host_image_alloc(clv_host_image *img, int width, int heig
 /* Frees img->data and zeroes the struct. NULL is fine. */
 CLV_API void clv_host_image_free(clv_host_image *img);
 
-/* Read a PNG or JPEG file. On success *out owns newly allocated pixels; on
- * failure *out is zeroed. CLV_ERROR_IO (cannot open/read), CLV_ERROR_FORMAT
- * (not PNG/JPEG, corrupt, truncated), CLV_ERROR_UNSUPPORTED (e.g. CMYK JPEG),
+/* Read a PNG, JPEG, OpenEXR, Radiance HDR or PFM file. On success *out owns
+ * newly allocated pixels; on failure *out is zeroed. CLV_ERROR_IO (cannot
+ * open/read), CLV_ERROR_FORMAT (none of these formats, corrupt, truncated),
+ * CLV_ERROR_UNSUPPORTED (e.g. CMYK JPEG, EXR without OpenEXR),
  * CLV_ERROR_INVALID_ARGUMENT (too many pixels, NULL arguments). */
 CLV_API clv_status clv_image_read(const char *path, clv_host_image *out);
 
 /* Write by extension: .png takes u8/u16 with 1/3/4 channels; .jpg/.jpeg takes
- * u8 with 1 or 3 channels (quality 1..100, 0 means 92, ignored for PNG).
+ * u8 with 1 or 3 channels (quality 1..100, 0 means 92, ignored for the other
+ * formats); .exr takes f32 with 1/3/4 channels, .hdr and .pfm f32 with 1 or 3.
  * Anything else is CLV_ERROR_UNSUPPORTED. */
 CLV_API clv_status clv_image_write(const char *path, const clv_host_image *img, int quality);
 
@@ -65,6 +71,65 @@ CLV_API clv_status clv_jpeg_write(const char *path, const clv_host_image *img, i
 
 /* Message for the last failed I/O call in this thread ("" if none). */
 CLV_API const char *clv_io_last_error(void);
+
+/* ==== High dynamic range files (f32, linear light) ====
+ *
+ * Same contracts as above: statuses with a message in clv_io_last_error(),
+ * the pixel limit checked from the header before anything image-sized is
+ * allocated, *out zeroed on failure, writes through a temporary file renamed
+ * into place (a failed write leaves no file), thread-safe. Readers return
+ * packed CLV_F32 images; writers take any stride. */
+
+/* OpenEXR, through the OpenEXR library (an optional dependency: a library
+ * built without it returns CLV_ERROR_UNSUPPORTED from both, saying so).
+ * Reading takes part 0 of a scanline or tiled file (level 0 of mip/rip maps)
+ * in any compression the library decodes: channels R,G,B[,A] give 3 or 4
+ * channels; otherwise a channel Y, or the single channel of a one-channel
+ * file, gives 1. HALF, FLOAT and UINT samples become f32. The data window is
+ * returned (the display window is ignored). CLV_ERROR_UNSUPPORTED for deep
+ * images, subsampled channels, no usable channel, and compressions the
+ * library's C decoder cannot handle (OpenEXR 3.1: DWAA/DWAB on FLOAT
+ * channels; B44/B44A with FLOAT or UINT channels, which it decodes wrongly,
+ * are refused).
+ * Writing takes f32 with 1 (channel Y), 3 (R,G,B) or 4 (R,G,B,A) channels and
+ * writes a ZIP-compressed scanline file of FLOAT channels: every value,
+ * negatives, Inf and NaN included, reads back bit-exact. */
+CLV_API clv_status clv_exr_read(const char *path, clv_host_image *out);
+/* 1 when the library was built with OpenEXR (EXR files can be read and
+ * written), 0 otherwise. */
+CLV_API int clv_io_has_exr(void);
+CLV_API clv_status clv_exr_write(const char *path, const clv_host_image *img);
+
+/* Radiance RGBE (.hdr, .pic): "#?RADIANCE" or "#?RGBE" header,
+ * FORMAT=32-bit_rle_rgbe (XYZE is CLV_ERROR_UNSUPPORTED), resolution
+ * "-Y H +X W" only (other orientations are CLV_ERROR_UNSUPPORTED); flat,
+ * old-style and new-style run-length encoded scanlines. EXPOSURE is not
+ * applied: pixels come back as stored. Reading always gives 3 channels.
+ * Writing takes f32 with 1 (written as R=G=B) or 3 channels, run-length
+ * encoded; each component is kept to within 2^-8 (0.4%) of the pixel's
+ * largest component (relative to it). Negative values and NaN are written
+ * as 0, values above ~1.7e38 and +Inf as the largest RGBE value; 4 channels
+ * is CLV_ERROR_UNSUPPORTED. */
+CLV_API clv_status clv_hdr_read(const char *path, clv_host_image *out);
+CLV_API clv_status clv_hdr_write(const char *path, const clv_host_image *img);
+
+/* PFM: "PF" (3 channels) or "Pf" (1 channel); the sign of the scale gives the
+ * byte order, its magnitude is not applied; rows bottom to top in the file,
+ * top to bottom in memory. Writing takes f32 with 1 or 3 channels (4 is
+ * CLV_ERROR_UNSUPPORTED) in host byte order; round trips are bit-exact. */
+CLV_API clv_status clv_pfm_read(const char *path, clv_host_image *out);
+CLV_API clv_status clv_pfm_write(const char *path, const clv_host_image *img);
+
+/* Convert u8, u16 or f32 pixels (any stride, 1/3/4 channels) to a newly
+ * allocated packed f32 image: out = value * scale, computed in double. For a
+ * 16-bit PNG used as linear HDR input, scale = 1.0 / 65535. On failure *out
+ * is zeroed. CLV_ERROR_INVALID_ARGUMENT for NULL or malformed arguments, a
+ * scale that is not finite, or out == in; CLV_ERROR_OUT_OF_MEMORY. Free the
+ * result with clv_host_image_free(). Thread-safe. */
+CLV_API clv_status clv_host_image_to_f32(const clv_host_image *in, clv_host_image *out,
+                                         double scale);
+
+/* ==== end of high dynamic range files ==== */
 
 #ifdef __cplusplus
 }

@@ -3,6 +3,7 @@
  * temporary-file-then-rename writer shared by every format. */
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -96,6 +97,18 @@ static const char *type_name(clv_pixel_type type)
     return "?";
 }
 
+void clv__io_printable(char *dst, size_t cap, const char *src)
+{
+    if (cap == 0)
+        return;
+    size_t i = 0;
+    for (; src && src[i] && i + 1 < cap; i++) {
+        unsigned char c = (unsigned char)src[i];
+        dst[i] = c >= 0x20 && c < 0x7F ? (char)c : '?';
+    }
+    dst[i] = '\0';
+}
+
 int clv__io_host_is_little_endian(void)
 {
     const uint16_t one = 1;
@@ -161,6 +174,59 @@ CLV_API void clv_host_image_free(clv_host_image *img)
         return;
     free(img->data);
     memset(img, 0, sizeof *img);
+}
+
+CLV_API clv_status clv_host_image_to_f32(const clv_host_image *in, clv_host_image *out,
+                                         double scale)
+{
+    if (!out)
+        return clv__io_fail(CLV_ERROR_INVALID_ARGUMENT, "to_f32: out must not be NULL");
+    if (out == in)
+        return clv__io_fail(CLV_ERROR_INVALID_ARGUMENT,
+                            "to_f32: out must not be the input image");
+    memset(out, 0, sizeof *out);
+    if (!in || !in->data)
+        return clv__io_fail(CLV_ERROR_INVALID_ARGUMENT, "to_f32: input image %s",
+                            in ? "has no data" : "is NULL");
+    if (!isfinite(scale))
+        return clv__io_fail(CLV_ERROR_INVALID_ARGUMENT, "to_f32: scale must be finite (got %g)",
+                            scale);
+    size_t elem = clv__io_type_size(in->type);
+    size_t row = 0, total = 0;
+    if (elem == 0 || in->width < 1 || in->width > CLV_MAX_DIMENSION || in->height < 1 ||
+        in->height > CLV_MAX_DIMENSION ||
+        (in->channels != 1 && in->channels != 3 && in->channels != 4) ||
+        !packed_sizes(in->width, in->height, in->channels, elem, &row, &total) ||
+        in->stride < row)
+        return clv__io_fail(CLV_ERROR_INVALID_ARGUMENT,
+                            "to_f32: malformed input image (%dx%dx%d, type %d, stride %zu)",
+                            in->width, in->height, in->channels, (int)in->type, in->stride);
+    clv_host_image img;
+    clv_status status = clv_host_image_alloc(&img, in->width, in->height, in->channels, CLV_F32);
+    if (status != CLV_OK)
+        return status;
+    size_t n = (size_t)in->width * (size_t)in->channels;
+    for (int y = 0; y < in->height; y++) {
+        const unsigned char *src = (const unsigned char *)in->data + (size_t)y * in->stride;
+        float *dst = (float *)((unsigned char *)img.data + (size_t)y * img.stride);
+        for (size_t i = 0; i < n; i++) {
+            double v;
+            if (in->type == CLV_U8) {
+                v = src[i];
+            } else if (in->type == CLV_U16) {
+                uint16_t u;
+                memcpy(&u, src + 2 * i, sizeof u);
+                v = u;
+            } else {
+                float f;
+                memcpy(&f, src + 4 * i, sizeof f);
+                v = f;
+            }
+            dst[i] = (float)(v * scale);
+        }
+    }
+    *out = img;
+    return CLV_OK;
 }
 
 clv_status clv__io_alloc_for_read(clv_host_image *img, const char *fmt, const char *path,
@@ -231,6 +297,38 @@ clv_status clv__io_check_host_image(const clv_host_image *img, const char *fmt,
 
 static const unsigned char png_magic[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
 static const unsigned char jpeg_magic[3] = {0xff, 0xd8, 0xff};
+static const unsigned char exr_magic[4] = {0x76, 0x2f, 0x31, 0x01};
+
+typedef enum file_format {
+    FORMAT_UNKNOWN,
+    FORMAT_PNG,
+    FORMAT_JPEG,
+    FORMAT_EXR,
+    FORMAT_HDR,
+    FORMAT_PFM,
+} file_format;
+
+static int has_prefix(const unsigned char *magic, size_t n, const void *prefix, size_t len)
+{
+    return n >= len && memcmp(magic, prefix, len) == 0;
+}
+
+static file_format sniff(const unsigned char *magic, size_t n)
+{
+    if (has_prefix(magic, n, png_magic, sizeof png_magic))
+        return FORMAT_PNG;
+    if (has_prefix(magic, n, jpeg_magic, sizeof jpeg_magic))
+        return FORMAT_JPEG;
+    if (has_prefix(magic, n, exr_magic, sizeof exr_magic))
+        return FORMAT_EXR;
+    if (has_prefix(magic, n, "#?RADIANCE", 10) || has_prefix(magic, n, "#?RGBE", 6))
+        return FORMAT_HDR;
+    /* "PF" or "Pf", then whitespace (a newline in every PFM seen so far). */
+    if (n >= 3 && magic[0] == 'P' && (magic[1] == 'F' || magic[1] == 'f') &&
+        (magic[2] == '\n' || magic[2] == '\r' || magic[2] == ' ' || magic[2] == '\t'))
+        return FORMAT_PFM;
+    return FORMAT_UNKNOWN;
+}
 
 CLV_API clv_status clv_image_read(const char *path, clv_host_image *out)
 {
@@ -245,28 +343,34 @@ CLV_API clv_status clv_image_read(const char *path, clv_host_image *out)
         return clv__io_fail_errno(CLV_ERROR_IO, errno, "image: cannot open '%s'", path);
 
     clv_status status;
-    unsigned char magic[8];
+    unsigned char magic[16];
     size_t n = fread(magic, 1, sizeof magic, fp);
+    file_format format = sniff(magic, n);
     if (n < sizeof magic && ferror(fp)) {
         status = clv__io_fail_errno(CLV_ERROR_IO, errno, "image: cannot read '%s'", path);
     } else if (n == 0) {
-        status = clv__io_fail(CLV_ERROR_FORMAT, "image: '%s' is empty (not a PNG or JPEG file)",
+        status = clv__io_fail(CLV_ERROR_FORMAT, "image: '%s' is empty (not an image file)",
                               path);
-    } else if ((n == sizeof png_magic && memcmp(magic, png_magic, sizeof png_magic) == 0) ||
-               (n >= sizeof jpeg_magic && memcmp(magic, jpeg_magic, sizeof jpeg_magic) == 0)) {
-        int is_png = magic[0] == png_magic[0];
+    } else if (format != FORMAT_UNKNOWN) {
         if (fseek(fp, 0, SEEK_SET) != 0)
             status = clv__io_fail_errno(CLV_ERROR_IO, errno, "image: cannot seek in '%s'", path);
-        else if (is_png)
+        else if (format == FORMAT_PNG)
             status = clv__png_read_stream(fp, path, out);
-        else
+        else if (format == FORMAT_JPEG)
             status = clv__jpeg_read_stream(fp, path, out);
+        else if (format == FORMAT_EXR)
+            status = clv__exr_read_stream(fp, path, out);
+        else if (format == FORMAT_HDR)
+            status = clv__hdr_read_stream(fp, path, out);
+        else
+            status = clv__pfm_read_stream(fp, path, out);
     } else {
-        char hex[3 * sizeof magic + 1] = "";
-        for (size_t i = 0; i < n; i++)
+        char hex[3 * 8 + 1] = "";
+        for (size_t i = 0; i < n && i < 8; i++)
             snprintf(hex + 3 * i, sizeof hex - 3 * i, "%s%02x", i ? " " : "", magic[i]);
         status = clv__io_fail(CLV_ERROR_FORMAT,
-                              "image: '%s' is neither a PNG nor a JPEG file (starts with %s)",
+                              "image: '%s' is not a PNG, JPEG, OpenEXR, Radiance HDR or PFM "
+                              "file (starts with %s)",
                               path, hex);
     }
     fclose(fp); /* read-only: nothing to lose */
@@ -309,9 +413,15 @@ CLV_API clv_status clv_image_write(const char *path, const clv_host_image *img, 
         return clv_png_write(path, img);
     if (ext && (ext_equals(ext, "jpg") || ext_equals(ext, "jpeg")))
         return clv_jpeg_write(path, img, quality);
+    if (ext && ext_equals(ext, "exr"))
+        return clv_exr_write(path, img);
+    if (ext && ext_equals(ext, "hdr"))
+        return clv_hdr_write(path, img);
+    if (ext && ext_equals(ext, "pfm"))
+        return clv_pfm_write(path, img);
     return clv__io_fail(CLV_ERROR_UNSUPPORTED,
                         "image: cannot choose a format for '%s' from its extension "
-                        "(use .png, .jpg or .jpeg)",
+                        "(use .png, .jpg, .jpeg, .exr, .hdr or .pfm)",
                         path);
 }
 

@@ -61,6 +61,13 @@ clv_status clv__io_write_atomic(const char *path, const char *fmt, clv__io_write
 
 clv_status clv__png_read_stream(FILE *fp, const char *path, clv_host_image *out) CLV_WUR;
 clv_status clv__jpeg_read_stream(FILE *fp, const char *path, clv_host_image *out) CLV_WUR;
+clv_status clv__exr_read_stream(FILE *fp, const char *path, clv_host_image *out) CLV_WUR;
+clv_status clv__hdr_read_stream(FILE *fp, const char *path, clv_host_image *out) CLV_WUR;
+clv_status clv__pfm_read_stream(FILE *fp, const char *path, clv_host_image *out) CLV_WUR;
+
+/* Copy text from a file or a library into dst[cap] for a message: bytes
+ * outside printable ASCII become '?', the copy is cut to fit. */
+void clv__io_printable(char *dst, size_t cap, const char *src);
 
 /* Non-zero when the host stores the low byte of a uint16_t first. */
 int clv__io_host_is_little_endian(void);
