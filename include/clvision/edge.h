@@ -18,7 +18,7 @@ extern "C" {
 /* Largest bilateral radius (window side 2*radius+1). */
 #define CLV_BILATERAL_MAX_RADIUS 64
 
-/* Brute-force bilateral filter, u8 or f32 with 1, 3 or 4 channels:
+/* Brute-force bilateral filter, u8, u16 or f32 with 1 to 4 channels:
  *   out(p) = sum_q w(p,q) I(q) / sum_q w(p,q)
  *   w(p,q) = exp(-|p-q|^2 / (2 sigma_space^2) - ||I(p)-I(q)||^2 / (2 sigma_range^2))
  * over the square window |qx-px| <= radius, |qy-py| <= radius; ||.|| is the
@@ -35,11 +35,11 @@ CLV_API clv_status clv_bilateral(clv_context *ctx, const clv_image *src, clv_ima
  * x ceil(range/s_r)+1 cells (plus a margin for the blur), sized from the image
  * and these values at every call. */
 typedef struct clv_grid_params {
-    double s_s;        /* spatial sampling: pixels per cell, > 0 (default 16) */
+    double s_s;        /* spatial sampling: pixels per cell, >= 1 (default 16) */
     double s_r;        /* range sampling: image units per cell, > 0 (default 25.5, i.e.
                           0.1 of the u8 range; for f32 images give it in their units) */
     double blur_sigma; /* Gaussian blur of the grid, in cells, along all three axes,
-                          >= 0 (default 1: close to a bilateral with sigma_space = s_s,
+                          0..20 (default 1: close to a bilateral with sigma_space = s_s,
                           sigma_range = s_r); 0 disables the blur */
 } clv_grid_params;
 
@@ -65,31 +65,38 @@ CLV_API clv_status clv_bilateral_grid_cross(clv_context *ctx, const clv_image *s
 /* Local tone mapping parameters (Durand-Dorsey on the grid). Luminance is in
  * log2 units (stops). */
 typedef struct clv_tonemap_params {
-    double contrast;    /* stops the base layer is compressed to (default 5) */
-    double exposure;    /* stops added after compression (default 0); the brightest
-                           base value maps to 0 stops, i.e. display white, before it */
-    double saturation;  /* colour saturation, 1 keeps the input's (default 1) */
-    double gamma;       /* output encoding: 0 = sRGB curve (default), else x^(1/gamma) */
+    double contrast;    /* stops the base layer's range is compressed to (0.1..30,
+                           default 5) */
+    double exposure;    /* stops added at the end (-30..30, default 0) */
+    double saturation;  /* colour saturation, 1 keeps the input's (0..4, default 1) */
+    double gamma;       /* output encoding: 0 = sRGB curve (default), else x^(1/gamma),
+                           gamma in (0, 10] */
     double blend;       /* 0 = global compression of the whole log luminance,
-                           1 = full local (base compressed, detail kept) (default 1) */
-    double sigma_space; /* base layer spatial sigma in pixels; 0 = 2% of the image's
-                           larger side (default 0) */
-    double sigma_range; /* base layer range sigma in stops (default 1.3 ~ 0.4 log10) */
+                           1 = full local: base compressed, detail kept (default 1) */
+    double sigma_space; /* base layer spatial sigma in pixels (grid s_s), 0..4096; 0 = 2%
+                           of the image's larger side (default 0) */
+    double sigma_range; /* base layer range sigma in stops (grid s_r), 0.01..64 (default
+                           1.3, about 0.4 in log10 units as in Durand-Dorsey) */
 } clv_tonemap_params;
 
 CLV_API clv_tonemap_params clv_tonemap_params_default(void);
 
 /* Tone map a linear-light f32 RGB (3 or 4 channels; alpha ignored) HDR image
- * to u8 RGB (3 channels) of the same size:
- *   L = log2(max(lum, 2^-32)), lum = 0.2126 R + 0.7152 G + 0.0722 B
- *   B = bilateral_grid(L), D = L - B
- *   L' = blend * (a (B - max B) + D) + (1 - blend) * (a' (L - max L)) + exposure
- *   with a = contrast / (max B - min B), a' = contrast / (max L - min L)
- *   (max/min over the 0.1% / 99.9% percentiles, robust to hot pixels)
- *   out = encode(clamp(lum' * (rgb / lum)^saturation)), lum' = 2^L'
- * NaN and Inf inputs are replaced (NaN, -Inf -> 0, +Inf -> the largest finite
- * value) so no output pixel is NaN; negative values are clamped to 0.
- * params NULL means defaults. */
+ * to u8 RGB (3 channels) of the same size, entirely on the device (no host
+ * synchronisation):
+ *   lum = 0.2126 R + 0.7152 G + 0.0722 B,  L = log2(max(lum, 2^-32))
+ *   lo, hi = the 0.1 % and 99.9 % points of L (from a 1/32-stop histogram;
+ *            hi - lo capped at 64 stops), a = contrast / (hi - lo)
+ *   B = bilateral_grid(L) with s_s = sigma_space, s_r = sigma_range, blur 1,
+ *       clamped to [lo, hi];  D = L - B
+ *   L' = blend (a (B - hi) + D) + (1 - blend) (a (Lc - hi) + L - Lc)
+ *        + exposure - 0.5,   Lc = clamp(L, lo, hi)
+ *   out = encode(clamp(2^L' (rgb / lum)^saturation, 0, 1))
+ * The brightest base maps half a stop below white, leaving room for detail.
+ * Input NaN and negative values are treated as 0 and +Inf as the largest
+ * float, so every output pixel is defined (a NaN pixel comes out black, +Inf
+ * white). params NULL means defaults; out-of-range parameters are
+ * CLV_ERROR_INVALID_ARGUMENT. */
 CLV_API clv_status clv_tonemap_local(clv_context *ctx, const clv_image *hdr, clv_image *out,
                                      const clv_tonemap_params *params);
 

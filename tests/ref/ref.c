@@ -257,6 +257,49 @@ void ref_gaussian(const void *src, int w, int h, int cn, clv_pixel_type type, vo
     free(wy);
 }
 
+/* ---- bilateral ------------------------------------------------------------ */
+
+int ref_bilateral_default_radius(double sigma_space)
+{
+    return (int)ceil(3.0 * sigma_space);
+}
+
+void ref_bilateral(const void *src, int w, int h, int cn, clv_pixel_type type, void *dst,
+                   double sigma_space, double sigma_range, int radius, clv_border border)
+{
+    if (radius <= 0)
+        radius = ref_bilateral_default_radius(sigma_space);
+    for (int y = 0; y < h; y++)
+        for (int x = 0; x < w; x++) {
+            const size_t p = ((size_t)y * w + x) * cn;
+            double sum[4] = {0.0, 0.0, 0.0, 0.0}, wsum = 0.0;
+            for (int dy = -radius; dy <= radius; dy++) {
+                const int sy = ref_border_index(y + dy, h, border);
+                if (sy < 0)
+                    continue;
+                for (int dx = -radius; dx <= radius; dx++) {
+                    const int sx = ref_border_index(x + dx, w, border);
+                    if (sx < 0)
+                        continue;
+                    const size_t q = ((size_t)sy * w + sx) * cn;
+                    double d2 = 0.0;
+                    for (int c = 0; c < cn; c++) {
+                        double d = get_value(src, q + c, type) - get_value(src, p + c, type);
+                        d2 += d * d;
+                    }
+                    double wt = exp(-(double)(dx * dx + dy * dy) /
+                                        (2.0 * sigma_space * sigma_space) -
+                                    d2 / (2.0 * sigma_range * sigma_range));
+                    wsum += wt;
+                    for (int c = 0; c < cn; c++)
+                        sum[c] += wt * get_value(src, q + c, type);
+                }
+            }
+            for (int c = 0; c < cn; c++)
+                put_value(dst, p + c, type, sum[c] / wsum);
+        }
+}
+
 /* ---- comparison ----------------------------------------------------------- */
 
 static int value_ok(double g, double v, clv_pixel_type type, ref_tolerance tol)

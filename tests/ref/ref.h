@@ -48,6 +48,18 @@ void ref_gaussian_kernel(double sigma, int ksize, double *w);
 void ref_gaussian(const void *src, int w, int h, int cn, clv_pixel_type type, void *dst,
                   double sigma_x, double sigma_y, int ksize_x, int ksize_y, clv_border border);
 
+/* Radius used for radius <= 0: ceil(3*sigma_space). */
+int ref_bilateral_default_radius(double sigma_space);
+
+/* Brute-force bilateral filter straight from the definition (edge.h):
+ *   out(p) = sum_q w(p,q) I(q) / sum_q w(p,q) over |qx-px|, |qy-py| <= radius,
+ *   w(p,q) = exp(-|p-q|^2 / (2 ss^2) - ||I(p)-I(q)||^2 / (2 sr^2)),
+ * ||.|| Euclidean over all cn channels. q outside the image reads through
+ * ref_border_index(); with CLV_BORDER_CONSTANT it is skipped (no weight).
+ * radius <= 0 means ref_bilateral_default_radius(sigma_space). */
+void ref_bilateral(const void *src, int w, int h, int cn, clv_pixel_type type, void *dst,
+                   double sigma_space, double sigma_range, int radius, clv_border border);
+
 /* ---- comparison ----------------------------------------------------------- */
 
 typedef enum ref_tolerance {

@@ -1,0 +1,358 @@
+/* Brute-force bilateral filter (edge.h, clv_bilateral):
+ *   out(p) = sum_q w(p,q) I(q) / sum_q w(p,q)
+ *   w(p,q) = ws[dx] * ws[dy] * 2^(kr * ||I(q) - I(p)||^2)
+ * over the square window |dx|, |dy| <= r, where
+ *   ws[r + d] = exp(-d^2 / (2 sigma_space^2))   (__constant table, 2r+1 entries)
+ *   kr = -log2(e) / (2 sigma_range^2)          (so 2^(kr d2) = exp(-d2 / 2 sigma_range^2))
+ * The centre tap has weight 1, so the weight sum never vanishes. Each window
+ * row is summed on its own before it joins the totals, which keeps float
+ * rounding near that of a (2r+1)-term sum rather than a (2r+1)^2-term one.
+ * With BORDER_CONSTANT the window is clipped to the image: outside pixels are
+ * skipped, not read as zeros.
+ *
+ * GPU-style kernels (one work-item per pixel):
+ *   bil_tiled   the work-group stages its tile plus an r-pixel halo as floats
+ *               in local memory (size from the host, which shrinks the group
+ *               to fit), then every tap reads local memory.
+ *   bil_global  the same maths reading global memory, for radii whose tile
+ *               does not fit the local-memory budget.
+ * CPU-style kernels (-DVEC, PoCL):
+ *   bil_planes_vec  src -> padded planar float scratch, border already applied,
+ *                   so the filter's inner loop has no index arithmetic.
+ *   bil_rows_vec    VEC consecutive pixels of a row per work-item, one FV per
+ *                   channel; the inner loop is branch-free vector code, the
+ *                   weight one polynomial 2^(kr d2 + lw[dy][dx]) with lw a
+ *                   (2r+1)^2 table of log2(ws[dx] ws[dy]).
+ * Needs DEPTH_*, CN, BORDER. */
+#ifndef BORDER
+#error "BORDER must be defined"
+#endif
+
+#if BORDER == BORDER_CONSTANT
+/* Window offsets [lo, hi] that stay inside [0, n) around p. */
+#define BIL_WINDOW(lo, hi, p, n, r)                                                      \
+    const int lo = max(-(r), -(p));                                                      \
+    const int hi = min((r), (n)-1 - (p))
+#else
+#define BIL_WINDOW(lo, hi, p, n, r)                                                      \
+    const int lo = -(r);                                                                 \
+    const int hi = (r)
+#endif
+
+/* Squared Euclidean norm over the channels. */
+#if CN == 1
+#define BIL_NORM2(d) ((d) * (d))
+#else
+#define BIL_NORM2(d) dot((d), (d))
+#endif
+
+__kernel void bil_tiled(__global const T *src, int src_pitch, int width, int height,
+                        __global T *dst, int dst_pitch, __constant float *ws, int r, float kr,
+                        __local float *tile)
+{
+    const int lx = get_local_id(0), ly = get_local_id(1);
+    const int lw = get_local_size(0), lh = get_local_size(1);
+    const int x0 = get_group_id(0) * lw, y0 = get_group_id(1) * lh;
+    const int tw = lw + 2 * r, th = lh + 2 * r;
+    /* No early return before the barrier: every work-item helps staging. */
+    for (int i = ly * lw + lx; i < tw * th; i += lw * lh) {
+        const int ty = i / tw, tx = i - ty * tw;
+        const int sx = BORDER_INDEX(x0 - r + tx, width);
+        const int sy = BORDER_INDEX(y0 - r + ty, height);
+        VSTORE((sx < 0 || sy < 0) ? FN_ZERO : LOAD_PIX(ROW(src, src_pitch, sy), sx), i, tile);
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    const int x = x0 + lx, y = y0 + ly;
+    if (x >= width || y >= height)
+        return;
+    const int centre = (ly + r) * tw + lx + r;
+    const FN c = VLOAD(centre, tile);
+    FN sum = FN_ZERO;
+    float wsum = 0.0f;
+    BIL_WINDOW(ylo, yhi, y, height, r);
+    BIL_WINDOW(xlo, xhi, x, width, r);
+    for (int dy = ylo; dy <= yhi; dy++) {
+        const float wy = ws[r + dy];
+        const int row = centre + dy * tw;
+        FN rsum = FN_ZERO;
+        float rw = 0.0f;
+        for (int dx = xlo; dx <= xhi; dx++) {
+            const FN q = VLOAD(row + dx, tile);
+            const FN d = q - c;
+            const float wt = ws[r + dx] * native_exp2(kr * BIL_NORM2(d));
+            rsum += wt * q;
+            rw += wt;
+        }
+        sum += wy * rsum;
+        wsum += wy * rw;
+    }
+    STORE_PIX(ROW(dst, dst_pitch, y), x, sum / wsum);
+}
+
+/* For radii whose tile does not fit local memory even with a small
+ * work-group: every tap reads global memory through the border rule (the
+ * caches do the staging). */
+__kernel void bil_global(__global const T *src, int src_pitch, int width, int height,
+                         __global T *dst, int dst_pitch, __constant float *ws, int r, float kr)
+{
+    const int x = get_global_id(0), y = get_global_id(1);
+    if (x >= width || y >= height)
+        return;
+    const FN c = LOAD_PIX(ROW(src, src_pitch, y), x);
+    FN sum = FN_ZERO;
+    float wsum = 0.0f;
+    BIL_WINDOW(ylo, yhi, y, height, r);
+    BIL_WINDOW(xlo, xhi, x, width, r);
+    for (int dy = ylo; dy <= yhi; dy++) {
+        const float wy = ws[r + dy];
+        __global const T *row = ROW(src, src_pitch, BORDER_INDEX(y + dy, height));
+        FN rsum = FN_ZERO;
+        float rw = 0.0f;
+        for (int dx = xlo; dx <= xhi; dx++) {
+            const FN q = LOAD_PIX(row, BORDER_INDEX(x + dx, width));
+            const FN d = q - c;
+            const float wt = ws[r + dx] * native_exp2(kr * BIL_NORM2(d));
+            rsum += wt * q;
+            rw += wt;
+        }
+        sum += wy * rsum;
+        wsum += wy * rw;
+    }
+    STORE_PIX(ROW(dst, dst_pitch, y), x, sum / wsum);
+}
+
+#ifdef VEC
+#define AS_FV CAT(as_float, VEC)
+#define AS_IV CAT(as_int, VEC)
+
+/* 2^t for t <= 0, branch-free and exact to ~2.4e-7 (u8: 3.7e-6, far below
+ * its rounding): t = n + f with n = round(t) taken from the low mantissa bits
+ * of t + 1.5 * 2^23, |f| <= 1/2, 2^f from a polynomial fitted for that
+ * interval, 2^n added to the exponent bits. Below -125 the result is 2^-125
+ * (such weights are < 1e-37 of the centre tap's). OpenCL's rint() and
+ * convert_int() are avoided on purpose: PoCL expands rint into ~17
+ * instructions. */
+#define BIL_MAGIC 12582912.0f
+inline FV bil_exp2(FV t)
+{
+    t = max(t, (FV)(-125.0f));
+    const FV u = t + BIL_MAGIC;
+    const FV f = t - (u - BIL_MAGIC);
+#if defined(DEPTH_U8)
+    FV p = fma(f, (FV)(0.009570101276040077f), (FV)(0.05591785907745361f));
+    p = fma(p, f, (FV)(0.240247443318367f));
+    p = fma(p, f, (FV)(0.6931217908859253f));
+#else
+    FV p = fma(f, (FV)(0.001327647129073739f), (FV)(0.009675540961325169f));
+    p = fma(p, f, (FV)(0.05550713092088699f));
+    p = fma(p, f, (FV)(0.24022120237350464f));
+    p = fma(p, f, (FV)(0.6931469440460205f));
+#endif
+    p = fma(p, f, (FV)(1.0f));
+    /* The low bits of u's representation are n (two's complement), and the
+     * bits above them are shifted out. */
+    return AS_FV(AS_IV(p) + (AS_IV(u) << 23));
+}
+
+/* Padded planes: plane k holds channel k of padded pixel (px, py), the image
+ * pixel (px - r, py - r) through the border rule, at planes[k * plane_size +
+ * py * ppitch + px], py in [0, height + 2r), px in [0, ppitch). With
+ * BORDER_CONSTANT outside pixels are 0 and the row mask planes[CN *
+ * plane_size + px] is 1 inside the image, 0 outside (rows outside are
+ * clipped by the filter's loop bounds instead). One work-item fills VEC
+ * padded columns of one padded row. */
+__kernel void bil_planes_vec(__global const T *src, int src_pitch, int width, int height, int r,
+                             __global float *planes, int ppitch, int plane_size)
+{
+    const int px0 = get_global_id(0) * VEC, py = get_global_id(1);
+    if (px0 >= ppitch || py >= height + 2 * r)
+        return;
+    const int sy = BORDER_INDEX(py - r, height);
+    __global const T *row = ROW(src, src_pitch, sy < 0 ? 0 : sy);
+    __global float *out = planes + (size_t)py * ppitch + px0;
+#if VEC == 16
+    if (sy >= 0 && px0 - r >= 0 && px0 - r + VEC <= width) {
+        /* Inside the image: vector loads, channels split with shuffles. */
+        __global const T *in = row + (size_t)(px0 - r) * CN;
+#if CN == 1
+        vstore16(convert_float16(vload16(0, in)), 0, out);
+#elif CN == 2
+        const float16 a = convert_float16(vload16(0, in)), b = convert_float16(vload16(1, in));
+        vstore16(shuffle2(a, b, (uint16)(0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30)), 0, out);
+        vstore16(shuffle2(a, b, (uint16)(1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25, 27, 29, 31)), 0, out + plane_size);
+#elif CN == 3
+        const float16 a = convert_float16(vload16(0, in)), b = convert_float16(vload16(1, in)),
+                      c = convert_float16(vload16(2, in));
+        /* value 3i + k of the 48 is lane 3i + k of a:b (below 32) or of c. */
+        const float16 ab0 = shuffle2(a, b, (uint16)(0, 3, 6, 9, 12, 15, 18, 21, 24, 27, 30, 0, 0, 0, 0, 0));
+        const float16 ab1 = shuffle2(a, b, (uint16)(1, 4, 7, 10, 13, 16, 19, 22, 25, 28, 31, 0, 0, 0, 0, 0));
+        const float16 ab2 = shuffle2(a, b, (uint16)(2, 5, 8, 11, 14, 17, 20, 23, 26, 29, 0, 0, 0, 0, 0, 0));
+        vstore16(shuffle2(ab0, c, (uint16)(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 17, 20, 23, 26, 29)), 0, out);
+        vstore16(shuffle2(ab1, c, (uint16)(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 18, 21, 24, 27, 30)), 0, out + plane_size);
+        vstore16(shuffle2(ab2, c, (uint16)(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 16, 19, 22, 25, 28, 31)), 0, out + 2 * plane_size);
+#else
+        const float16 a = convert_float16(vload16(0, in)), b = convert_float16(vload16(1, in)),
+                      c = convert_float16(vload16(2, in)), d = convert_float16(vload16(3, in));
+        const uint16 lo = (uint16)(0, 1, 2, 3, 4, 5, 6, 7, 16, 17, 18, 19, 20, 21, 22, 23);
+#define BIL_SPLIT4(k) shuffle2(shuffle2(a, b, (uint16)(k, k + 4, k + 8, k + 12, k + 16, k + 20, k + 24, k + 28, 0, 0, 0, 0, 0, 0, 0, 0)), \
+                               shuffle2(c, d, (uint16)(k, k + 4, k + 8, k + 12, k + 16, k + 20, k + 24, k + 28, 0, 0, 0, 0, 0, 0, 0, 0)), lo)
+        vstore16(BIL_SPLIT4(0), 0, out);
+        vstore16(BIL_SPLIT4(1), 0, out + plane_size);
+        vstore16(BIL_SPLIT4(2), 0, out + 2 * plane_size);
+        vstore16(BIL_SPLIT4(3), 0, out + 3 * plane_size);
+#undef BIL_SPLIT4
+#endif
+    } else
+#endif
+    for (int i = 0; i < VEC; i++) {
+        const int sx = BORDER_INDEX(px0 + i - r, width);
+        const FN v = (sx < 0 || sy < 0) ? FN_ZERO : LOAD_PIX(row, sx);
+#if CN == 1
+        out[i] = v;
+#else
+        out[i] = v.x;
+        out[plane_size + i] = v.y;
+#if CN >= 3
+        out[2 * plane_size + i] = v.z;
+#endif
+#if CN == 4
+        out[3 * plane_size + i] = v.w;
+#endif
+#endif
+    }
+#if BORDER == BORDER_CONSTANT
+    if (py == 0)
+        for (int i = 0; i < VEC; i++)
+            planes[(size_t)CN * plane_size + px0 + i] =
+                (px0 + i - r >= 0 && px0 + i - r < width) ? 1.0f : 0.0f;
+#endif
+}
+
+/* Pixels x0 .. x0 + VEC - 1 of row y, one FV per channel. lw is the 2-D
+ * table of log2 spatial weights, lw[(dy + r) * (2r + 1) + dx + r] =
+ * log2(ws[dx] ws[dy]), so a tap's weight is a single 2^(kr d2 + lw): no
+ * multiply by the spatial weight, and the table entry is a broadcast operand
+ * of the fma. (It has up to 129^2 entries, more than __constant promises,
+ * hence __global; on a CPU both are plain memory.) Lanes past the row read
+ * padding the planes kernel filled and are dropped at the store. Each window
+ * row is summed on its own before joining the totals, which keeps float
+ * rounding near that of a (2r+1)-term sum. */
+__kernel void bil_rows_vec(__global const float *planes, int ppitch, int plane_size, int width,
+                           int height, __global T *dst, int dst_pitch, __global const float *lw,
+                           int r, float kr)
+{
+    const int x0 = get_global_id(0) * VEC, y = get_global_id(1);
+    if (x0 >= width || y >= height)
+        return;
+    const int side = 2 * r + 1;
+    /* Padded (x0 + r, y + r) is image (x0, y). */
+    __global const float *centre = planes + (size_t)(y + r) * ppitch + x0 + r;
+    const FV c0 = VLOAD_AT(0, centre);
+    FV s0 = (FV)(0.0f), wsum = (FV)(0.0f);
+#if CN >= 2
+    const FV c1 = VLOAD_AT(plane_size, centre);
+    FV s1 = (FV)(0.0f);
+#endif
+#if CN >= 3
+    const FV c2 = VLOAD_AT(2 * plane_size, centre);
+    FV s2 = (FV)(0.0f);
+#endif
+#if CN == 4
+    const FV c3 = VLOAD_AT(3 * plane_size, centre);
+    FV s3 = (FV)(0.0f);
+#endif
+#if BORDER == BORDER_CONSTANT
+    __global const float *mask = planes + (size_t)CN * plane_size + x0;
+#endif
+    const FV krv = (FV)(kr);
+    BIL_WINDOW(ylo, yhi, y, height, r);
+    for (int dy = ylo; dy <= yhi; dy++) {
+        /* Tap t of this row is dx = t - r. */
+        __global const float *row = centre + dy * ppitch - r;
+        __global const float *lwrow = lw + (dy + r) * side;
+        FV r0 = (FV)(0.0f), rw = (FV)(0.0f);
+#if CN >= 2
+        FV r1 = (FV)(0.0f);
+#endif
+#if CN >= 3
+        FV r2 = (FV)(0.0f);
+#endif
+#if CN == 4
+        FV r3 = (FV)(0.0f);
+#endif
+        for (int t = 0; t < side; t++) {
+            const FV q0 = VLOAD_AT(t, row);
+            FV d = q0 - c0;
+            FV d2 = d * d;
+#if CN >= 2
+            const FV q1 = VLOAD_AT(plane_size + t, row);
+            d = q1 - c1;
+            d2 = fma(d, d, d2);
+#endif
+#if CN >= 3
+            const FV q2 = VLOAD_AT(2 * plane_size + t, row);
+            d = q2 - c2;
+            d2 = fma(d, d, d2);
+#endif
+#if CN == 4
+            const FV q3 = VLOAD_AT(3 * plane_size + t, row);
+            d = q3 - c3;
+            d2 = fma(d, d, d2);
+#endif
+            FV wt = bil_exp2(fma(d2, krv, (FV)(lwrow[t])));
+#if BORDER == BORDER_CONSTANT
+            wt *= VLOAD_AT(t, mask);
+#endif
+            rw += wt;
+            r0 = fma(wt, q0, r0);
+#if CN >= 2
+            r1 = fma(wt, q1, r1);
+#endif
+#if CN >= 3
+            r2 = fma(wt, q2, r2);
+#endif
+#if CN == 4
+            r3 = fma(wt, q3, r3);
+#endif
+        }
+        wsum += rw;
+        s0 += r0;
+#if CN >= 2
+        s1 += r1;
+#endif
+#if CN >= 3
+        s2 += r2;
+#endif
+#if CN == 4
+        s3 += r3;
+#endif
+    }
+    const FV inv = 1.0f / wsum;
+    __global T *out = ROW(dst, dst_pitch, y);
+#if CN == 1
+    /* Image pitches are multiples of 64 bytes: the whole vector stays in the
+     * row's pitch. */
+    VSTORE_AT(FROM_FV(s0 * inv), x0, out);
+#else
+    float b[CN][VEC];
+    CAT(vstore, VEC)(s0 * inv, 0, b[0]);
+    CAT(vstore, VEC)(s1 * inv, 0, b[1]);
+#if CN >= 3
+    CAT(vstore, VEC)(s2 * inv, 0, b[2]);
+#endif
+#if CN == 4
+    CAT(vstore, VEC)(s3 * inv, 0, b[3]);
+#endif
+    const int n = min(VEC, width - x0);
+    for (int i = 0; i < n; i++) {
+#if CN == 2
+        STORE_PIX(out, x0 + i, (float2)(b[0][i], b[1][i]));
+#elif CN == 3
+        STORE_PIX(out, x0 + i, (float3)(b[0][i], b[1][i], b[2][i]));
+#else
+        STORE_PIX(out, x0 + i, (float4)(b[0][i], b[1][i], b[2][i], b[3][i]));
+#endif
+    }
+#endif
+}
+#endif

@@ -1,0 +1,187 @@
+/* clvision — brute-force bilateral filter (edge.h). */
+#include <float.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <clvision/edge.h>
+
+#include "runtime/internal.h"
+
+#define OP "bilateral"
+
+/* Smallest work-group worth tiling for: below 8x8 the halo dwarfs the tile
+ * and the global-memory variant does as well. */
+#define MIN_TILED_ITEMS 64
+
+/* Device buffer of the spatial weights for (sigma, r), reused while they are
+ * unchanged. GPU-style kernels take the 2r+1 factors ws[r + d] =
+ * exp(-d^2 / 2 sigma^2) (a __constant table); the CPU kernel takes the
+ * (2r+1)^2 table of log2(ws[dx] ws[dy]) (see bil_rows_vec). */
+static clv_status space_weights(clv_context *ctx, double sigma, int r, int log2d, cl_mem *out)
+{
+    struct {
+        double sigma;
+        int r, log2d;
+    } key;
+    memset(&key, 0, sizeof key);
+    key.sigma = sigma;
+    key.r = r;
+    key.log2d = log2d;
+    if (clv__param_lookup(ctx, CLV__PARAM_BILATERAL, &key, sizeof key, out))
+        return CLV_OK;
+    const int side = 2 * r + 1;
+    size_t n = log2d ? (size_t)side * (size_t)side : (size_t)side;
+    float *tab = malloc(n * sizeof *tab);
+    if (!tab)
+        return clv__fail(ctx, CLV_ERROR_OUT_OF_MEMORY, OP, "out of host memory");
+    if (!log2d) {
+        for (int i = 0; i < side; i++) {
+            const double u = (double)(i - r) / sigma; /* no 0/0 for tiny sigma */
+            tab[i] = (float)exp(-0.5 * u * u);
+        }
+    } else {
+        for (int j = 0; j < side; j++)
+            for (int i = 0; i < side; i++) {
+                const double u = (double)(i - r) / sigma, v = (double)(j - r) / sigma;
+                const double l = -0.5 * (u * u + v * v) * 1.4426950408889634;
+                /* finite, and still far below the exp2 floor of -125 */
+                tab[j * side + i] = (float)(l < -1000.0 ? -1000.0 : l);
+            }
+    }
+    clv_status status = clv__param_store(ctx, OP, CLV__PARAM_BILATERAL, &key, sizeof key, tab,
+                                         n * sizeof *tab, out);
+    free(tab);
+    return status;
+}
+
+/* GPU-style: a work-group (lx, ly), shrunk from 16x16 to the image, the
+ * kernel's work-group limit and the local-memory budget; 0 when no group of
+ * at least MIN_TILED_ITEMS items (or the whole image) has a tile that fits. */
+static int fit_tile(size_t *lx, size_t *ly, int w, int h, int r, size_t max_wg, size_t budget,
+                    size_t pix_bytes)
+{
+    *lx = 16;
+    *ly = 16;
+    while (*lx > 1 && *lx / 2 >= (size_t)w)
+        *lx /= 2;
+    while (*ly > 1 && *ly / 2 >= (size_t)h)
+        *ly /= 2;
+    const size_t want = *lx * *ly;
+    for (;;) {
+        const size_t bytes = (*lx + 2 * (size_t)r) * (*ly + 2 * (size_t)r) * pix_bytes;
+        if (*lx * *ly <= max_wg && bytes <= budget)
+            break;
+        if (*lx * *ly <= 1)
+            return 0;
+        if (*ly >= *lx)
+            *ly /= 2;
+        else
+            *lx /= 2;
+    }
+    return *lx * *ly >= MIN_TILED_ITEMS || *lx * *ly == want;
+}
+
+CLV_API clv_status clv_bilateral(clv_context *ctx, const clv_image *src, clv_image *dst,
+                                 double sigma_space, double sigma_range, int radius,
+                                 clv_border border)
+{
+    clv_status status = CLV_OK;
+    cl_mem wsbuf = NULL;
+    if (!ctx)
+        return CLV_ERROR_INVALID_ARGUMENT;
+    clv__op_begin(ctx);
+    CLV_TRY(clv__check_pair(ctx, OP, src, dst));
+    if (dst->width != src->width || dst->height != src->height)
+        return clv__fail(ctx, CLV_ERROR_INVALID_ARGUMENT, OP,
+                         "destination is %dx%d, source is %dx%d", dst->width, dst->height,
+                         src->width, src->height);
+    if (!(sigma_space > 0.0) || !isfinite(sigma_space))
+        return clv__fail(ctx, CLV_ERROR_INVALID_ARGUMENT, OP,
+                         "sigma_space must be finite and > 0 (got %g)", sigma_space);
+    if (!(sigma_range > 0.0) || !isfinite(sigma_range))
+        return clv__fail(ctx, CLV_ERROR_INVALID_ARGUMENT, OP,
+                         "sigma_range must be finite and > 0 (got %g)", sigma_range);
+    if (radius > CLV_BILATERAL_MAX_RADIUS)
+        return clv__fail(ctx, CLV_ERROR_INVALID_ARGUMENT, OP, "radius %d is above the limit of %d",
+                         radius, CLV_BILATERAL_MAX_RADIUS);
+    if (radius <= 0) {
+        const double r = ceil(3.0 * sigma_space);
+        if (r > CLV_BILATERAL_MAX_RADIUS)
+            return clv__fail(ctx, CLV_ERROR_INVALID_ARGUMENT, OP,
+                             "sigma_space %g needs a default radius of %g, above the limit of "
+                             "%d (pass a radius explicitly)",
+                             sigma_space, r, CLV_BILATERAL_MAX_RADIUS);
+        radius = (int)r;
+    }
+    char opts[256];
+    CLV_TRY(clv__filter_options(ctx, OP, src, border, opts, sizeof opts));
+    CLV_TRY(space_weights(ctx, sigma_space, radius, ctx->tune.vec > 0, &wsbuf));
+
+    const int w = src->width, h = src->height, cn = src->channels, r = radius;
+    const int sp = (int)(src->pitch / src->elem_size), dp = (int)(dst->pitch / dst->elem_size);
+    /* 2^(kr d2) = exp(-d2 / 2 sigma_range^2); a sigma so small that kr
+     * overflows still gives weight 0 to every non-zero distance. */
+    const double krd = -1.4426950408889634 / (2.0 * sigma_range * sigma_range);
+    const float kr = krd < -FLT_MAX ? -FLT_MAX : (float)krd;
+
+    if (ctx->tune.vec > 0) {
+        /* CPU: pad and split the channels into float planes once, then VEC
+         * pixels per work-item with branch-free vector taps. */
+        const int vec = ctx->tune.vec;
+        char vopts[300];
+        snprintf(vopts, sizeof vopts, "%s -DVEC=%d", opts, vec);
+        cl_kernel kplanes, krows;
+        CLV_TRY(clv__get_kernel(ctx, CLV__SRC_BILATERAL, vopts, "bil_planes_vec", &kplanes));
+        CLV_TRY(clv__get_kernel(ctx, CLV__SRC_BILATERAL, vopts, "bil_rows_vec", &krows));
+        /* Work-item x0 reads padded columns x0 .. x0 + 2r + VEC - 1. */
+        const size_t wv = ((size_t)w + (size_t)vec - 1) / (size_t)vec;
+        const size_t ppitch = (wv * (size_t)vec + 2 * (size_t)r + (size_t)vec - 1) / (size_t)vec *
+                              (size_t)vec;
+        const size_t prows = (size_t)h + 2 * (size_t)r;
+        const size_t plane = ppitch * prows;
+        if (plane * (size_t)(cn + 1) > (size_t)INT32_MAX)
+            return clv__fail(ctx, CLV_ERROR_UNSUPPORTED, OP,
+                             "image of %dx%d with radius %d is too large for the CPU variant", w,
+                             h, r);
+        cl_mem planes;
+        CLV_TRY(clv__scratch(ctx, OP, 0, (plane * (size_t)cn + ppitch) * sizeof(float), &planes));
+        const int ppitch_i = (int)ppitch, plane_i = (int)plane;
+        const size_t g1[2] = {ppitch / (size_t)vec, prows};
+        CLV_TRY(CLV_LAUNCH(ctx, OP, kplanes, 2, g1, NULL, CLV_ARG(src->mem), CLV_ARG(sp),
+                           CLV_ARG(w), CLV_ARG(h), CLV_ARG(r), CLV_ARG(planes), CLV_ARG(ppitch_i),
+                           CLV_ARG(plane_i)));
+        const size_t g2[2] = {wv, (size_t)h};
+        CLV_TRY(CLV_LAUNCH(ctx, OP, krows, 2, g2, NULL, CLV_ARG(planes), CLV_ARG(ppitch_i),
+                           CLV_ARG(plane_i), CLV_ARG(w), CLV_ARG(h), CLV_ARG(dst->mem),
+                           CLV_ARG(dp), CLV_ARG(wsbuf), CLV_ARG(r), CLV_ARG(kr)));
+        goto out;
+    }
+
+    cl_kernel ktiled;
+    CLV_TRY(clv__get_kernel(ctx, CLV__SRC_BILATERAL, opts, "bil_tiled", &ktiled));
+    size_t max_wg, local_free;
+    CLV_TRY(clv__kernel_limits(ctx, OP, ktiled, &max_wg, &local_free));
+    const size_t budget = local_free < CLV_LOCAL_BUDGET_MAX ? local_free : CLV_LOCAL_BUDGET_MAX;
+    const size_t pix = (size_t)cn * sizeof(float);
+    size_t lx, ly;
+    const size_t g[2] = {(size_t)w, (size_t)h};
+    if (fit_tile(&lx, &ly, w, h, r, max_wg, budget, pix)) {
+        const size_t l[2] = {lx, ly};
+        const size_t bytes = (lx + 2 * (size_t)r) * (ly + 2 * (size_t)r) * pix;
+        CLV_TRY(CLV_LAUNCH(ctx, OP, ktiled, 2, g, l, CLV_ARG(src->mem), CLV_ARG(sp), CLV_ARG(w),
+                           CLV_ARG(h), CLV_ARG(dst->mem), CLV_ARG(dp), CLV_ARG(wsbuf), CLV_ARG(r),
+                           CLV_ARG(kr), CLV_LOCAL(bytes)));
+    } else {
+        /* Radius too large for a useful tile in the local-memory budget
+         * (e.g. r > 22 with 3 channels in 32 KiB): read global memory. */
+        cl_kernel kglobal;
+        CLV_TRY(clv__get_kernel(ctx, CLV__SRC_BILATERAL, opts, "bil_global", &kglobal));
+        CLV_TRY(CLV_LAUNCH(ctx, OP, kglobal, 2, g, NULL, CLV_ARG(src->mem), CLV_ARG(sp),
+                           CLV_ARG(w), CLV_ARG(h), CLV_ARG(dst->mem), CLV_ARG(dp), CLV_ARG(wsbuf),
+                           CLV_ARG(r), CLV_ARG(kr)));
+    }
+out:
+    return status;
+}

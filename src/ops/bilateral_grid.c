@@ -1,0 +1,261 @@
+/* clvision — bilateral grid: splat (gather), separable 3-D blur, trilinear
+ * slice. Grid size follows the image and the sampling at every call. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "ops/grid_internal.h"
+
+#define OP "bilateral_grid"
+
+CLV_API clv_grid_params clv_grid_params_default(void)
+{
+    clv_grid_params p;
+    p.s_s = 16.0;
+    p.s_r = 25.5;
+    p.blur_sigma = 1.0;
+    return p;
+}
+
+void clv__grid_options(clv_context *ctx, const char *base, char *buf, size_t size)
+{
+    snprintf(buf, size, "%s -DZC=%d%s", base, ctx->tune.grid_zc,
+             ctx->tune.poly_math ? " -DCLV_POLY_MATH" : "");
+}
+
+clv_status clv__grid_check_params(clv_context *ctx, const char *op, double s_s, double s_r,
+                                  double blur_sigma)
+{
+    if (!isfinite(s_s) || s_s < 1.0)
+        return clv__fail(ctx, CLV_ERROR_INVALID_ARGUMENT, op,
+                         "spatial sampling s_s must be a finite number >= 1 (got %g)", s_s);
+    if (!isfinite(s_r) || !(s_r > 0.0))
+        return clv__fail(ctx, CLV_ERROR_INVALID_ARGUMENT, op,
+                         "range sampling s_r must be finite and > 0 (got %g)", s_r);
+    if (!isfinite(blur_sigma) || blur_sigma < 0.0 || blur_sigma > 20.0)
+        return clv__fail(ctx, CLV_ERROR_INVALID_ARGUMENT, op,
+                         "grid blur sigma must be in 0..20 cells (got %g)", blur_sigma);
+    return CLV_OK;
+}
+
+clv_status clv__grid_plan(clv_context *ctx, const char *op, int w, int h, int nv, double s_s,
+                          double s_r, int gd, clv__grid *g)
+{
+    memset(g, 0, sizeof *g);
+    g->s_s = (float)s_s;
+    g->inv_ss = (float)(1.0 / s_s);
+    g->inv_sr = (float)(1.0 / s_r);
+    /* the last pixel's nearest cell, plus one so trilinear reads stay inside */
+    g->gw = (int)floor((double)(w - 1) / s_s + 0.5) + 2;
+    g->gh = (int)floor((double)(h - 1) / s_s + 0.5) + 2;
+    g->gd = gd;
+    g->nc = nv == 1 ? 2 : nv == 3 ? 4 : 8; /* one vector per cell (see the kernel) */
+    if (gd < 1 || gd > CLV__GRID_MAX_GD)
+        return clv__fail(ctx, CLV_ERROR_INVALID_ARGUMENT, op,
+                         "range axis of %d cells (range / s_r) outside 1..%d: raise s_r", gd,
+                         CLV__GRID_MAX_GD);
+    double bytes = (double)g->gw * g->gh * gd * g->nc * sizeof(float);
+    if (bytes > (double)ctx->info.max_mem_alloc_size || bytes > (double)SIZE_MAX / 2)
+        return clv__fail(ctx, CLV_ERROR_UNSUPPORTED, op,
+                         "grid of %dx%dx%d cells (%.0f bytes) exceeds the device's maximum "
+                         "allocation; raise s_s or s_r",
+                         g->gw, g->gh, gd, bytes);
+    return CLV_OK;
+}
+
+/* Normalised Gaussian taps for the grid blur, cached by sigma. */
+static clv_status blur_weights(clv_context *ctx, const char *op, double sigma, int *radius,
+                               cl_mem *out)
+{
+    int r = (int)ceil(3.0 * sigma);
+    if (r > 60)
+        r = 60;
+    *radius = r;
+    if (clv__param_lookup(ctx, CLV__PARAM_GRID_BLUR, &sigma, sizeof sigma, out))
+        return CLV_OK;
+    float w[121];
+    double sum = 0.0, tmp[121];
+    for (int i = -r; i <= r; i++) {
+        tmp[i + r] = exp(-(double)(i * i) / (2.0 * sigma * sigma));
+        sum += tmp[i + r];
+    }
+    for (int i = 0; i <= 2 * r; i++)
+        w[i] = (float)(tmp[i] / sum);
+    return clv__param_store(ctx, op, CLV__PARAM_GRID_BLUR, &sigma, sizeof sigma, w,
+                            (size_t)(2 * r + 1) * sizeof(float), out);
+}
+
+clv_status clv__grid_build(clv_context *ctx, const char *op, const char *options, cl_mem vals,
+                           int vpitch, cl_mem edge, int epitch, int w, int h, double blur_sigma,
+                           clv__grid *g)
+{
+    clv_status status = CLV_OK;
+    cl_kernel ksplat, kblur;
+    CLV_TRY(clv__get_kernel(ctx, CLV__SRC_GRID, options, "grid_splat", &ksplat));
+    CLV_TRY(clv__get_kernel(ctx, CLV__SRC_GRID, options, "grid_blur", &kblur));
+    const size_t cells = (size_t)g->gw * g->gh * g->gd;
+    cl_mem a, b;
+    CLV_TRY(clv__scratch(ctx, op, 2, cells * (size_t)g->nc * sizeof(float), &a));
+    CLV_TRY(clv__scratch(ctx, op, 3, cells * (size_t)g->nc * sizeof(float), &b));
+
+    const size_t gs[3] = {(size_t)g->gw, (size_t)g->gh,
+                          ((size_t)g->gd + (size_t)ctx->tune.grid_zc - 1) /
+                              (size_t)ctx->tune.grid_zc};
+    CLV_TRY(CLV_LAUNCH(ctx, op, ksplat, 3, gs, NULL, CLV_ARG(vals), CLV_ARG(vpitch), CLV_ARG(edge),
+                       CLV_ARG(epitch), CLV_ARG(w), CLV_ARG(h), CLV_ARG(g->s_s),
+                       CLV_ARG(g->inv_ss), CLV_ARG(g->inv_sr), CLV_ARG(g->rng), CLV_ARG(a),
+                       CLV_ARG(g->gw), CLV_ARG(g->gh), CLV_ARG(g->gd)));
+    g->grid = a;
+    if (blur_sigma > 0.0) {
+        int r;
+        cl_mem wbuf;
+        CLV_TRY(blur_weights(ctx, op, blur_sigma, &r, &wbuf));
+        const size_t gb[3] = {(size_t)g->gw, (size_t)g->gh, (size_t)g->gd};
+        cl_mem in = a, outb = b;
+        for (int axis = 0; axis < 3; axis++) {
+            CLV_TRY(CLV_LAUNCH(ctx, op, kblur, 3, gb, NULL, CLV_ARG(in), CLV_ARG(outb),
+                               CLV_ARG(g->gw), CLV_ARG(g->gh), CLV_ARG(g->gd), CLV_ARG(axis),
+                               CLV_ARG(wbuf), CLV_ARG(r)));
+            cl_mem t = in;
+            in = outb;
+            outb = t;
+        }
+        g->grid = in;
+    }
+out:
+    return status;
+}
+
+static const char *depth_macro(clv_pixel_type t)
+{
+    return t == CLV_U8 ? "U8" : t == CLV_U16 ? "U16" : "F32";
+}
+
+/* Range of the edge values: fixed for integer types, measured for f32 (a
+ * small reduction and an 8-byte read, the one synchronisation of the op). */
+static clv_status edge_range(clv_context *ctx, const char *options, const clv_image *vals,
+                             const clv_image *edge, clv_pixel_type etype, double *lo, double *hi)
+{
+    clv_status status = CLV_OK;
+    if (etype == CLV_U8 || etype == CLV_U16) {
+        *lo = 0.0;
+        *hi = etype == CLV_U8 ? 255.0 : 65535.0;
+        return CLV_OK;
+    }
+    enum { GROUPS = 32, LOCAL = 64 };
+    cl_kernel k;
+    CLV_TRY(clv__get_kernel(ctx, CLV__SRC_GRID, options, "grid_minmax", &k));
+    cl_mem pairs;
+    CLV_TRY(clv__scratch(ctx, OP, 1, GROUPS * 2 * sizeof(float), &pairs));
+    const int vp = (int)(vals->pitch / vals->elem_size);
+    const int ep = (int)(edge->pitch / edge->elem_size);
+    const size_t g[1] = {GROUPS * LOCAL}, l[1] = {LOCAL};
+    CLV_TRY(CLV_LAUNCH(ctx, OP, k, 1, g, l, CLV_ARG(vals->mem), CLV_ARG(vp), CLV_ARG(edge->mem),
+                       CLV_ARG(ep), CLV_ARG(vals->width), CLV_ARG(vals->height), CLV_ARG(pairs),
+                       CLV_LOCAL(2 * LOCAL * sizeof(float))));
+    float host[GROUPS * 2];
+    CLV_CHECK_CL(ctx, clEnqueueReadBuffer(ctx->queue, pairs, CL_TRUE, 0, sizeof host, host, 0, NULL,
+                                          NULL),
+                 OP, "clEnqueueReadBuffer(range)");
+    double mn = INFINITY, mx = -INFINITY;
+    for (int i = 0; i < GROUPS; i++) {
+        mn = fmin(mn, host[2 * i]);
+        mx = fmax(mx, host[2 * i + 1]);
+    }
+    if (!isfinite(mn) || !isfinite(mx))
+        return clv__fail(ctx, CLV_ERROR_INVALID_ARGUMENT, OP,
+                         "edge values are not finite (range %g..%g): NaN-only or infinite input",
+                         mn, mx);
+    *lo = mn;
+    *hi = mx;
+out:
+    return status;
+}
+
+static clv_status run(clv_context *ctx, const clv_image *src, const clv_image *edge,
+                      clv_image *dst, const clv_grid_params *params)
+{
+    clv_status status = CLV_OK;
+    clv_grid_params p = params ? *params : clv_grid_params_default();
+    clv__op_begin(ctx);
+    CLV_TRY(clv__check_pair(ctx, OP, src, dst));
+    if (dst->width != src->width || dst->height != src->height)
+        return clv__fail(ctx, CLV_ERROR_INVALID_ARGUMENT, OP,
+                         "destination is %dx%d, source is %dx%d", dst->width, dst->height,
+                         src->width, src->height);
+    if (src->channels == 2)
+        return clv__fail(ctx, CLV_ERROR_INVALID_ARGUMENT, OP,
+                         "the bilateral grid takes 1, 3 or 4 channels (got 2)");
+    if (edge) {
+        CLV_TRY(clv__check_image(ctx, OP, "edge", edge));
+        if (edge->channels != 1 || edge->width != src->width || edge->height != src->height)
+            return clv__fail(ctx, CLV_ERROR_INVALID_ARGUMENT, OP,
+                             "edge image must be 1 channel of %dx%d (got %d channels, %dx%d)",
+                             src->width, src->height, edge->channels, edge->width, edge->height);
+        if (edge == dst)
+            return clv__fail(ctx, CLV_ERROR_INVALID_ARGUMENT, OP,
+                             "edge and destination are the same image");
+    }
+    CLV_TRY(clv__grid_check_params(ctx, OP, p.s_s, p.s_r, p.blur_sigma));
+
+    char fmt[64], base[128], options[256];
+    clv__format_options(fmt, sizeof fmt, src->type, src->channels);
+    const clv_pixel_type etype = edge ? edge->type : src->type;
+    if (edge)
+        snprintf(base, sizeof base, "%s -DEDGE_%s", fmt, depth_macro(edge->type));
+    else
+        snprintf(base, sizeof base, "%s -D%s", fmt,
+                 src->channels == 1 ? "EDGE_SELF" : "EDGE_LUMA");
+    clv__grid_options(ctx, base, options, sizeof options);
+    const clv_image *e = edge ? edge : src;
+
+    double lo = 0.0, hi = 0.0;
+    CLV_TRY(edge_range(ctx, options, src, e, etype, &lo, &hi));
+    double cells = ceil((hi - lo) / p.s_r) + 1.0;
+    if (cells > CLV__GRID_MAX_GD)
+        return clv__fail(ctx, CLV_ERROR_INVALID_ARGUMENT, OP,
+                         "range %g..%g with s_r %g needs %.0f range cells (max %d): raise s_r",
+                         lo, hi, p.s_r, cells, CLV__GRID_MAX_GD);
+    clv__grid g;
+    CLV_TRY(clv__grid_plan(ctx, OP, src->width, src->height, src->channels, p.s_s, p.s_r,
+                           (int)cells, &g));
+    const float rng_host[2] = {(float)lo, (float)hi};
+    CLV_TRY(clv__param_store_if_new(ctx, OP, CLV__PARAM_GRID_RANGE, rng_host, sizeof rng_host,
+                                    &g.rng));
+
+    const int vp = (int)(src->pitch / src->elem_size);
+    const int ep = (int)(e->pitch / e->elem_size);
+    const int dp = (int)(dst->pitch / dst->elem_size);
+    CLV_TRY(clv__grid_build(ctx, OP, options, src->mem, vp, e->mem, ep, src->width, src->height,
+                            p.blur_sigma, &g));
+    cl_kernel kslice;
+    CLV_TRY(clv__get_kernel(ctx, CLV__SRC_GRID, options, "grid_slice", &kslice));
+    const size_t gs[2] = {(size_t)src->width, (size_t)src->height};
+    CLV_TRY(CLV_LAUNCH(ctx, OP, kslice, 2, gs, NULL, CLV_ARG(src->mem), CLV_ARG(vp),
+                       CLV_ARG(e->mem), CLV_ARG(ep), CLV_ARG(dst->mem), CLV_ARG(dp),
+                       CLV_ARG(src->width), CLV_ARG(src->height), CLV_ARG(g.inv_ss),
+                       CLV_ARG(g.inv_sr), CLV_ARG(g.rng), CLV_ARG(g.grid), CLV_ARG(g.gw),
+                       CLV_ARG(g.gh), CLV_ARG(g.gd)));
+out:
+    return status;
+}
+
+CLV_API clv_status clv_bilateral_grid(clv_context *ctx, const clv_image *src, clv_image *dst,
+                                      const clv_grid_params *params)
+{
+    if (!ctx)
+        return CLV_ERROR_INVALID_ARGUMENT;
+    return run(ctx, src, NULL, dst, params);
+}
+
+CLV_API clv_status clv_bilateral_grid_cross(clv_context *ctx, const clv_image *src,
+                                            const clv_image *edge, clv_image *dst,
+                                            const clv_grid_params *params)
+{
+    if (!ctx)
+        return CLV_ERROR_INVALID_ARGUMENT;
+    clv__op_begin(ctx);
+    if (!edge)
+        return clv__fail(ctx, CLV_ERROR_INVALID_ARGUMENT, OP, "edge image is NULL");
+    return run(ctx, src, edge, dst, params);
+}
