@@ -230,6 +230,67 @@ def max_diff(got, want):
     return max((abs(a - b) for a, b in zip(got, want)), default=0.0)
 
 
+def pfm_write(path, width, height, channels, values):
+    """values: row-major, top row first (PFM stores rows bottom to top)."""
+    n = width * channels
+    with open(path, "wb") as f:
+        f.write(b"%s\n%d %d\n-1.0\n" % (b"PF" if channels == 3 else b"Pf", width, height))
+        for y in reversed(range(height)):
+            f.write(struct.pack("<%df" % n, *values[y * n:(y + 1) * n]))
+
+
+def bilateral_ref(img, sigma_space, sigma_range, radius, border):
+    """Brute-force bilateral as documented in clvision/edge.h (pixels outside
+    a constant border are left out). Unrounded."""
+    import math
+    out = []
+    for y in range(img.height):
+        for x in range(img.width):
+            centre = [img.at(x, y, c) for c in range(img.channels)]
+            acc = [0.0] * img.channels
+            wsum = 0.0
+            for j in range(-radius, radius + 1):
+                sy = border_index(y + j, img.height, border)
+                for i in range(-radius, radius + 1):
+                    sx = border_index(x + i, img.width, border)
+                    if sx is None or sy is None:
+                        continue
+                    v = [img.at(sx, sy, c) for c in range(img.channels)]
+                    d2 = sum((a - b) ** 2 for a, b in zip(v, centre))
+                    w = math.exp(-(i * i + j * j) / (2 * sigma_space ** 2) - d2 / (2 * sigma_range ** 2))
+                    wsum += w
+                    acc = [a + w * b for a, b in zip(acc, v)]
+            out.extend(a / wsum for a in acc)
+    return out
+
+
+def constant_image(width, height, value, depth=8):
+    """value: a number (gray) or a tuple (one per channel)."""
+    vals = value if isinstance(value, tuple) else (value,)
+    return Image(width, height, len(vals), depth, list(vals) * (width * height))
+
+
+def step_image(width, height, left, right, channels=1, depth=8):
+    """Left half `left`, right half `right` (numbers, repeated per channel)."""
+    px = []
+    for y in range(height):
+        for x in range(width):
+            px.extend([left if x < width // 2 else right] * channels)
+    return Image(width, height, channels, depth, px)
+
+
+def hdr_ramp(width, height, channels):
+    """Linear-light values from 2^-8 on the left to 2^8 on the right, with
+    a texture of +-50 % in 4-pixel stripes; colour (0.9, 0.6, 0.3)."""
+    vals = []
+    tint = (0.9, 0.6, 0.3) if channels == 3 else (0.7,)
+    for y in range(height):
+        for x in range(width):
+            v = 2.0 ** (-8 + 16 * x / (width - 1)) * (1.5 if (y // 4) % 2 else 0.5)
+            vals.extend(v * t for t in tint)
+    return vals
+
+
 # ---- running the tool ---------------------------------------------------
 
 class Result:
@@ -394,6 +455,177 @@ def test_gaussian(tmp, inputs):
                   "gaussian %s keeps shape and type" % name, "%r vs %r" % (got, img))
 
 
+def test_bilateral(tmp, inputs):
+    # Same shape and type for every input; sigma-range is in the image's units.
+    for name, path, img in inputs:
+        out = os.path.join(tmp, name + "_bil.png")
+        sr = "5000" if img.depth == 16 else "30"
+        r = clv("bilateral", "--sigma-space", "1.5", "--sigma-range", sr, path, out)
+        if ok(r, "bilateral %s" % name):
+            got = png_read(out)
+            check((got.width, got.height, got.channels, got.depth)
+                  == (img.width, img.height, img.channels, img.depth),
+                  "bilateral %s keeps shape and type" % name, "%r vs %r" % (got, img))
+
+    # Against a plain reference, two borders, explicit and default radius.
+    for (name, path, img), args, ss, sr, rad, border in (
+            (inputs[0], ["--radius", "2", "--border", "replicate"], 1.5, 40.0, 2, "replicate"),
+            (inputs[1], ["--border=wrap"], 1.0, 25.0, 3, "wrap"),
+            (inputs[2], ["--radius=1", "--border", "constant"], 2.0, 9000.0, 1, "constant")):
+        out = os.path.join(tmp, name + "_bilref.png")
+        r = clv("bilateral", "--sigma-space", str(ss), "--sigma-range", str(sr), *args, path, out)
+        if ok(r, "bilateral %s %s" % (name, " ".join(args))):
+            got = png_read(out)
+            want = bilateral_ref(img, ss, sr, rad, border)
+            d = max_diff(got.pixels, want) if len(got.pixels) == len(want) else float("inf")
+            check(d <= 1.0, "bilateral %s %s matches the reference within 1" % (name, border),
+                  "max diff %g" % d)
+
+    # A constant image stays that constant, 8 and 16 bits.
+    for img, sr in ((constant_image(20, 15, (77, 140, 200)), "10"),
+                    (constant_image(17, 9, 40000, depth=16), "300")):
+        src = os.path.join(tmp, "const%d.png" % img.depth)
+        out = os.path.join(tmp, "const%d_bil.png" % img.depth)
+        png_write(src, img)
+        r = clv("bilateral", "--sigma-space", "2", "--sigma-range", sr, src, out)
+        if ok(r, "bilateral on a constant %d-bit image" % img.depth):
+            check(same_image(png_read(out), img), "bilateral keeps a constant %d-bit image" % img.depth)
+
+    # A 30/220 step survives a small sigma-range and is blurred by a huge one.
+    step = step_image(40, 12, 30, 220)
+    src = os.path.join(tmp, "step.png")
+    png_write(src, step)
+    out = os.path.join(tmp, "step_bil.png")
+    r = clv("bilateral", "--sigma-space", "3", "--sigma-range", "10", src, out)
+    if ok(r, "bilateral on a step, sigma-range 10"):
+        check(same_image(png_read(out), step), "bilateral with sigma-range 10 keeps a 190 step")
+    r = clv("bilateral", "--sigma-space", "3", "--sigma-range", "1e6", src, out)
+    if ok(r, "bilateral on a step, sigma-range 1e6"):
+        got = png_read(out)
+        check(60 < got.at(19, 6) < 190 and 60 < got.at(20, 6) < 190,
+              "bilateral with a huge sigma-range blurs the step like a Gaussian",
+              "%d %d" % (got.at(19, 6), got.at(20, 6)))
+
+
+def test_grid(tmp, inputs):
+    for name, path, img in inputs:
+        out = os.path.join(tmp, name + "_grid.png")
+        sr = "2000" if img.depth == 16 else "25.5"
+        r = clv("grid", "--sigma-space", "4", "--sigma-range", sr, path, out)
+        if ok(r, "grid %s" % name):
+            got = png_read(out)
+            check((got.width, got.height, got.channels, got.depth)
+                  == (img.width, img.height, img.channels, img.depth),
+                  "grid %s keeps shape and type" % name, "%r vs %r" % (got, img))
+
+    def levels_kept(out_path, img, tol):
+        got = png_read(out_path)
+        if (got.width, got.height, got.channels) != (img.width, img.height, img.channels):
+            return False, repr(got)
+        d = max_diff(got.pixels, img.pixels)
+        return d <= tol, "max diff %g" % d
+
+    # Two levels 40 / 200, 8-bit: each stays within 2 of its level.
+    step = step_image(64, 48, 40, 200)
+    src = os.path.join(tmp, "gstep.png")
+    png_write(src, step)
+    out = os.path.join(tmp, "gstep_grid.png")
+    for blur in ("1", "0", "2.5"):
+        r = clv("grid", "--sigma-space", "8", "--sigma-range", "20", "--blur", blur, src, out)
+        if ok(r, "grid on a step, --blur %s" % blur):
+            good, detail = levels_kept(out, step, 2)
+            check(good, "grid --blur %s keeps both levels of a step within 2" % blur, detail)
+    const = constant_image(30, 20, (90, 160, 20))
+    csrc = os.path.join(tmp, "gconst.png")
+    png_write(csrc, const)
+    r = clv("grid", "--sigma-space=5", "--sigma-range=10", csrc, out)
+    if ok(r, "grid on a constant RGB image"):
+        good, detail = levels_kept(out, const, 1)
+        check(good, "grid keeps a constant RGB image within 1", detail)
+
+    # Cross: the edges come from --edge. The same step given as RGB (turned
+    # into its luma on the host) keeps it; a flat edge image blurs it.
+    edge_rgb = os.path.join(tmp, "gedge_rgb.png")
+    png_write(edge_rgb, step_image(64, 48, 40, 200, channels=3))
+    r = clv("grid", "--sigma-space", "8", "--sigma-range", "20", "--edge", edge_rgb, src, out)
+    if ok(r, "grid --edge RGB step"):
+        good, detail = levels_kept(out, step, 2)
+        check(good, "grid --edge with the same step (RGB) keeps both levels within 2", detail)
+    edge16 = os.path.join(tmp, "gedge16.png")
+    png_write(edge16, step_image(64, 48, 10000, 50000, depth=16))
+    r = clv("grid", "--sigma-space", "8", "--sigma-range", "5000", "--edge=" + edge16, src, out)
+    if ok(r, "grid --edge 16-bit step, sigma-range in its units"):
+        good, detail = levels_kept(out, step, 2)
+        check(good, "grid --edge 16-bit keeps both levels within 2", detail)
+    flat = os.path.join(tmp, "gedge_flat.png")
+    png_write(flat, constant_image(64, 48, 128))
+    r = clv("grid", "--sigma-space", "8", "--sigma-range", "20", "--edge", flat, src, out)
+    if ok(r, "grid --edge flat"):
+        got = png_read(out)
+        mid = [got.at(x, 24) for x in (30, 31, 32, 33)]
+        check(all(60 < v < 180 for v in mid), "grid --edge with a flat edge image blurs the step",
+              repr(mid))
+
+
+def test_tonemap(tmp, inputs):
+    r = clv("tonemap", "--help")
+    check(r.code == 0 and r.err == "" and r.out.count("(default ") == 7 and "default 5)" in r.out
+          and "default 1.3)" in r.out, "tonemap --help gives the 7 defaults", r.describe())
+
+    w, h = 48, 32
+    rgb = os.path.join(tmp, "ramp.pfm")
+    pfm_write(rgb, w, h, 3, hdr_ramp(w, h, 3))
+    gray = os.path.join(tmp, "ramp_gray.pfm")
+    pfm_write(gray, w, h, 1, hdr_ramp(w, h, 1))
+
+    def column_mean(img, x, c=1):
+        return sum(img.at(x, y, c) for y in range(img.height)) / img.height
+
+    out = os.path.join(tmp, "ramp_tm.png")
+    r = clv("tonemap", rgb, out)
+    if ok(r, "tonemap an RGB PFM"):
+        check(png_header(out) == (w, h, 8, 2), "tonemap output is 8-bit RGB of the input size",
+              repr(png_header(out)))
+        got = png_read(out)
+        g = got.pixels[1::3]
+        check(max(g) - min(g) >= 100, "tonemap output spreads over the 8-bit range",
+              "%d..%d" % (min(g), max(g)))
+        check(column_mean(got, 0) + 40 < column_mean(got, w - 1),
+              "tonemap keeps dark left, bright right",
+              "%g vs %g" % (column_mean(got, 0), column_mean(got, w - 1)))
+        check(all(got.at(x, y, 0) >= got.at(x, y, 2) for y in range(h) for x in range(w)),
+              "tonemap keeps the warm tint (R >= B)")
+    out = os.path.join(tmp, "ramp_gray_tm.png")
+    r = clv("tonemap", gray, out)
+    if ok(r, "tonemap a gray PFM"):
+        got = png_read(out)
+        check((got.width, got.height, got.channels, got.depth) == (w, h, 3, 8),
+              "tonemap of gray input is RGB", repr(got))
+        check(all(got.pixels[i] == got.pixels[i + 1] == got.pixels[i + 2]
+                  for i in range(0, len(got.pixels), 3)), "tonemap of gray input is gray")
+    out = os.path.join(tmp, "ramp_sat0.png")
+    r = clv("tonemap", "--saturation", "0", "--blend", "0", "--contrast", "3", "--gamma", "2.2",
+            "--sigma-space", "4", "--sigma-range=0.5", rgb, out)
+    if ok(r, "tonemap with every option"):
+        got = png_read(out)
+        check(all(got.pixels[i] == got.pixels[i + 1] == got.pixels[i + 2]
+                  for i in range(0, len(got.pixels), 3)), "tonemap --saturation 0 gives gray")
+    dark, bright = os.path.join(tmp, "ramp_dark.png"), os.path.join(tmp, "ramp_bright.png")
+    if ok(clv("tonemap", "--exposure", "-2", rgb, dark), "tonemap --exposure -2") and \
+            ok(clv("tonemap", "--exposure=2", rgb, bright), "tonemap --exposure 2"):
+        a, b = png_read(dark), png_read(bright)
+        check(sum(a.pixels) < sum(b.pixels), "tonemap --exposure 2 is brighter than -2")
+
+    # A 16-bit PNG is linear input; output is RGB 8-bit of its size.
+    for name, path, img in inputs:
+        if img.depth != 16:
+            continue
+        out = os.path.join(tmp, name + "_tm.png")
+        if ok(clv("tonemap", path, out), "tonemap a 16-bit PNG (%s)" % name):
+            check(png_header(out) == (img.width, img.height, 8, 2),
+                  "tonemap of %s is 8-bit RGB of its size" % name, repr(png_header(out)))
+
+
 def test_time(tmp, inputs):
     name, path, img = inputs[0]
     out = os.path.join(tmp, "timed.png")
@@ -404,6 +636,21 @@ def test_time(tmp, inputs):
     r = clv("--time", "transpose", path, os.path.join(tmp, "timed_t.png"))
     check(r.code == 0 and re.match(r"^time: wall [0-9.]+ ms, device [0-9.]+ ms\n$", r.err),
           "--time transpose", r.describe())
+    hdr = os.path.join(tmp, "timed.pfm")
+    pfm_write(hdr, 16, 8, 3, hdr_ramp(16, 8, 3))
+    for args in (["bilateral", "--sigma-space", "2", "--sigma-range", "20", path],
+                 ["grid", "--sigma-space", "4", "--sigma-range", "20", path],
+                 ["grid", "--sigma-space", "4", "--sigma-range", "20", "--edge", path, path],
+                 ["tonemap", hdr]):
+        timed = os.path.join(tmp, "timed_%s.png" % args[0])
+        if os.path.exists(timed):
+            os.remove(timed)
+        r = clv("--time", *(args + [timed]))
+        check(r.code == 0 and r.out == ""
+              and re.match(r"^time: wall [0-9.]+ ms, device [0-9.]+ ms\n$", r.err),
+              "--time %s%s prints one time line" % (args[0], " --edge" if "--edge" in args else ""),
+              r.describe())
+        check(os.path.exists(timed), "--time %s still writes the output" % args[0])
 
 
 def test_device(tmp, inputs, device_lines):
@@ -437,6 +684,9 @@ def test_errors(tmp, inputs):
     errdir = os.path.join(tmp, "err")
     os.mkdir(errdir)
     out = os.path.join(errdir, "out.png")
+    hdr = os.path.join(tmp, "err_hdr.pfm")
+    pfm_write(hdr, 8, 6, 3, hdr_ramp(8, 6, 3))
+    other = [p for n, p, i in inputs if (i.width, i.height) != (img.width, img.height)][0]
     usage, runtime = 2, 1
     cases = [
         (usage, ["frobnicate", path, out]),
@@ -483,6 +733,63 @@ def test_errors(tmp, inputs):
         (runtime, ["transpose", path, os.path.join(errdir, "nodir", "out.png")]),
         (runtime, ["box", "--ksize", "3x3", u16, os.path.join(errdir, "out16.jpg")]),
         (runtime, ["gaussian", "--sigma", "1000", path, out]),
+        # bilateral
+        (usage, ["bilateral", path, out]),
+        (usage, ["bilateral", "--sigma-space", "2", path, out]),
+        (usage, ["bilateral", "--sigma-range", "20", path, out]),
+        (usage, ["bilateral", "--sigma-space", "-1", "--sigma-range", "20", path, out]),
+        (usage, ["bilateral", "--sigma-space", "0", "--sigma-range", "20", path, out]),
+        (usage, ["bilateral", "--sigma-space", "nan", "--sigma-range", "20", path, out]),
+        (usage, ["bilateral", "--sigma-space", "2", "--sigma-range", "-20", path, out]),
+        (usage, ["bilateral", "--sigma-space", "2", "--sigma-range", "NaN", path, out]),
+        (usage, ["bilateral", "--sigma-space", "2", "--sigma-range", "inf", path, out]),
+        (usage, ["bilateral", "--sigma-space", "2", "--sigma-range", "20x", path, out]),
+        (usage, ["bilateral", "--sigma-space", "2", "--sigma-range", "20", "--radius", "65", path, out]),
+        (usage, ["bilateral", "--sigma-space", "2", "--sigma-range", "20", "--radius", "-1", path, out]),
+        (usage, ["bilateral", "--sigma-space", "2", "--sigma-range", "20", "--radius", "2.5", path, out]),
+        (usage, ["bilateral", "--sigma-space", "30", "--sigma-range", "20", path, out]),
+        (usage, ["bilateral", "--sigma-space", "2", "--sigma-range", "20", "--border", "foo", path, out]),
+        (usage, ["bilateral", "--sigma-space", "2", "--sigma-range", "20", "--bogus", path, out]),
+        (usage, ["bilateral", "--sigma-space", "2", "--sigma-range", "20", path]),
+        (usage, ["bilateral", "--sigma-space", "2", path, out, "--sigma-range"]),
+        (runtime, ["bilateral", "--sigma-space", "2", "--sigma-range", "20", missing, out]),
+        # grid
+        (usage, ["grid", path, out]),
+        (usage, ["grid", "--sigma-space", "16", path, out]),
+        (usage, ["grid", "--sigma-range", "25", path, out]),
+        (usage, ["grid", "--sigma-space", "-16", "--sigma-range", "25", path, out]),
+        (usage, ["grid", "--sigma-space", "0.5", "--sigma-range", "25", path, out]),
+        (usage, ["grid", "--sigma-space", "nan", "--sigma-range", "25", path, out]),
+        (usage, ["grid", "--sigma-space", "16", "--sigma-range", "0", path, out]),
+        (usage, ["grid", "--sigma-space", "16", "--sigma-range", "-nan", path, out]),
+        (usage, ["grid", "--sigma-space", "16", "--sigma-range", "25", "--blur", "-1", path, out]),
+        (usage, ["grid", "--sigma-space", "16", "--sigma-range", "25", "--blur", "nan", path, out]),
+        (usage, ["grid", "--sigma-space", "16", "--sigma-range", "25", "--edge", "", path, out]),
+        (usage, ["grid", "--sigma-space", "16", "--sigma-range", "25", path, out, "--edge"]),
+        (usage, ["grid", "--sigma-space", "16", "--sigma-range", "25", "--radius", "3", path, out]),
+        (runtime, ["grid", "--sigma-space", "16", "--sigma-range", "25", "--edge", other, path, out]),
+        (runtime, ["grid", "--sigma-space", "16", "--sigma-range", "25", "--edge", missing, path, out]),
+        (runtime, ["grid", "--sigma-space", "16", "--sigma-range", "25", "--blur", "25", path, out]),
+        (runtime, ["grid", "--sigma-space", "4", "--sigma-range", "0.001", u16, out]),
+        # tonemap
+        (usage, ["tonemap", "--blend", "2", hdr, out]),
+        (usage, ["tonemap", "--blend", "-0.5", hdr, out]),
+        (usage, ["tonemap", "--contrast", "0", hdr, out]),
+        (usage, ["tonemap", "--contrast", "31", hdr, out]),
+        (usage, ["tonemap", "--exposure", "inf", hdr, out]),
+        (usage, ["tonemap", "--saturation", "-1", hdr, out]),
+        (usage, ["tonemap", "--gamma", "-1", hdr, out]),
+        (usage, ["tonemap", "--sigma-space", "-3", hdr, out]),
+        (usage, ["tonemap", "--sigma-range", "0", hdr, out]),
+        (usage, ["tonemap", "--sigma-range", "nan", hdr, out]),
+        (usage, ["tonemap", "--bogus", hdr, out]),
+        (usage, ["tonemap", hdr]),
+        (usage, ["tonemap", hdr, out, out]),
+        (runtime, ["tonemap", path, out]),
+        (runtime, ["tonemap", missing, out]),
+        (runtime, ["tonemap", garbage, out]),
+        (runtime, ["tonemap", "--gamma", "11", hdr, out]),
+        (runtime, ["tonemap", hdr, os.path.join(errdir, "out.exr")]),
     ]
     for want, args in cases:
         r = clv(*args)
@@ -532,6 +839,15 @@ def test_errors(tmp, inputs):
     # Detail from the library arrives on the one line.
     r = clv("transpose", garbage, out)
     check("garbage.png" in r.err, "read error names the file", r.describe())
+    r = clv("grid", "--sigma-space", "16", "--sigma-range", "25", "--edge", other, path, out)
+    check("must match" in r.err and "%dx%d" % (img.width, img.height) in r.err,
+          "grid --edge size mismatch says so, with the sizes", r.describe())
+    r = clv("tonemap", path, out)
+    check("8-bit" in r.err and "not HDR" in r.err, "tonemap on 8-bit input says it is not HDR",
+          r.describe())
+    r = clv("tonemap", "--blend", "2", hdr, out)
+    check("--blend" in r.err and "0..1" in r.err, "tonemap --blend 2 names the option and range",
+          r.describe())
 
 
 def test_bundled(tmp):
@@ -588,8 +904,13 @@ def test_bundled(tmp):
               "a CMYK JPEG is refused with one line", r.describe())
 
 
-DEMO_LINE = re.compile(r"^(\S.*?)\s+(chelsea|camera)\.png (\d+)x(\d+) (gray|rgb|rgba) (u8|u16|f32)"
-                       r"\s+wall\s+[0-9.]+ ms\s+device\s+[0-9.]+ ms\s+-> (\S+\.png)$")
+DEMO_LINE = re.compile(r"^(?P<label>\S.*?)\s+(?P<stem>chelsea|camera|chelsea_hdr|studio_256)\.(png|pfm|exr)"
+                       r" (?P<w>\d+)x(?P<h>\d+) (gray|rgb|rgba) (u8|u16|f32)"
+                       r"\s+wall\s+[0-9.]+ ms\s+device\s+[0-9.]+ ms\s+-> (?P<out>\S+\.png)$")
+DEMO_SKIP = re.compile(r"^tonemap  skipped: studio_256\.exr: built without OpenEXR$")
+# 6 ops x 2 images x (own type, f32), bilateral, grid x 2, grid cross, and
+# tonemap of the synthetic HDR and of studio_256.exr (or its skip line).
+DEMO_LINES = 30
 
 
 def test_demo(tmp):
@@ -599,33 +920,46 @@ def test_demo(tmp):
         return
     chelsea = png_header(os.path.join(DATA, "chelsea.png"))
     camera = png_header(os.path.join(DATA, "camera.png"))
-    sizes = {"chelsea": chelsea[:2], "camera": camera[:2]}
+    sizes = {"chelsea": chelsea[:2], "camera": camera[:2], "chelsea_hdr": chelsea[:2]}
 
     demo_dir = os.path.join(tmp, "demo", "nested")
     r = clv("demo", demo_dir, env={"CLV_DATA_DIR": DATA})
     if not ok(r, "demo runs"):
         return
     lines = r.out.rstrip("\n").split("\n")
-    check(len(lines) == 24, "demo prints one line per op (24)", "%d lines:\n%s" % (len(lines), r.out))
+    check(len(lines) == DEMO_LINES, "demo prints one line per op (%d)" % DEMO_LINES,
+          "%d lines:\n%s" % (len(lines), r.out))
+    skipped = [l for l in lines if DEMO_SKIP.match(l)]
+    check(len(skipped) <= 1 and (not skipped or lines[-1] == skipped[0]),
+          "demo skips at most the EXR tone mapping, last", r.out)
     files = set()
+    in_size = {}  # output file -> size of its input
     for line in lines:
+        if DEMO_SKIP.match(line):
+            continue
         m = DEMO_LINE.match(line)
         if not check(m is not None, "demo line format", repr(line)):
             continue
-        stem, w, h, out = m.group(2), int(m.group(3)), int(m.group(4)), m.group(7)
-        check((w, h) == sizes[stem], "demo line gives the input size", line)
+        stem, w, h, out = m.group("stem"), int(m.group("w")), int(m.group("h")), m.group("out")
+        check((w, h) == sizes.get(stem, (w, h)), "demo line gives the input size", line)
         check(os.path.dirname(out) == demo_dir, "demo writes into DIR", line)
         check(os.path.isfile(out), "demo output exists", out)
         files.add(os.path.basename(out))
+        in_size[os.path.basename(out)] = (w, h)
+    printed = len(lines) - len(skipped)
+    files.add("chelsea_hdr.pfm")  # the synthetic HDR input, named on its line
     listed = set(os.listdir(demo_dir))
-    check(files == listed and len(files) == 24, "demo files are the 24 printed ones",
+    check(files == listed and len(files) == printed + 1,
+          "demo files are the %d printed ones and the PFM" % printed,
           "%r vs %r" % (sorted(files), sorted(listed)))
+    n_files = len(listed)
 
     # Shapes and spot checks of content.
     for f in sorted(listed):
-        stem = f.split("_")[0]
-        w0, h0 = sizes.get(stem, (0, 0))
-        w, h, depth, _ = png_header(os.path.join(demo_dir, f))
+        if not f.endswith(".png"):
+            continue
+        w0, h0 = in_size.get(f, (0, 0))
+        w, h, depth, ctype = png_header(os.path.join(demo_dir, f))
         if "transpose" in f:
             want = (h0, w0)
         elif "resize_half" in f:
@@ -636,6 +970,27 @@ def test_demo(tmp):
             want = (w0, h0)
         check(abs(w - want[0]) <= 1 and abs(h - want[1]) <= 1 and depth == 8,
               "demo %s size" % f, "%dx%d, wanted about %dx%d" % (w, h, want[0], want[1]))
+        if "tonemap" in f:
+            check((w, h) == (w0, h0) and ctype == 2, "demo %s is RGB of the input size" % f,
+                  "%dx%d color type %d" % (w, h, ctype))
+    pfm = os.path.join(demo_dir, "chelsea_hdr.pfm")
+    if check(os.path.isfile(pfm), "demo saves the synthetic HDR as chelsea_hdr.pfm"):
+        with open(pfm, "rb") as f:
+            head = f.read(32)
+        check(head.startswith(b"PF\n%d %d\n" % chelsea[:2]),
+              "chelsea_hdr.pfm is an RGB PFM of chelsea's size", repr(head))
+        again = os.path.join(tmp, "chelsea_hdr_again.png")
+        tm = os.path.join(demo_dir, "chelsea_hdr_tonemap.png")
+        if ok(clv("tonemap", pfm, again), "clv tonemap on the demo's PFM") and os.path.isfile(tm):
+            check(same_image(png_read(again), png_read(tm)),
+                  "clv tonemap on chelsea_hdr.pfm reproduces the demo's chelsea_hdr_tonemap.png")
+    ga = os.path.join(demo_dir, "chelsea_grid.png")
+    gb = os.path.join(demo_dir, "chelsea_grid_cross.png")
+    if os.path.isfile(ga) and os.path.isfile(gb):
+        a, b = png_read(ga), png_read(gb)
+        d = max_diff(a.pixels, b.pixels) if len(a.pixels) == len(b.pixels) else float("inf")
+        check(d <= 2, "demo grid cross with the image's own luma ~ plain grid (within 2)",
+              "max diff %g" % d)
     cam = png_read(os.path.join(DATA, "camera.png"))
     t8 = os.path.join(demo_dir, "camera_transpose.png")
     t32 = os.path.join(demo_dir, "camera_transpose_f32.png")
@@ -656,6 +1011,16 @@ def test_demo(tmp):
     r = clv("demo", os.path.join(tmp, "demo2"), env={"CLV_DATA_DIR": os.path.join(tmp, "nowhere")})
     check(one_error_line(r) and r.code == 1 and "nowhere" in r.err,
           "demo with a bad CLV_DATA_DIR fails with one line naming it", r.describe())
+    # The bundled HDR image is part of the data: without it the demo fails
+    # before writing anything (a library without OpenEXR only skips it).
+    partial = os.path.join(tmp, "partial")
+    os.mkdir(partial)
+    for name in ("chelsea.png", "camera.png"):
+        os.symlink(os.path.abspath(os.path.join(DATA, name)), os.path.join(partial, name))
+    r = clv("demo", os.path.join(tmp, "demo3"), env={"CLV_DATA_DIR": partial})
+    check(one_error_line(r) and r.code == 1 and "studio_256.exr" in r.err and r.out == ""
+          and not os.path.exists(os.path.join(tmp, "demo3")),
+          "demo without studio_256.exr fails up front with one line naming it", r.describe())
     # Without CLV_DATA_DIR: tests/data next to the executable or in the current
     # directory. Here the current directory has none, so the outcome depends on
     # where the build tree is: either it finds the images next to the binary
@@ -667,7 +1032,7 @@ def test_demo(tmp):
                           timeout=TIMEOUT)
     r = Result(["demo"], proc)
     if r.code == 0:
-        check(len(os.listdir(os.path.join(bare, "clv-demo"))) == 24,
+        check(len(os.listdir(os.path.join(bare, "clv-demo"))) == n_files,
               "demo without DIR writes ./clv-demo", r.describe())
     else:
         check(one_error_line(r) and "./tests/data" in r.err and "CLV_DATA_DIR" in r.err,
@@ -680,7 +1045,8 @@ def test_demo(tmp):
                           timeout=TIMEOUT)
     r = Result(["demo", "out"], proc)
     if ok(r, "demo finds ./tests/data"):
-        check(len(os.listdir(os.path.join(here, "out"))) == 24, "demo writes 24 files into out")
+        check(len(os.listdir(os.path.join(here, "out"))) == n_files,
+              "demo writes %d files into out" % n_files)
 
 
 def main():
@@ -723,6 +1089,9 @@ def run_all(tmp):
         test_resize(tmp, inputs)
         test_box(tmp, inputs)
         test_gaussian(tmp, inputs)
+        test_bilateral(tmp, inputs)
+        test_grid(tmp, inputs)
+        test_tonemap(tmp, inputs)
         test_time(tmp, inputs)
         test_device(tmp, inputs, device_lines)
         test_errors(tmp, inputs)

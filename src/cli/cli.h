@@ -34,12 +34,15 @@ typedef struct cli_globals {
 /* A sub-command: argv[0] is the command name. Returns the exit status. */
 typedef int (*cli_command_fn)(const cli_globals *g, int argc, char **argv);
 
-/* Sub-commands (cmd_filter.c, cmd_demo.c). */
+/* Sub-commands (cmd_filter.c, cmd_edge.c, cmd_demo.c). */
 int cli_cmd_devices(const cli_globals *g, int argc, char **argv);
 int cli_cmd_transpose(const cli_globals *g, int argc, char **argv);
 int cli_cmd_resize(const cli_globals *g, int argc, char **argv);
 int cli_cmd_box(const cli_globals *g, int argc, char **argv);
 int cli_cmd_gaussian(const cli_globals *g, int argc, char **argv);
+int cli_cmd_bilateral(const cli_globals *g, int argc, char **argv);
+int cli_cmd_grid(const cli_globals *g, int argc, char **argv);
+int cli_cmd_tonemap(const cli_globals *g, int argc, char **argv);
 int cli_cmd_demo(const cli_globals *g, int argc, char **argv);
 
 /* ---- errors ---------------------------------------------------------- */
@@ -73,6 +76,10 @@ CLI_MUST_USE int cli_parse_double(const char *s, double *out);
 /* "WxH" (or "WXH") with both sides integers in [min, max]. 0 or -1. */
 CLI_MUST_USE int cli_parse_size(const char *s, int min, int max, int *w, int *h);
 
+/* Border mode name (reflect101, replicate, ...). Prints a usage error and
+ * returns CLI_EXIT_USAGE for anything else, 0 on success. */
+CLI_MUST_USE int cli_parse_border(const char *cmd, const char *value, clv_border *out);
+
 /* ---- option scanning ------------------------------------------------- */
 
 /* Walks a sub-command's arguments: options ("--name value", "--name=value",
@@ -98,6 +105,26 @@ CLI_MUST_USE int cli_args_next(cli_args *a, const char **name, const char **posi
  * argument). Prints a usage error and returns NULL when there is none. */
 CLI_MUST_USE const char *cli_args_value(cli_args *a, const char *name);
 
+/* Bounds for cli_args_number. */
+typedef struct cli_range {
+    double lo, hi; /* -INFINITY / INFINITY for none */
+    int lo_open;   /* 1: the value must be > lo, 0: >= lo */
+} cli_range;
+
+/* The value of the option just returned as a finite decimal number within
+ * range (cli_parse_double). Prints a usage error naming the option and the
+ * bounds and returns CLI_EXIT_USAGE otherwise; 0 on success. */
+CLI_MUST_USE int cli_args_number(cli_args *a, const char *name, cli_range range, double *out);
+
+/* "-h" or "--help". */
+int cli_wants_help(const char *name);
+
+/* IN and OUT from the positionals seen (npos of them, the first
+ * min(npos, 3) in pos): a usage error unless there are exactly two non-empty
+ * ones. Returns 0 or CLI_EXIT_USAGE. */
+CLI_MUST_USE int cli_two_paths(const char *cmd, int npos, const char *const *pos,
+                               const char **in, const char **out);
+
 /* ---- images and contexts --------------------------------------------- */
 
 /* Create a context honouring --device; profiling when asked. Prints the
@@ -121,6 +148,16 @@ CLI_MUST_USE int cli_download(const char *cmd, clv_context *ctx, const clv_image
 
 /* "gray", "gray+alpha"... name for a channel count. */
 const char *cli_channels_name(int channels);
+
+/* New packed 1-channel image of the same type: Rec. 709 luma
+ * 0.2126 R + 0.7152 G + 0.0722 B of a 3 or 4 channel image (alpha ignored;
+ * u8/u16 rounded to nearest), a copy of a 1-channel one. Prints the error. */
+CLI_MUST_USE int cli_host_luma(const char *cmd, const clv_host_image *in, clv_host_image *out);
+
+/* New packed 3-channel image of the same type with R = G = B = the value of
+ * a 1-channel image. Prints the error. */
+CLI_MUST_USE int cli_host_gray_to_rgb(const char *cmd, const clv_host_image *in,
+                                      clv_host_image *out);
 
 /* ---- timing ---------------------------------------------------------- */
 
@@ -161,5 +198,33 @@ CLI_MUST_USE clv_status cli_op_box(clv_context *ctx, const clv_image *src, clv_i
                                    const void *params); /* cli_box_params */
 CLI_MUST_USE clv_status cli_op_gaussian(clv_context *ctx, const clv_image *src, clv_image *dst,
                                         const void *params); /* cli_gaussian_params */
+
+/* ---- the edge-preserving operations (cmd_edge.c) ---------------------- */
+
+typedef struct cli_bilateral_params {
+    double sigma_space, sigma_range; /* sigma_range in the image's units */
+    int radius;                      /* 0: ceil(3 sigma_space) */
+    clv_border border;
+} cli_bilateral_params;
+
+typedef struct cli_grid_params {
+    clv_grid_params grid;
+    const clv_image *edge; /* NULL: clv_bilateral_grid, else the cross variant */
+} cli_grid_params;
+
+CLI_MUST_USE clv_status cli_op_bilateral(clv_context *ctx, const clv_image *src, clv_image *dst,
+                                         const void *params); /* cli_bilateral_params */
+CLI_MUST_USE clv_status cli_op_grid(clv_context *ctx, const clv_image *src, clv_image *dst,
+                                    const void *params); /* cli_grid_params */
+/* src f32 RGB(A), dst u8 RGB. */
+CLI_MUST_USE clv_status cli_op_tonemap(clv_context *ctx, const clv_image *src, clv_image *dst,
+                                       const void *params); /* clv_tonemap_params */
+
+/* The f32 RGB(A) input of a tone mapping from a file's pixels (read from
+ * `path`, named in messages): f32 as is, u16 as linear values scaled by
+ * 1/65535, 1 channel replicated to RGB. u8 is refused (not HDR). Prints the
+ * error; returns 0 or CLI_EXIT_RUNTIME. */
+CLI_MUST_USE int cli_hdr_input(const char *cmd, const char *path, const clv_host_image *in,
+                               clv_host_image *out);
 
 #endif

@@ -7,6 +7,7 @@
 #include <limits.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -183,6 +184,16 @@ int cli_parse_size(const char *s, int min, int max, int *w, int *h)
     return 0;
 }
 
+int cli_parse_border(const char *cmd, const char *value, clv_border *out)
+{
+    if (clv_border_from_string(value, out) != CLV_OK)
+        return cli_usage_error(cmd,
+                               "bad --border '%s' (expected replicate, reflect, reflect101, "
+                               "constant or wrap)",
+                               value);
+    return 0;
+}
+
 /* ---- option scanning ------------------------------------------------- */
 
 void cli_args_init(cli_args *a, const char *cmd, int argc, char **argv)
@@ -231,6 +242,63 @@ const char *cli_args_value(cli_args *a, const char *name)
         return NULL;
     }
     return a->argv[a->i++];
+}
+
+static int in_range(double v, cli_range r)
+{
+    if (r.lo_open ? !(v > r.lo) : !(v >= r.lo))
+        return 0;
+    return v <= r.hi;
+}
+
+/* "a number > 0", "a number in 0..1", ... */
+static void describe_range(cli_range r, char *buf, size_t size)
+{
+    const int has_lo = isfinite(r.lo), has_hi = isfinite(r.hi);
+    if (has_lo && has_hi && !r.lo_open)
+        snprintf(buf, size, "a number in %g..%g", r.lo, r.hi);
+    else if (has_lo && has_hi)
+        snprintf(buf, size, "a number > %g and <= %g", r.lo, r.hi);
+    else if (has_lo)
+        snprintf(buf, size, "a number %s %g", r.lo_open ? ">" : ">=", r.lo);
+    else if (has_hi)
+        snprintf(buf, size, "a number <= %g", r.hi);
+    else
+        snprintf(buf, size, "a number");
+}
+
+int cli_args_number(cli_args *a, const char *name, cli_range range, double *out)
+{
+    const char *v = cli_args_value(a, name);
+    if (!v)
+        return CLI_EXIT_USAGE;
+    double d = 0.0;
+    if (cli_parse_double(v, &d) != 0 || !in_range(d, range)) {
+        char want[96];
+        describe_range(range, want, sizeof want);
+        return cli_usage_error(a->cmd, "bad %s '%s' (expected %s)", name, v, want);
+    }
+    *out = d;
+    return 0;
+}
+
+int cli_wants_help(const char *name)
+{
+    return strcmp(name, "--help") == 0 || strcmp(name, "-h") == 0;
+}
+
+int cli_two_paths(const char *cmd, int npos, const char *const *pos, const char **in,
+                  const char **out)
+{
+    if (npos < 2)
+        return cli_usage_error(cmd, "%s", npos == 0 ? "missing IN and OUT" : "missing OUT");
+    if (npos > 2)
+        return cli_usage_error(cmd, "unexpected argument '%s'", pos[2]);
+    if (!pos[0][0] || !pos[1][0])
+        return cli_usage_error(cmd, "empty file name");
+    *in = pos[0];
+    *out = pos[1];
+    return 0;
 }
 
 /* ---- contexts and images --------------------------------------------- */
@@ -325,6 +393,91 @@ const char *cli_channels_name(int channels)
     case 4: return "rgba";
     default: return "?";
     }
+}
+
+static int alloc_like(const char *cmd, const clv_host_image *in, int channels,
+                      clv_host_image *out)
+{
+    clv_status s = clv_host_image_alloc(out, in->width, in->height, channels, in->type);
+    if (s != CLV_OK) {
+        cli_error(cmd, "cannot allocate a %dx%d %s image: %s", in->width, in->height,
+                  cli_channels_name(channels), clv_status_string(s));
+        return CLI_EXIT_RUNTIME;
+    }
+    return 0;
+}
+
+int cli_host_luma(const char *cmd, const clv_host_image *in, clv_host_image *out)
+{
+    if (in->channels != 1 && in->channels != 3 && in->channels != 4) {
+        cli_error(cmd, "cannot make a gray image from %d channels", in->channels);
+        return CLI_EXIT_RUNTIME;
+    }
+    int rc = alloc_like(cmd, in, 1, out);
+    if (rc)
+        return rc;
+    const size_t es = clv_pixel_type_size(in->type);
+    const int cn = in->channels;
+    const double max = in->type == CLV_U16 ? 65535.0 : 255.0;
+    for (int y = 0; y < in->height; y++) {
+        const unsigned char *row = (const unsigned char *)in->data + (size_t)y * in->stride;
+        unsigned char *orow = (unsigned char *)out->data + (size_t)y * out->stride;
+        if (cn == 1) {
+            memcpy(orow, row, (size_t)in->width * es);
+            continue;
+        }
+        for (int x = 0; x < in->width; x++) {
+            const size_t i = (size_t)x * (size_t)cn;
+            double r, g, b;
+            if (in->type == CLV_U8) {
+                r = row[i];
+                g = row[i + 1];
+                b = row[i + 2];
+            } else if (in->type == CLV_U16) {
+                const uint16_t *p = (const uint16_t *)row;
+                r = p[i];
+                g = p[i + 1];
+                b = p[i + 2];
+            } else {
+                const float *p = (const float *)row;
+                r = p[i];
+                g = p[i + 1];
+                b = p[i + 2];
+            }
+            const double l = 0.2126 * r + 0.7152 * g + 0.0722 * b;
+            if (in->type == CLV_F32) {
+                ((float *)orow)[x] = (float)l;
+            } else {
+                double q = floor(l + 0.5);
+                q = q < 0.0 ? 0.0 : q > max ? max : q;
+                if (in->type == CLV_U16)
+                    ((uint16_t *)orow)[x] = (uint16_t)q;
+                else
+                    orow[x] = (unsigned char)q;
+            }
+        }
+    }
+    return 0;
+}
+
+int cli_host_gray_to_rgb(const char *cmd, const clv_host_image *in, clv_host_image *out)
+{
+    if (in->channels != 1) {
+        cli_error(cmd, "expected a 1-channel image (got %d channels)", in->channels);
+        return CLI_EXIT_RUNTIME;
+    }
+    int rc = alloc_like(cmd, in, 3, out);
+    if (rc)
+        return rc;
+    const size_t es = clv_pixel_type_size(in->type);
+    for (int y = 0; y < in->height; y++) {
+        const unsigned char *row = (const unsigned char *)in->data + (size_t)y * in->stride;
+        unsigned char *orow = (unsigned char *)out->data + (size_t)y * out->stride;
+        for (int x = 0; x < in->width; x++)
+            for (int c = 0; c < 3; c++)
+                memcpy(orow + ((size_t)x * 3 + (size_t)c) * es, row + (size_t)x * es, es);
+    }
+    return 0;
 }
 
 /* ---- timing ---------------------------------------------------------- */

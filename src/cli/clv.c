@@ -17,6 +17,12 @@ static const cli_command commands[] = {
     {"box", cli_cmd_box, "--ksize WxH [--border B] IN OUT: mean filter"},
     {"gaussian", cli_cmd_gaussian,
      "--sigma S [--sigma-y S] [--ksize WxH] [--border B] IN OUT: Gaussian blur"},
+    {"bilateral", cli_cmd_bilateral,
+     "--sigma-space S --sigma-range R [--radius N] [--border B] IN OUT: bilateral"},
+    {"grid", cli_cmd_grid,
+     "--sigma-space S --sigma-range R [--blur B] [--edge E] IN OUT: fast bilateral"},
+    {"tonemap", cli_cmd_tonemap,
+     "[--contrast C] [--exposure E] ... IN OUT: tone map HDR to 8-bit RGB"},
     {"demo", cli_cmd_demo, "[DIR]: run every operation on the bundled images, write PNGs to DIR"},
 };
 
@@ -24,8 +30,10 @@ static void usage(FILE *f)
 {
     fprintf(f, "usage: clv [--device SPEC] [--time] COMMAND [ARGS...]\n"
                "\n"
-               "OpenCL computer vision on image files (PNG, JPEG; the format follows\n"
-               "the file name's extension). The result keeps the input's pixel type.\n"
+               "OpenCL computer vision on image files: PNG and JPEG, and f32 HDR files\n"
+               "(OpenEXR, Radiance .hdr, PFM). The input's format is detected, the output's\n"
+               "follows its file name's extension. The result keeps the input's pixel type\n"
+               "(except tonemap, which writes 8-bit RGB).\n"
                "\n"
                "commands:\n");
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
