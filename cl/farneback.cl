@@ -1,0 +1,215 @@
+/* Farneback dense optical flow (G. Farneback, "Two-frame motion estimation
+ * based on polynomial expansion", SCIA 2003), following OpenCV's
+ * calcOpticalFlowFarneback step for step so results are comparable:
+ *   fb_convert        u8/f32 image -> f32
+ *   fb_poly_v/_h      polynomial expansion as separable filtering: 5 f32
+ *                     coefficients per pixel (OpenCV's channel order)
+ *   fb_update_matrices  per-pixel 2x2 system from R0, R1 at the displaced
+ *                     position and the current flow (5 f32 per pixel)
+ *   fb_blur_v, fb_blur_h_solve  box or Gaussian averaging of the systems,
+ *                     the regularised 2x2 solve, and (fused, no neighbour
+ *                     exchange needed) the matrices for the next iteration
+ *   fb_scale_flow     flow *= factor (after resizing between levels)
+ * Multi-value buffers are planar: value c of pixel (x, y) is at
+ * c * ps + y * pp + x, with row pitch pp (a multiple of 16) and plane size
+ * ps = pp * h, so neighbouring work-items read neighbouring floats.
+ * Borders replicate.
+ * Needs DEPTH_* and CN=1 for fb_convert's input. */
+
+__kernel void fb_convert(__global const T *src, int sp, int w, int h, __global float *dst, int dp)
+{
+    const int x = get_global_id(0), y = get_global_id(1);
+    if (x >= w || y >= h)
+        return;
+    ROW(dst, dp, y)[x] = convert_float(ROW(src, sp, y)[x]);
+}
+
+/* Vertical part: per pixel (sum g I, sum xg dI, sum xxg I) over rows y-n..y+n
+ * (x g and x^2 g weights are symmetric/antisymmetric as in OpenCV). */
+__kernel void fb_poly_v(__global const float *img, int ip, int w, int h,
+                        __constant float *g, __constant float *xg, __constant float *xxg, int n,
+                        __global float *t3, int pp)
+{
+    const int x = get_global_id(0), y = get_global_id(1);
+    if (x >= w || y >= h)
+        return;
+    const float c = ROW(img, ip, y)[x];
+    float t0 = c * g[0], t1 = 0.0f, t2 = 0.0f;
+    for (int k = 1; k <= n; k++) {
+        const float a = ROW(img, ip, max(y - k, 0))[x];
+        const float b = ROW(img, ip, min(y + k, h - 1))[x];
+        const float p = a + b;
+        t0 += g[k] * p;
+        t1 += xg[k] * (b - a);
+        t2 += xxg[k] * p;
+    }
+    const size_t ps = (size_t)pp * h, i = (size_t)y * pp + x;
+    t3[i] = t0;
+    t3[ps + i] = t1;
+    t3[2 * ps + i] = t2;
+}
+
+/* Horizontal part and the projection onto the polynomial basis. */
+__kernel void fb_poly_h(__global const float *t3, int w, int h, int pp, __constant float *g,
+                        __constant float *xg, __constant float *xxg, int n, float ig11,
+                        float ig03, float ig33, float ig55, __global float *r)
+{
+    const int x = get_global_id(0), y = get_global_id(1);
+    if (x >= w || y >= h)
+        return;
+    const size_t ps = (size_t)pp * h;
+    __global const float *p0 = t3 + (size_t)y * pp, *p1 = p0 + ps, *p2 = p1 + ps;
+    const float g0 = g[0];
+    float b1 = p0[x] * g0, b2 = 0.0f, b3 = p1[x] * g0, b4 = 0.0f, b5 = p2[x] * g0, b6 = 0.0f;
+    for (int k = 1; k <= n; k++) {
+        const int l = max(x - k, 0), rr = min(x + k, w - 1);
+        const float tg = p0[rr] + p0[l];
+        b1 += tg * g[k];
+        b4 += tg * xxg[k];
+        b2 += (p0[rr] - p0[l]) * xg[k];
+        b3 += (p1[rr] + p1[l]) * g[k];
+        b6 += (p1[rr] - p1[l]) * xg[k];
+        b5 += (p2[rr] + p2[l]) * g[k];
+    }
+    const size_t i = (size_t)y * pp + x;
+    r[i] = b3 * ig11;
+    r[ps + i] = b2 * ig11;
+    r[2 * ps + i] = b1 * ig03 + b5 * ig33;
+    r[3 * ps + i] = b1 * ig03 + b4 * ig33;
+    r[4 * ps + i] = b6 * ig55;
+}
+
+/* The 2x2 system of one pixel for displacement (dx, dy): OpenCV's
+ * FarnebackUpdateMatrices, with its down-weighting of the 5-pixel border.
+ * Writes the 5 values at index i of the planar buffer M. */
+inline void fb_matrices(__global const float *R0, __global const float *R1, int w, int h, int pp,
+                        int x, int y, float dx, float dy, __global float *M)
+{
+    const size_t ps = (size_t)pp * h, i = (size_t)y * pp + x;
+    float fx = (float)x + dx, fy = (float)y + dy;
+    const int x1 = (int)floor(fx), y1 = (int)floor(fy);
+    fx -= (float)x1;
+    fy -= (float)y1;
+    float r2, r3, r4, r5, r6;
+    const float q0 = R0[i], q1 = R0[ps + i], q2 = R0[2 * ps + i], q3 = R0[3 * ps + i],
+                q4 = R0[4 * ps + i];
+    if (x1 >= 0 && y1 >= 0 && x1 < w - 1 && y1 < h - 1) {
+        const float a00 = (1.f - fx) * (1.f - fy), a01 = fx * (1.f - fy), a10 = (1.f - fx) * fy,
+                    a11 = fx * fy;
+        const size_t j = (size_t)y1 * pp + x1;
+#define FB_BIL(c) (a00 * R1[(c) * ps + j] + a01 * R1[(c) * ps + j + 1] + \
+                   a10 * R1[(c) * ps + j + pp] + a11 * R1[(c) * ps + j + pp + 1])
+        r2 = FB_BIL(0);
+        r3 = FB_BIL(1);
+        r4 = FB_BIL(2);
+        r5 = FB_BIL(3);
+        r6 = FB_BIL(4);
+#undef FB_BIL
+        r4 = (q2 + r4) * 0.5f;
+        r5 = (q3 + r5) * 0.5f;
+        r6 = (q4 + r6) * 0.25f;
+    } else {
+        r2 = r3 = 0.f;
+        r4 = q2;
+        r5 = q3;
+        r6 = q4 * 0.5f;
+    }
+    r2 = (q0 - r2) * 0.5f;
+    r3 = (q1 - r3) * 0.5f;
+    r2 += r4 * dy + r6 * dx;
+    r3 += r6 * dy + r5 * dx;
+
+    const int B = 5;
+    if (x < B || y < B || x >= w - B || y >= h - B) {
+        const float border[5] = {0.14f, 0.14f, 0.4472f, 0.4472f, 0.4472f};
+        const float scale = (x < B ? border[x] : 1.f) * (x >= w - B ? border[w - x - 1] : 1.f) *
+                            (y < B ? border[y] : 1.f) * (y >= h - B ? border[h - y - 1] : 1.f);
+        r2 *= scale;
+        r3 *= scale;
+        r4 *= scale;
+        r5 *= scale;
+        r6 *= scale;
+    }
+    M[i] = r4 * r4 + r6 * r6;
+    M[ps + i] = (r4 + r5) * r6;
+    M[2 * ps + i] = r5 * r5 + r6 * r6;
+    M[3 * ps + i] = r4 * r2 + r6 * r3;
+    M[4 * ps + i] = r6 * r2 + r5 * r3;
+}
+
+__kernel void fb_update_matrices(__global const float *R0, __global const float *R1,
+                                 __global const float *flow, int fp, int w, int h, int pp,
+                                 __global float *M)
+{
+    const int x = get_global_id(0), y = get_global_id(1);
+    if (x >= w || y >= h)
+        return;
+    const float2 d = vload2(x, ROW(flow, fp, y));
+    fb_matrices(R0, R1, w, h, pp, x, y, d.x, d.y, M);
+}
+
+/* Vertical weighted sum of the 5 system values over rows y-m..y+m. */
+__kernel void fb_blur_v(__global const float *M, int w, int h, int pp, __constant float *wt, int m,
+                        __global float *T)
+{
+    const int x = get_global_id(0), y = get_global_id(1);
+    if (x >= w || y >= h)
+        return;
+    const size_t ps = (size_t)pp * h;
+    float s0 = 0.f, s1 = 0.f, s2 = 0.f, s3 = 0.f, s4 = 0.f;
+    for (int k = -m; k <= m; k++) {
+        const size_t j = (size_t)clamp(y + k, 0, h - 1) * pp + x;
+        const float c = wt[k + m];
+        s0 += c * M[j];
+        s1 += c * M[ps + j];
+        s2 += c * M[2 * ps + j];
+        s3 += c * M[3 * ps + j];
+        s4 += c * M[4 * ps + j];
+    }
+    const size_t i = (size_t)y * pp + x;
+    T[i] = s0;
+    T[ps + i] = s1;
+    T[2 * ps + i] = s2;
+    T[3 * ps + i] = s3;
+    T[4 * ps + i] = s4;
+}
+
+/* Horizontal weighted sum, the regularised 2x2 solve, and - when update is
+ * set - the system for the next iteration at the new displacement. */
+__kernel void fb_blur_h_solve(__global const float *T, int w, int h, int pp, __constant float *wt,
+                              int m, __global float *flow, int fp, int update,
+                              __global const float *R0, __global const float *R1,
+                              __global float *M)
+{
+    const int x = get_global_id(0), y = get_global_id(1);
+    if (x >= w || y >= h)
+        return;
+    const size_t ps = (size_t)pp * h;
+    __global const float *row = T + (size_t)y * pp;
+    float g11 = 0.f, g12 = 0.f, g22 = 0.f, h1 = 0.f, h2 = 0.f;
+    for (int k = -m; k <= m; k++) {
+        const int j = clamp(x + k, 0, w - 1);
+        const float c = wt[k + m];
+        g11 += c * row[j];
+        g12 += c * row[ps + j];
+        g22 += c * row[2 * ps + j];
+        h1 += c * row[3 * ps + j];
+        h2 += c * row[4 * ps + j];
+    }
+    const float idet = 1.0f / (g11 * g22 - g12 * g12 + 1e-3f);
+    const float dx = (g11 * h2 - g12 * h1) * idet;
+    const float dy = (g22 * h1 - g12 * h2) * idet;
+    vstore2((float2)(dx, dy), x, ROW(flow, fp, y));
+    if (update)
+        fb_matrices(R0, R1, w, h, pp, x, y, dx, dy, M);
+}
+
+__kernel void fb_scale_flow(__global float *flow, int fp, int w, int h, float factor)
+{
+    const int x = get_global_id(0), y = get_global_id(1);
+    if (x >= w || y >= h)
+        return;
+    __global float *p = ROW(flow, fp, y) + 2 * x;
+    p[0] *= factor;
+    p[1] *= factor;
+}

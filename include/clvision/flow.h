@@ -1,0 +1,168 @@
+/* clvision — optical flow: Gaussian pyramids, Shi-Tomasi corners, pyramidal
+ * Lucas-Kanade, Farneback dense flow, and flow utilities (.flo files, colour
+ * coding, evaluation against ground truth, warping).
+ *
+ * Flow fields are 2-channel f32 images: channel 0 = u (x displacement),
+ * channel 1 = v (y displacement), in pixels, from the first image to the
+ * second: I1(x + u, y + v) ~ I0(x, y). Same threading and ownership rules as
+ * the rest of the API.
+ */
+#ifndef CLVISION_FLOW_H
+#define CLVISION_FLOW_H
+
+#include <stdint.h>
+
+#include "filter.h"
+#include "io.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- pyramids ---- */
+
+typedef struct clv_pyramid clv_pyramid;
+
+#define CLV_PYRAMID_MAX_LEVELS 16
+
+/* A pyramid of up to `levels` (1..16) images (level 0 = a copy of the
+ * source) for width x height images of 1 to 4 `channels` of any pixel type,
+ * allocated once at create time and rebuilt per frame without allocating.
+ * scale = 0.5: each level is OpenCV pyrDown of the previous one (5-tap
+ * [1 4 6 4 1]/16 Gaussian, reflect101, keep even pixels; size (w+1)/2 x
+ * (h+1)/2); u8 and u16 levels are bit-exact with OpenCV ((sum + 128) >> 8).
+ * Other scales in (0, 1) (Farneback's pyr_scale), as OpenCV's Farneback
+ * builds its pyramid: level k >= 1 is level 0 blurred with a Gaussian of
+ * sigma = (1/s - 1) / 2, s = scale^k (kernel side max(round(5 sigma) | 1, 3),
+ * reflect101 border), then resized bilinearly to round(w s) x round(h s)
+ * (u8/u16 round after the blur and after the resize). OpenCV's Farneback
+ * also smooths its level 0 ([1 2 1]/4 both ways); this pyramid does not.
+ * A level with a side below 2 (or, for other scales, a Gaussian above
+ * CLV_GAUSSIAN_MAX_KSIZE taps: sigma > 51) is not made, nor any after it:
+ * clv_pyramid_levels() tells how many exist (1 for a 1x1 or 5x1 image).
+ * CLV_ERROR_INVALID_ARGUMENT for bad sizes, levels or scale. */
+CLV_API clv_status clv_pyramid_create(clv_context *ctx, int width, int height, int channels,
+                                      clv_pixel_type type, int levels, double scale,
+                                      clv_pyramid **out);
+CLV_API void clv_pyramid_release(clv_pyramid *pyr);
+/* Fill every level from src (same size, channels and type as the pyramid,
+ * same context). Enqueues and returns without waiting. */
+CLV_API clv_status clv_pyramid_build(clv_context *ctx, clv_pyramid *pyr, const clv_image *src);
+CLV_API int clv_pyramid_levels(const clv_pyramid *pyr);
+/* Level i (owned by the pyramid), NULL when out of range. */
+CLV_API const clv_image *clv_pyramid_level(const clv_pyramid *pyr, int level);
+
+/* ---- Shi-Tomasi corners ---- */
+
+typedef struct clv_corner {
+    float x, y;     /* pixel coordinates */
+    float response; /* minimum eigenvalue of the structure tensor */
+} clv_corner;
+
+typedef struct clv_corner_params {
+    int max_corners;      /* > 0 */
+    double quality_level; /* (0, 1]: threshold = quality_level * max response */
+    double min_distance;  /* >= 0, Euclidean, in pixels */
+    int block_size;       /* odd window of the structure tensor (default 3) */
+    int gradient_size;    /* 3 (Sobel) (default 3) */
+    const clv_image *mask;/* optional u8 1-channel, same size: corners only where != 0 */
+} clv_corner_params;
+
+CLV_API clv_corner_params clv_corner_params_default(void);
+
+/* Find up to p->max_corners corners of a 1-channel u8 or f32 image, entirely
+ * on the device (response, threshold, 3x3 non-maximum suppression, minimum
+ * distance, top-K), then copy them to out (capacity p->max_corners), sorted
+ * by decreasing response; *count = number found. Waits for the result. */
+CLV_API clv_status clv_corners_shi_tomasi(clv_context *ctx, const clv_image *img,
+                                          const clv_corner_params *p, clv_corner *out,
+                                          int *count);
+
+/* ---- pyramidal Lucas-Kanade ---- */
+
+typedef struct clv_point {
+    float x, y;
+} clv_point;
+
+typedef struct clv_lk_params {
+    int win_width, win_height; /* odd window, any size >= 3 (default 21 x 21) */
+    int levels;                /* pyramid levels to use, <= those built (default 3) */
+    int max_iterations;        /* per level (default 30) */
+    double epsilon;            /* stop when the update is below this, pixels (0.01) */
+    double min_eig_threshold;  /* lost when the normalised min eigenvalue is below (1e-4) */
+    int use_initial_flow;      /* 1: pts_out holds initial estimates */
+} clv_lk_params;
+
+CLV_API clv_lk_params clv_lk_params_default(void);
+
+/* Track `count` points from prev to next (1-channel pyramids of the same
+ * geometry). status[i] = 1 tracked, 0 lost (left the image or ill
+ * conditioned); err[i] = mean absolute residual over the window at the
+ * finest level (err may be NULL). Waits for the result. */
+CLV_API clv_status clv_lk_track(clv_context *ctx, const clv_pyramid *prev,
+                                const clv_pyramid *next, const clv_point *pts_in,
+                                clv_point *pts_out, uint8_t *status, float *err, int count,
+                                const clv_lk_params *p);
+
+/* ---- Farneback dense flow ---- */
+
+typedef struct clv_farneback_params {
+    double pyr_scale;    /* (0, 1), default 0.5 */
+    int levels;          /* >= 1, default 3 */
+    int winsize;         /* averaging window, odd >= 3, default 15 */
+    int iterations;      /* per level, >= 1, default 3 */
+    int poly_n;          /* 5 or 7, default 5 */
+    double poly_sigma;   /* default 1.2 (1.1 for poly_n 5 and 1.5 for 7 are OpenCV's advice) */
+    int gaussian_window; /* 1: Gaussian averaging (OPTFLOW_FARNEBACK_GAUSSIAN), 0: box */
+    int use_initial_flow;/* 1: flow holds the initial estimate */
+} clv_farneback_params;
+
+CLV_API clv_farneback_params clv_farneback_params_default(void);
+
+/* Dense flow from prev to next (1-channel u8 or f32, same size) into flow
+ * (2-channel f32 of the same size), with OpenCV's calcOpticalFlowFarneback
+ * parameter meanings. */
+CLV_API clv_status clv_farneback(clv_context *ctx, const clv_image *prev, const clv_image *next,
+                                 clv_image *flow, const clv_farneback_params *p);
+
+/* ---- utilities ---- */
+
+/* Middlebury .flo: "PIEH" tag, width, height, then u, v floats per pixel.
+ * read gives a 2-channel f32 host image; write takes one (temp file +
+ * rename, like every writer). */
+CLV_API clv_status clv_flo_read(const char *path, clv_host_image *out);
+CLV_API clv_status clv_flo_write(const char *path, const clv_host_image *flow);
+
+/* Middlebury colour wheel coding of a flow field into u8 RGB (3 channels, same
+ * size). max_magnitude > 0 sets the magnitude shown at full saturation;
+ * <= 0 uses the field's largest finite magnitude. Unknown flow (|u| or |v| >=
+ * 1e9, NaN) is black. */
+CLV_API clv_status clv_flow_to_color(clv_context *ctx, const clv_image *flow, clv_image *rgb,
+                                     double max_magnitude);
+
+typedef struct clv_flow_stats {
+    double aee;       /* average endpoint error, pixels */
+    double aae;       /* average angular error, degrees (Barron et al.) */
+    double r1, r3, r5;/* percent of pixels with endpoint error above 1, 3, 5 px */
+    int64_t valid;    /* pixels counted (ground truth known) */
+} clv_flow_stats;
+
+/* Compare an estimated flow with ground truth on the device; pixels whose
+ * ground truth has |u| or |v| >= 1e9 (or NaN) are ignored. AAE uses
+ * acos((u_e u_g + v_e v_g + 1) / sqrt((u_e^2 + v_e^2 + 1)(u_g^2 + v_g^2 + 1))).
+ * With no known ground-truth pixel every figure is 0 and valid is 0.
+ * Waits for the result. */
+CLV_API clv_status clv_flow_eval(clv_context *ctx, const clv_image *estimate,
+                                 const clv_image *ground_truth, clv_flow_stats *out);
+
+/* dst(x, y) = src(x + u(x, y), y + v(x, y)), bilinear, border replicate;
+ * src any format and size (same type and channels as dst), flow 2-channel
+ * f32 of dst's size. */
+CLV_API clv_status clv_warp(clv_context *ctx, const clv_image *src, const clv_image *flow,
+                            clv_image *dst);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,381 @@
+/* clvision — Farneback dense optical flow, OpenCV's calcOpticalFlowFarneback
+ * on the device. Per level k (coarse to fine, scale s = pyr_scale^k):
+ *   I = resize(GaussianBlur(img, sigma = (1/s - 1)/2), round(w s) x round(h s))
+ *   R = polynomial expansion of I (both images)
+ *   flow = resize(flow of level k+1) / pyr_scale   (or 0 / the initial flow)
+ *   M = matrices(R0, R1, flow); iterations x (flow = solve(blur(M)), M = ...)
+ * Every buffer lives in a workspace kept by the context and reused while the
+ * geometry stays the same, so a video loop allocates nothing per frame. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "runtime/internal.h"
+
+#define OP "farneback"
+#define FB_MAX_LEVELS 16
+#define FB_MIN_SIZE 32 /* OpenCV's smallest pyramid level side */
+
+CLV_API clv_farneback_params clv_farneback_params_default(void)
+{
+    clv_farneback_params p;
+    p.pyr_scale = 0.5;
+    p.levels = 3;
+    p.winsize = 15;
+    p.iterations = 3;
+    p.poly_n = 5;
+    p.poly_sigma = 1.2;
+    p.gaussian_window = 0;
+    p.use_initial_flow = 0;
+    return p;
+}
+
+typedef struct fb_level {
+    int w, h;
+    double scale, sigma;
+    int ksize;
+    clv_image *i0, *i1, *flow; /* f32 images of this level; flow 2 channels */
+} fb_level;
+
+typedef struct fb_ws {
+    int w, h, nlev;
+    double pyr_scale;
+    fb_level lv[FB_MAX_LEVELS + 1];
+    clv_image *f0, *f1, *blur; /* full-size f32: converted inputs, blur target */
+    cl_mem r0, r1, m, t;       /* 5 planes of pitch round_up(w, 16) at level 0 (t: temp) */
+} fb_ws;
+
+static void ws_free(void *p)
+{
+    fb_ws *ws = p;
+    if (!ws)
+        return;
+    for (int k = 0; k <= FB_MAX_LEVELS; k++) {
+        clv_image_release(ws->lv[k].i0);
+        clv_image_release(ws->lv[k].i1);
+        clv_image_release(ws->lv[k].flow);
+    }
+    clv_image_release(ws->f0);
+    clv_image_release(ws->f1);
+    clv_image_release(ws->blur);
+    clv__release_mem(ws->r0);
+    clv__release_mem(ws->r1);
+    clv__release_mem(ws->m);
+    clv__release_mem(ws->t);
+    free(ws);
+}
+
+/* Pyramid geometry exactly as OpenCV computes it. */
+static int plan_levels(int w, int h, int levels, double pyr_scale, fb_level *lv)
+{
+    int n = 0;
+    double scale = 1.0;
+    for (n = 0; n < levels; n++) {
+        scale *= pyr_scale;
+        if (w * scale < FB_MIN_SIZE || h * scale < FB_MIN_SIZE)
+            break;
+    }
+    for (int k = 0; k <= n; k++) {
+        double s = pow(pyr_scale, k);
+        lv[k].scale = s;
+        lv[k].w = (int)lrint(w * s);
+        lv[k].h = (int)lrint(h * s);
+        lv[k].sigma = (1.0 / s - 1.0) * 0.5;
+        int ks = (int)lrint(lv[k].sigma * 5) | 1;
+        lv[k].ksize = ks < 3 ? 3 : ks;
+    }
+    return n; /* levels used: k = n .. 0 */
+}
+
+static clv_status get_ws(clv_context *ctx, int w, int h, const clv_farneback_params *p,
+                         fb_ws **out)
+{
+    clv_status status = CLV_OK;
+    fb_level plan[FB_MAX_LEVELS + 1];
+    memset(plan, 0, sizeof plan);
+    int n = plan_levels(w, h, p->levels, p->pyr_scale, plan);
+    fb_ws *ws = ctx->ws[CLV__WS_FARNEBACK];
+    if (ws && ws->w == w && ws->h == h && ws->nlev == n && ws->pyr_scale == p->pyr_scale) {
+        *out = ws;
+        return CLV_OK;
+    }
+    if (ws) {
+        ws_free(ws);
+        ctx->ws[CLV__WS_FARNEBACK] = NULL;
+    }
+    ws = calloc(1, sizeof *ws);
+    if (!ws)
+        return clv__fail(ctx, CLV_ERROR_OUT_OF_MEMORY, OP, "out of host memory");
+    ctx->ws[CLV__WS_FARNEBACK] = ws;
+    ctx->ws_free[CLV__WS_FARNEBACK] = ws_free;
+    ws->w = w;
+    ws->h = h;
+    ws->nlev = n;
+    ws->pyr_scale = p->pyr_scale;
+    memcpy(ws->lv, plan, sizeof plan);
+    for (int k = 0; k <= n; k++) {
+        fb_level *l = &ws->lv[k];
+        CLV_TRY(clv_image_create(ctx, l->w, l->h, 1, CLV_F32, &l->i0));
+        CLV_TRY(clv_image_create(ctx, l->w, l->h, 1, CLV_F32, &l->i1));
+        if (k > 0) /* level 0 writes into the caller's flow */
+            CLV_TRY(clv_image_create(ctx, l->w, l->h, 2, CLV_F32, &l->flow));
+    }
+    CLV_TRY(clv_image_create(ctx, w, h, 1, CLV_F32, &ws->f0));
+    CLV_TRY(clv_image_create(ctx, w, h, 1, CLV_F32, &ws->f1));
+    CLV_TRY(clv_image_create(ctx, w, h, 1, CLV_F32, &ws->blur));
+    const size_t bytes = (size_t)((w + 15) / 16 * 16) * (size_t)h * 5 * sizeof(float);
+    cl_mem *bufs[4] = {&ws->r0, &ws->r1, &ws->m, &ws->t};
+    for (int i = 0; i < 4; i++) {
+        cl_int err;
+        *bufs[i] = clCreateBuffer(ctx->cl, CL_MEM_READ_WRITE, bytes, NULL, &err);
+        CLV_CHECK_CL(ctx, err, OP, "clCreateBuffer(farneback workspace)");
+    }
+    *out = ws;
+out:
+    if (status != CLV_OK) {
+        ws_free(ctx->ws[CLV__WS_FARNEBACK]);
+        ctx->ws[CLV__WS_FARNEBACK] = NULL;
+    }
+    return status;
+}
+
+/* OpenCV's FarnebackPrepareGaussian: the 1-D weights g, x g, x^2 g (stored as
+ * float, as OpenCV does, and used as such for the inverse) and four entries
+ * of the inverse of the 6x6 basis Gram matrix. */
+typedef struct fb_poly {
+    float g[8], xg[8], xxg[8]; /* index 0..n */
+    double ig11, ig03, ig33, ig55;
+} fb_poly;
+
+static void prepare_poly(int n, double sigma, fb_poly *pp)
+{
+    if (sigma < 1.1920928955078125e-07)
+        sigma = n * 0.3;
+    float gf[2 * 8 + 1];
+    double s = 0.0;
+    for (int x = -n; x <= n; x++) {
+        gf[x + n] = (float)exp(-x * x / (2 * sigma * sigma));
+        s += gf[x + n];
+    }
+    s = 1.0 / s;
+    for (int x = -n; x <= n; x++)
+        gf[x + n] = (float)(gf[x + n] * s);
+    for (int x = 0; x <= n; x++) {
+        pp->g[x] = gf[x + n];
+        pp->xg[x] = (float)(x * gf[x + n]);
+        pp->xxg[x] = (float)(x * x * gf[x + n]);
+    }
+    /* G = sum over the window of basis products; only these entries differ */
+    double g00 = 0, g11 = 0, g33 = 0, g55 = 0;
+    for (int y = -n; y <= n; y++)
+        for (int x = -n; x <= n; x++) {
+            double gy = gf[y + n], gx = gf[x + n];
+            g00 += gy * gx;
+            g11 += gy * gx * x * x;
+            g33 += gy * gx * x * x * x * x;
+            g55 += gy * gx * x * x * y * y;
+        }
+    /* G (order 1, x, y, x^2, y^2, xy):
+     *   [g00 .   .   g11 g11 .  ]   [1,1]=[2,2]=g11, [3,3]=[4,4]=g33,
+     *   [.   g11 .   .   .   .  ]   [3,4]=[4,3]=[5,5]=g55
+     * Its inverse: the 1x1 blocks invert directly; the {0,3,4} block
+     * [[g00, g11, g11], [g11, g33, g55], [g11, g55, g33]] is inverted by
+     * cofactors (it is symmetric positive definite). */
+    pp->ig11 = 1.0 / g11;
+    pp->ig55 = 1.0 / g55;
+    const double a = g00, b = g11, c = g33, d = g55;
+    const double det = a * (c * c - d * d) - b * (b * c - b * d) + b * (b * d - c * b);
+    pp->ig03 = (b * d - b * c) / det; /* cofactor(0,3) / det */
+    pp->ig33 = (a * c - b * b) / det; /* cofactor(3,3) / det */
+}
+
+static clv_status check_params(clv_context *ctx, const clv_farneback_params *p)
+{
+    if (!(p->pyr_scale > 0.0 && p->pyr_scale < 1.0))
+        return clv__fail(ctx, CLV_ERROR_INVALID_ARGUMENT, OP, "pyr_scale must be in (0, 1) (got %g)",
+                         p->pyr_scale);
+    if (p->levels < 1 || p->levels > FB_MAX_LEVELS)
+        return clv__fail(ctx, CLV_ERROR_INVALID_ARGUMENT, OP, "levels must be 1..%d (got %d)",
+                         FB_MAX_LEVELS, p->levels);
+    if (p->winsize < 3 || p->winsize > 255 || p->winsize % 2 == 0)
+        return clv__fail(ctx, CLV_ERROR_INVALID_ARGUMENT, OP,
+                         "winsize must be odd in 3..255 (got %d)", p->winsize);
+    if (p->iterations < 1 || p->iterations > 100)
+        return clv__fail(ctx, CLV_ERROR_INVALID_ARGUMENT, OP, "iterations must be 1..100 (got %d)",
+                         p->iterations);
+    if (p->poly_n != 5 && p->poly_n != 7)
+        return clv__fail(ctx, CLV_ERROR_INVALID_ARGUMENT, OP, "poly_n must be 5 or 7 (got %d)",
+                         p->poly_n);
+    if (!(p->poly_sigma > 0.0 && p->poly_sigma < 100.0))
+        return clv__fail(ctx, CLV_ERROR_INVALID_ARGUMENT, OP, "poly_sigma must be > 0 (got %g)",
+                         p->poly_sigma);
+    return CLV_OK;
+}
+
+/* Averaging weights for the flow update: box (all 1/winsize) or OpenCV's
+ * Gaussian (sigma = (winsize/2) * 0.3). */
+static void window_weights(const clv_farneback_params *p, float *w, int *m)
+{
+    const int r = p->winsize / 2;
+    *m = r;
+    if (!p->gaussian_window) {
+        for (int i = 0; i <= 2 * r; i++)
+            w[i] = 1.0f / (float)p->winsize;
+        return;
+    }
+    const double sigma = r * 0.3;
+    double s = 1.0, k[128];
+    k[0] = 1.0;
+    for (int i = 1; i <= r; i++) {
+        k[i] = (float)exp(-i * i / (2 * sigma * sigma));
+        s += k[i] * 2;
+    }
+    for (int i = -r; i <= r; i++)
+        w[i + r] = (float)(k[i < 0 ? -i : i] / s);
+}
+
+CLV_API clv_status clv_farneback(clv_context *ctx, const clv_image *prev, const clv_image *next,
+                                 clv_image *flow, const clv_farneback_params *params)
+{
+    clv_status status = CLV_OK;
+    if (!ctx)
+        return CLV_ERROR_INVALID_ARGUMENT;
+    clv__op_begin(ctx);
+    clv_farneback_params p = params ? *params : clv_farneback_params_default();
+    CLV_TRY(clv__check_image(ctx, OP, "previous", prev));
+    CLV_TRY(clv__check_image(ctx, OP, "next", next));
+    CLV_TRY(clv__check_image(ctx, OP, "flow", flow));
+    if (prev->channels != 1 || next->channels != 1 || prev->type != next->type ||
+        prev->type == CLV_U16 || prev->width != next->width || prev->height != next->height)
+        return clv__fail(ctx, CLV_ERROR_INVALID_ARGUMENT, OP,
+                         "prev and next must be 1-channel u8 or f32 images of one size "
+                         "(got %dx%d %s/%d and %dx%d %s/%d)",
+                         prev->width, prev->height, clv_pixel_type_name(prev->type),
+                         prev->channels, next->width, next->height,
+                         clv_pixel_type_name(next->type), next->channels);
+    if (flow->channels != 2 || flow->type != CLV_F32 || flow->width != prev->width ||
+        flow->height != prev->height)
+        return clv__fail(ctx, CLV_ERROR_INVALID_ARGUMENT, OP,
+                         "flow must be 2-channel f32 of %dx%d", prev->width, prev->height);
+    if (prev == next)
+        return clv__fail(ctx, CLV_ERROR_INVALID_ARGUMENT, OP, "prev and next are the same image");
+    CLV_TRY(check_params(ctx, &p));
+
+    fb_ws *ws = NULL;
+    CLV_TRY(get_ws(ctx, prev->width, prev->height, &p, &ws));
+
+    char fmt[64], opts[128];
+    clv__format_options(fmt, sizeof fmt, prev->type, 1);
+    snprintf(opts, sizeof opts, "%s", fmt);
+    cl_kernel kconv, kpv, kph, kmat, kbv, kbh, kscale;
+    CLV_TRY(clv__get_kernel(ctx, CLV__SRC_FARNEBACK, opts, "fb_convert", &kconv));
+    CLV_TRY(clv__get_kernel(ctx, CLV__SRC_FARNEBACK, opts, "fb_poly_v", &kpv));
+    CLV_TRY(clv__get_kernel(ctx, CLV__SRC_FARNEBACK, opts, "fb_poly_h", &kph));
+    CLV_TRY(clv__get_kernel(ctx, CLV__SRC_FARNEBACK, opts, "fb_update_matrices", &kmat));
+    CLV_TRY(clv__get_kernel(ctx, CLV__SRC_FARNEBACK, opts, "fb_blur_v", &kbv));
+    CLV_TRY(clv__get_kernel(ctx, CLV__SRC_FARNEBACK, opts, "fb_blur_h_solve", &kbh));
+    CLV_TRY(clv__get_kernel(ctx, CLV__SRC_FARNEBACK, opts, "fb_scale_flow", &kscale));
+
+    /* polynomial basis weights and the averaging window, cached by value */
+    fb_poly pp;
+    memset(&pp, 0, sizeof pp);
+    prepare_poly(p.poly_n, p.poly_sigma, &pp);
+    cl_mem gbuf, xgbuf, xxgbuf, wbuf;
+    CLV_TRY(clv__param_store_if_new(ctx, OP, CLV__PARAM_FB_G, pp.g, sizeof pp.g, &gbuf));
+    CLV_TRY(clv__param_store_if_new(ctx, OP, CLV__PARAM_FB_XG, pp.xg, sizeof pp.xg, &xgbuf));
+    CLV_TRY(clv__param_store_if_new(ctx, OP, CLV__PARAM_FB_XXG, pp.xxg, sizeof pp.xxg, &xxgbuf));
+    float win[256];
+    int m;
+    window_weights(&p, win, &m);
+    const int win_key[2] = {p.winsize, p.gaussian_window};
+    if (!clv__param_lookup(ctx, CLV__PARAM_FB_WIN, win_key, sizeof win_key, &wbuf))
+        CLV_TRY(clv__param_store(ctx, OP, CLV__PARAM_FB_WIN, win_key, sizeof win_key, win,
+                                 (size_t)(2 * m + 1) * sizeof(float), &wbuf));
+    const int n = p.poly_n;
+    const float ig11 = (float)pp.ig11, ig03 = (float)pp.ig03, ig33 = (float)pp.ig33,
+                ig55 = (float)pp.ig55;
+
+    /* inputs to f32 */
+    const int W = prev->width, H = prev->height;
+    const size_t gfull[2] = {(size_t)W, (size_t)H};
+    const clv_image *in[2] = {prev, next};
+    clv_image *fin[2] = {ws->f0, ws->f1};
+    for (int i = 0; i < 2; i++) {
+        const int sp = (int)(in[i]->pitch / in[i]->elem_size);
+        const int dp = (int)(fin[i]->pitch / sizeof(float));
+        CLV_TRY(CLV_LAUNCH(ctx, OP, kconv, 2, gfull, NULL, CLV_ARG(in[i]->mem), CLV_ARG(sp),
+                           CLV_ARG(W), CLV_ARG(H), CLV_ARG(fin[i]->mem), CLV_ARG(dp)));
+    }
+
+    const clv_image *prev_flow = NULL;
+    for (int k = ws->nlev; k >= 0; k--) {
+        fb_level *l = &ws->lv[k];
+        clv_image *fl = k == 0 ? flow : l->flow;
+        const int w = l->w, h = l->h;
+        const size_t g[2] = {(size_t)w, (size_t)h};
+        const int fp = (int)(fl->pitch / sizeof(float));
+        const int pp = (w + 15) / 16 * 16; /* planar pitch of this level */
+
+        /* flow initialisation */
+        if (prev_flow) {
+            CLV_TRY(clv__resize(ctx, prev_flow, fl));
+            const float factor = (float)(1.0 / p.pyr_scale);
+            CLV_TRY(CLV_LAUNCH(ctx, OP, kscale, 2, g, NULL, CLV_ARG(fl->mem), CLV_ARG(fp),
+                               CLV_ARG(w), CLV_ARG(h), CLV_ARG(factor)));
+        } else if (p.use_initial_flow) {
+            if (k > 0)
+                CLV_TRY(clv__resize(ctx, flow, fl));
+            const float factor = (float)l->scale;
+            CLV_TRY(CLV_LAUNCH(ctx, OP, kscale, 2, g, NULL, CLV_ARG(fl->mem), CLV_ARG(fp),
+                               CLV_ARG(w), CLV_ARG(h), CLV_ARG(factor)));
+        } else {
+            const float zero = 0.0f;
+            CLV_CHECK_CL(ctx, clEnqueueFillBuffer(ctx->queue, fl->mem, &zero, sizeof zero, 0,
+                                                  fl->pitch * (size_t)h, 0, NULL, NULL),
+                         OP, "clEnqueueFillBuffer(flow)");
+        }
+
+        /* level images and their polynomial expansions */
+        cl_mem rr[2] = {ws->r0, ws->r1};
+        clv_image *li[2] = {l->i0, l->i1};
+        for (int i = 0; i < 2; i++) {
+            /* k = 0: OpenCV blurs with its fixed 3x3 kernel [1 2 1]/4 (sigma 0
+             * asks getGaussianKernel for it); sigma = 1/sqrt(2 ln 2) gives
+             * exactly those weights. */
+            const double sig = k == 0 ? 0.84932180028801907 : l->sigma;
+            if (k == 0) {
+                CLV_TRY(clv__gaussian_blur(ctx, fin[i], li[i], sig, sig, 3, 3,
+                                           CLV_BORDER_REFLECT101));
+            } else {
+                CLV_TRY(clv__gaussian_blur(ctx, fin[i], ws->blur, sig, sig, l->ksize, l->ksize,
+                                           CLV_BORDER_REFLECT101));
+                CLV_TRY(clv__resize(ctx, ws->blur, li[i]));
+            }
+            const int ip = (int)(li[i]->pitch / sizeof(float));
+            CLV_TRY(CLV_LAUNCH(ctx, OP, kpv, 2, g, NULL, CLV_ARG(li[i]->mem), CLV_ARG(ip),
+                               CLV_ARG(w), CLV_ARG(h), CLV_ARG(gbuf), CLV_ARG(xgbuf),
+                               CLV_ARG(xxgbuf), CLV_ARG(n), CLV_ARG(ws->t), CLV_ARG(pp)));
+            CLV_TRY(CLV_LAUNCH(ctx, OP, kph, 2, g, NULL, CLV_ARG(ws->t), CLV_ARG(w), CLV_ARG(h),
+                               CLV_ARG(pp), CLV_ARG(gbuf), CLV_ARG(xgbuf), CLV_ARG(xxgbuf), CLV_ARG(n),
+                               CLV_ARG(ig11), CLV_ARG(ig03), CLV_ARG(ig33), CLV_ARG(ig55),
+                               CLV_ARG(rr[i])));
+        }
+
+        CLV_TRY(CLV_LAUNCH(ctx, OP, kmat, 2, g, NULL, CLV_ARG(ws->r0), CLV_ARG(ws->r1),
+                           CLV_ARG(fl->mem), CLV_ARG(fp), CLV_ARG(w), CLV_ARG(h), CLV_ARG(pp),
+                           CLV_ARG(ws->m)));
+        for (int it = 0; it < p.iterations; it++) {
+            const int update = it < p.iterations - 1;
+            CLV_TRY(CLV_LAUNCH(ctx, OP, kbv, 2, g, NULL, CLV_ARG(ws->m), CLV_ARG(w), CLV_ARG(h),
+                               CLV_ARG(pp), CLV_ARG(wbuf), CLV_ARG(m), CLV_ARG(ws->t)));
+            CLV_TRY(CLV_LAUNCH(ctx, OP, kbh, 2, g, NULL, CLV_ARG(ws->t), CLV_ARG(w), CLV_ARG(h),
+                               CLV_ARG(pp), CLV_ARG(wbuf), CLV_ARG(m), CLV_ARG(fl->mem), CLV_ARG(fp),
+                               CLV_ARG(update), CLV_ARG(ws->r0), CLV_ARG(ws->r1),
+                               CLV_ARG(ws->m)));
+        }
+        prev_flow = fl;
+    }
+out:
+    return status;
+}
