@@ -13,6 +13,7 @@
  * status and clv_last_error() to stderr and exits 1: no case is skipped.
  */
 #include <errno.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -31,17 +32,28 @@ typedef enum bench_op {
     OP_BOX5,
     OP_BOX31,
     OP_GAUSSIAN,  /* sigma 2, ksize 0 -> 13x13 */
+    OP_BILATERAL, /* brute force, sigma_space 3 (19x19), sigma_range 25 (0.1 for f32) */
+    OP_BILATERAL16, /* brute force, sigma_space 16 (97x97): only when asked for */
+    OP_GRID16,    /* bilateral grid, s_s 16, s_r 25 (0.1 for f32), blur 1 */
+    OP_TONEMAP,   /* local tone mapping, f32 RGB in (HDR data), u8 RGB out */
+    OP_FARNEBACK, /* dense flow, u8 gray pair, OpenCV's common call (0.5, 3, 15, 3, 5, 1.2) */
     OP_COUNT
 } bench_op;
 
+/* Ops run when --ops is not given (bilateral16 takes seconds per call on a CPU). */
+#define DEFAULT_OP_MASK (~(1u << OP_BILATERAL16))
+
 static const char *const op_names[OP_COUNT] = {
     "transpose", "resize", "resize_up", "box5", "box31", "gaussian",
+    "bilateral", "bilateral16", "grid16", "tonemap", "farneback",
 };
 
 /* The public call behind each op, for error messages. */
 static const char *const op_calls[OP_COUNT] = {
     "clv_transpose", "clv_resize", "clv_resize", "clv_box_filter(5x5)",
-    "clv_box_filter(31x31)", "clv_gaussian_blur(sigma 2)",
+    "clv_box_filter(31x31)", "clv_gaussian_blur(sigma 2)", "clv_bilateral(3, 25)",
+    "clv_bilateral(16, 25)", "clv_bilateral_grid(16, 25)", "clv_tonemap_local",
+    "clv_farneback",
 };
 
 typedef struct bench_size {
@@ -67,15 +79,20 @@ static void usage(FILE *f)
 {
     fprintf(f,
             "usage: clv-bench [--device SPEC] [--reps N] [--warmup N]\n"
-            "                 [--ops transpose,resize,resize_up,box5,box31,gaussian]\n"
+            "                 [--ops transpose,resize,resize_up,box5,box31,gaussian,\n"
+            "                        bilateral,bilateral16,grid16,tonemap,farneback]\n"
             "                 [--sizes 1280x720,1920x1080,3840x2160]\n"
             "                 [--types u8,u16,f32] [--channels 1,3,4] [--list-devices]\n"
             "\n"
-            "Defaults: every op, all three sizes, u8 with 1 and 3 channels plus f32\n"
+            "Defaults: every op but bilateral16, all three sizes, u8 with 1 and 3 channels plus f32\n"
             "with 1 channel, --warmup 3, --reps 20. Giving --types or --channels runs\n"
             "their full product (missing one: u8,f32 or 1,3).\n"
             "resize halves each dimension, resize_up scales by 1.5; box5/box31 are\n"
             "5x5/31x31 mean filters, gaussian is sigma 2 (13x13); all reflect101.\n"
+            "bilateral is sigma_space 3 (19x19 window), bilateral16 sigma_space 16\n"
+            "(97x97, not run by default), grid16 the bilateral grid with s_s 16; their\n"
+            "sigma_range is 25 (0.1 for f32). tonemap runs on f32 RGB HDR data only;\n"
+            "farneback on a u8 gray pair with OpenCV's common parameters.\n"
             "SPEC: \"gpu\", \"cpu\", \"P:D\" or a name substring (as CLV_DEVICE).\n");
 }
 
@@ -242,6 +259,9 @@ static void dst_size(bench_op op, int w, int h, int *dw, int *dh)
     }
 }
 
+/* Second input of two-frame ops (the first shifted by a couple of pixels). */
+static clv_image *second_frame;
+
 static clv_status run_op(clv_context *ctx, bench_op op, const clv_image *src, clv_image *dst)
 {
     switch (op) {
@@ -256,6 +276,22 @@ static clv_status run_op(clv_context *ctx, bench_op op, const clv_image *src, cl
         return clv_box_filter(ctx, src, dst, 31, 31, CLV_BORDER_REFLECT101);
     case OP_GAUSSIAN:
         return clv_gaussian_blur(ctx, src, dst, 2.0, 0.0, 0, 0, CLV_BORDER_REFLECT101);
+    case OP_BILATERAL:
+    case OP_BILATERAL16: {
+        const double sr = clv_image_type(src) == CLV_F32 ? 0.1 : 25.0;
+        return clv_bilateral(ctx, src, dst, op == OP_BILATERAL ? 3.0 : 16.0, sr, 0,
+                             CLV_BORDER_REFLECT101);
+    }
+    case OP_GRID16: {
+        clv_grid_params p = clv_grid_params_default();
+        p.s_s = 16.0;
+        p.s_r = clv_image_type(src) == CLV_F32 ? 0.1 : 25.0;
+        return clv_bilateral_grid(ctx, src, dst, &p);
+    }
+    case OP_TONEMAP:
+        return clv_tonemap_local(ctx, src, dst, NULL);
+    case OP_FARNEBACK:
+        return clv_farneback(ctx, src, second_frame, dst, NULL);
     default:
         return CLV_ERROR_INVALID_ARGUMENT;
     }
@@ -302,9 +338,57 @@ static clv_status run_case(clv_context *ctx, const bench_config *cfg, bench_op o
         goto out;
     }
     fill_random(host, count, type);
+    if (op == OP_TONEMAP) {
+        if (type != CLV_F32 || cn < 3) {
+            st = report(ctx, CLV_ERROR_INVALID_ARGUMENT, "tonemap needs --types f32 --channels 3",
+                        label);
+            goto out;
+        }
+        /* HDR-like data: 2^(-10 .. +10) */
+        float *f = host;
+        for (size_t i = 0; i < count; i++)
+            f[i] = exp2f(20.0f * (f[i] - floorf(f[i])) - 10.0f);
+    }
+
+    if (op == OP_FARNEBACK) {
+        if (type != CLV_U8 || cn != 1) {
+            st = report(ctx, CLV_ERROR_INVALID_ARGUMENT, "farneback needs --types u8 --channels 1",
+                        label);
+            goto out;
+        }
+        /* a smooth random texture (box-averaged noise) and a copy shifted by
+         * (2, 1) pixels, so the flow has something to find */
+        uint8_t *g = host;
+        for (int pass = 0; pass < 2; pass++)
+            for (size_t i = 1; i + 1 < count; i++)
+                g[i] = (uint8_t)((g[i - 1] + 2 * g[i] + g[i + 1]) / 4);
+        uint8_t *shifted = malloc(count);
+        if (!shifted) {
+            st = report(ctx, CLV_ERROR_OUT_OF_MEMORY, "host allocation", label);
+            goto out;
+        }
+        for (int y = 0; y < size.h; y++)
+            for (int x = 0; x < size.w; x++) {
+                int sx = x - 2 < 0 ? 0 : x - 2, sy = y - 1 < 0 ? 0 : y - 1;
+                shifted[(size_t)y * size.w + x] = g[(size_t)sy * size.w + sx];
+            }
+        st = clv_image_create(ctx, size.w, size.h, 1, CLV_U8, &second_frame);
+        if (st == CLV_OK)
+            st = clv_image_upload(second_frame, shifted, 0);
+        free(shifted);
+        if (st != CLV_OK) {
+            report(ctx, st, "second frame", label);
+            goto out;
+        }
+    }
 
     BENCH_CHECK(clv_image_create(ctx, size.w, size.h, cn, type, &src), "clv_image_create(src)");
-    BENCH_CHECK(clv_image_create(ctx, dw, dh, cn, type, &dst), "clv_image_create(dst)");
+    if (op == OP_FARNEBACK)
+        BENCH_CHECK(clv_image_create(ctx, dw, dh, 2, CLV_F32, &dst), "clv_image_create(dst)");
+    else if (op == OP_TONEMAP)
+        BENCH_CHECK(clv_image_create(ctx, dw, dh, 3, CLV_U8, &dst), "clv_image_create(dst)");
+    else
+        BENCH_CHECK(clv_image_create(ctx, dw, dh, cn, type, &dst), "clv_image_create(dst)");
     BENCH_CHECK(clv_image_upload(src, host, 0), "clv_image_upload");
     BENCH_CHECK(clv_finish(ctx), "clv_finish");
 
@@ -331,6 +415,8 @@ static clv_status run_case(clv_context *ctx, const bench_config *cfg, bench_op o
     }
 
 out:
+    clv_image_release(second_frame);
+    second_frame = NULL;
     clv_image_release(dst);
     clv_image_release(src);
     free(dev);
@@ -386,7 +472,8 @@ int main(int argc, char **argv)
 
     if (cfg.n_ops == 0)
         for (int k = 0; k < OP_COUNT; k++)
-            cfg.ops[cfg.n_ops++] = (bench_op)k;
+            if (DEFAULT_OP_MASK & (1u << k))
+                cfg.ops[cfg.n_ops++] = (bench_op)k;
     if (cfg.n_sizes == 0) {
         static const bench_size defaults[] = {{1280, 720}, {1920, 1080}, {3840, 2160}};
         for (size_t k = 0; k < sizeof defaults / sizeof defaults[0]; k++)
@@ -441,8 +528,19 @@ int main(int argc, char **argv)
 
     for (int s = 0; s < cfg.n_sizes && st == CLV_OK; s++)
         for (int o = 0; o < cfg.n_ops && st == CLV_OK; o++)
-            for (int c = 0; c < n_combos && st == CLV_OK; c++)
-                st = run_case(ctx, &cfg, cfg.ops[o], cfg.sizes[s], combo_type[c], combo_cn[c]);
+            for (int c = 0; c < n_combos && st == CLV_OK; c++) {
+                /* tone mapping (f32 RGB) and flow (u8 gray) have one input
+                 * format: run them once */
+                const int fixed = cfg.ops[o] == OP_TONEMAP || cfg.ops[o] == OP_FARNEBACK;
+                if (fixed && c > 0 && !cfg.combos_given)
+                    break;
+                if (cfg.ops[o] == OP_TONEMAP && !cfg.combos_given)
+                    st = run_case(ctx, &cfg, OP_TONEMAP, cfg.sizes[s], CLV_F32, 3);
+                else if (cfg.ops[o] == OP_FARNEBACK && !cfg.combos_given)
+                    st = run_case(ctx, &cfg, OP_FARNEBACK, cfg.sizes[s], CLV_U8, 1);
+                else
+                    st = run_case(ctx, &cfg, cfg.ops[o], cfg.sizes[s], combo_type[c], combo_cn[c]);
+            }
 
     clv_context_release(ctx);
     return st == CLV_OK ? 0 : 1;

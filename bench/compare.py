@@ -29,7 +29,18 @@ import subprocess
 import sys
 import time
 
-ALL_OPS = ["transpose", "resize", "resize_up", "box5", "box31", "gaussian"]
+ALL_OPS = ["transpose", "resize", "resize_up", "box5", "box31", "gaussian",
+           "bilateral", "bilateral16", "grid16", "tonemap", "farneback"]
+# Run only when named in --ops: a 97x97 brute-force bilateral takes seconds per call.
+DEFAULT_OPS = [o for o in ALL_OPS if o != "bilateral16"]
+# Ops with a single input format.
+FIXED_COMBO = {"tonemap": ("f32", 3), "farneback": ("u8", 1)}
+# OpenCV has no bilateral grid or local tone mapper in its main modules: the
+# grid row is shown beside OpenCV's brute-force bilateralFilter with the same
+# sigmas, and tone mapping has no OpenCV column.
+NO_OPENCV = {"tonemap"}
+# Repetitions are capped for the slow calls (seconds each on a CPU).
+REPS_CAP = {"bilateral16": 3, "grid16_opencv": 3}
 DEFAULT_SIZES = ["1280x720", "1920x1080", "3840x2160"]
 DEFAULT_COMBOS = [("u8", 1), ("u8", 3), ("f32", 1)]
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -69,7 +80,7 @@ def parse_args(argv):
     p.add_argument("--ocl-device", default=":CPU:", metavar="SPEC",
                    help="OPENCV_OPENCL_DEVICE for OpenCV's OpenCL path (default :CPU:; "
                         "use :GPU: on a GPU)")
-    p.add_argument("--ops", default=",".join(ALL_OPS),
+    p.add_argument("--ops", default=",".join(DEFAULT_OPS),
                    help="comma-separated subset of " + ",".join(ALL_OPS))
     p.add_argument("--sizes", default=None, help="comma-separated WxH list (default %s)"
                    % ",".join(DEFAULT_SIZES))
@@ -144,7 +155,7 @@ def make_source(w, h, t, cn):
     return rng.random(size=shape, dtype=np.float32)
 
 
-def cv_op(op, src, dst, w, h):
+def cv_op(op, src, dst, w, h, t):
     """One OpenCV call equivalent to the clvision op (works for Mat and UMat)."""
     b = cv2.BORDER_REFLECT_101
     if op == "transpose":
@@ -157,7 +168,29 @@ def cv_op(op, src, dst, w, h):
         return cv2.blur(src, (31, 31), dst, (-1, -1), b)
     if op == "gaussian":
         return cv2.GaussianBlur(src, (13, 13), 2.0, dst, 2.0, b)
+    sr = 0.1 if t == "f32" else 25.0
+    if op == "bilateral":
+        return cv2.bilateralFilter(src, 19, sr, 3.0, dst, b)
+    if op in ("bilateral16", "grid16"):
+        return cv2.bilateralFilter(src, 97, sr, 16.0, dst, b)
+    if op == "farneback":
+        return cv2.calcOpticalFlowFarneback(src, second_frame(src), None, 0.5, 3, 15, 3, 5, 1.2, 0)
     raise ValueError(op)
+
+
+_second = {}
+
+
+def second_frame(src):
+    """The first frame shifted by (2, 1) pixels (as clv-bench does), cached."""
+    key = id(src)
+    if key not in _second:
+        is_umat = isinstance(src, cv2.UMat)
+        a = src.get() if is_umat else src
+        m = np.float32([[1, 0, 2], [0, 1, 1]])
+        b = cv2.warpAffine(a, m, (a.shape[1], a.shape[0]), borderMode=cv2.BORDER_REPLICATE)
+        _second[key] = cv2.UMat(b) if is_umat else b
+    return _second[key]
 
 
 def time_reps(fn, sync, reps, warmup):
@@ -178,7 +211,7 @@ def time_cv_cpu(op, w, h, t, cn, reps, warmup):
     src = make_source(w, h, t, cn)
     dw, dh = dst_shape(op, w, h)
     dst = np.empty((dh, dw) if cn == 1 else (dh, dw, cn), dtype=src.dtype)
-    return time_reps(lambda: cv_op(op, src, dst, w, h), lambda: None, reps, warmup)
+    return time_reps(lambda: cv_op(op, src, dst, w, h, t), lambda: None, reps, warmup)
 
 
 def require_ocl(requested):
@@ -209,7 +242,7 @@ def time_cv_ocl(op, w, h, t, cn, reps, warmup, requested):
     dst = cv2.UMat(dh, dw, cv_type(t, cn))
     cv2.ocl.finish()
     try:
-        return time_reps(lambda: cv_op(op, src, dst, w, h), cv2.ocl.finish, reps, warmup)
+        return time_reps(lambda: cv_op(op, src, dst, w, h, t), cv2.ocl.finish, reps, warmup)
     finally:
         cv2.ocl.setUseOpenCL(False)
 
@@ -228,11 +261,11 @@ def probe_child(a):
     dw, dh = dst_shape(op, w, h)
     dst = cv2.UMat(dh, dw, cv_type(t, cn))
     for _ in range(2):
-        cv_op(op, src, dst, w, h)
+        cv_op(op, src, dst, w, h, t)
         cv2.ocl.finish()
     sys.stderr.write("\n" + PROBE_BEGIN + "\n")
     sys.stderr.flush()
-    cv_op(op, src, dst, w, h)
+    cv_op(op, src, dst, w, h, t)
     cv2.ocl.finish()
     sys.stderr.write("\n" + PROBE_END + "\n")
     sys.stderr.flush()
@@ -268,8 +301,10 @@ def find_clv_bench():
 
 
 def run_clv(a, exe, op, w, h, t, cn):
+    reps = min(a.reps, REPS_CAP.get(op, a.reps))
+    warm = min(a.warmup, 1) if reps < a.reps else a.warmup
     cmd = [exe, "--ops", op, "--sizes", "%dx%d" % (w, h), "--types", t,
-           "--channels", str(cn), "--reps", str(a.reps), "--warmup", str(a.warmup)]
+           "--channels", str(cn), "--reps", str(reps), "--warmup", str(warm)]
     if a.clv_device:
         cmd += ["--device", a.clv_device]
     env = dict(os.environ)
@@ -417,7 +452,11 @@ def main():
         print("# clv-bench: %s (device spec %s)" % (exe, a.clv_device or "default"))
     sys.stdout.flush()
 
-    cases = [(op, w, h, t, cn) for (w, h) in a.sizes for op in a.ops for (t, cn) in a.combos]
+    cases = []
+    for (w, h) in a.sizes:
+        for op in a.ops:
+            combos = [FIXED_COMBO[op]] if op in FIXED_COMBO else a.combos
+            cases += [(op, w, h, t, cn) for (t, cn) in combos]
     meta = {"date": datetime.datetime.now().astimezone().isoformat(timespec="seconds"),
             "clv_device": None, "clv_version": None, "ocl_device": ocl_name,
             "verified": "yes (PoCL debug log)" if verify else "no (not PoCL)",
@@ -428,6 +467,8 @@ def main():
     fallback = {}
     if verify:
         for (op, w, h, t, cn) in cases:
+            if op in NO_OPENCV:
+                continue
             names = probe_kernels(a, op, w, h, t, cn)
             key = "%s %dx%d %s/%d" % (op, w, h, t, cn)
             meta["kernels"].append((key, names))
@@ -451,9 +492,12 @@ def main():
                     if dname != ocl_name:
                         warn("clvision runs on %r but OpenCV's OpenCL on %r"
                              % (dname, ocl_name))
-            s["cpu"].append(time_cv_cpu(op, w, h, t, cn, a.reps, a.warmup))
-            if not fallback.get(c):
-                s["ocl"].append(time_cv_ocl(op, w, h, t, cn, a.reps, a.warmup, a.ocl_device))
+            if op not in NO_OPENCV:
+                cv_reps = min(a.reps, REPS_CAP.get(op + "_opencv", REPS_CAP.get(op, a.reps)))
+                cv_warm = min(a.warmup, 1) if cv_reps < a.reps else a.warmup
+                s["cpu"].append(time_cv_cpu(op, w, h, t, cn, cv_reps, cv_warm))
+                if not fallback.get(c):
+                    s["ocl"].append(time_cv_ocl(op, w, h, t, cn, cv_reps, cv_warm, a.ocl_device))
             sys.stderr.write("round %d/%d %-9s %dx%d %s/%d done\n"
                              % (rnd + 1, a.rounds, op, w, h, t, cn))
             sys.stderr.flush()

@@ -42,8 +42,8 @@ CLV_API clv_status clv_image_create(clv_context *ctx, int width, int height, int
         return clv__fail(ctx, CLV_ERROR_INVALID_ARGUMENT, op,
                          "size %dx%d outside 1..%d in each dimension", width, height,
                          CLV_MAX_DIMENSION);
-    if (channels != 1 && channels != 3 && channels != 4)
-        return clv__fail(ctx, CLV_ERROR_INVALID_ARGUMENT, op, "channels must be 1, 3 or 4 (got %d)",
+    if (channels < 1 || channels > 4)
+        return clv__fail(ctx, CLV_ERROR_INVALID_ARGUMENT, op, "channels must be 1 to 4 (got %d)",
                          channels);
     size_t es = clv_pixel_type_size(type);
     if (es == 0)

@@ -47,10 +47,10 @@ int main(void)
 {
     clv_context *ctx = test_context();
     const clv_pixel_type types[] = {CLV_U8, CLV_U16, CLV_F32};
-    const int cns[] = {1, 3, 4};
+    const int cns[] = {1, 2, 3, 4};
     const int sizes[][2] = {{1, 1}, {7, 3}, {64, 2}, {333, 17}, {1920, 1080}};
     for (size_t t = 0; t < 3; t++)
-        for (size_t c = 0; c < 3; c++)
+        for (size_t c = 0; c < 4; c++)
             for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
                 round_trip(ctx, sizes[s][0], sizes[s][1], cns[c], types[t], 0);
                 round_trip(ctx, sizes[s][0], sizes[s][1], cns[c], types[t], 13);
@@ -59,7 +59,7 @@ int main(void)
     clv_image *img = NULL;
     const struct { int w, h, cn, type; } bad[] = {
         {0, 5, 1, CLV_U8},     {5, 0, 1, CLV_U8},     {-1, 5, 1, CLV_U8},
-        {65537, 1, 1, CLV_U8}, {1, 65537, 1, CLV_U8}, {5, 5, 2, CLV_U8},
+        {65537, 1, 1, CLV_U8}, {1, 65537, 1, CLV_U8}, {5, 5, -1, CLV_U8},
         {5, 5, 0, CLV_U8},     {5, 5, 5, CLV_U8},     {5, 5, 1, 0},
         {5, 5, 1, 99},
     };

@@ -10,5 +10,6 @@
 #include "filter.h"
 #include "edge.h"
 #include "io.h"
+#include "flow.h"
 
 #endif

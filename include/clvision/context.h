@@ -37,7 +37,8 @@ typedef struct clv_context_options {
     /* 0: use CLV_CACHE (unset or anything but "0" means on); 1: on; -1: off. */
     int cache;
     /* Non-zero: create the queue with profiling so clv_last_op_device_time()
-     * works. Also switched on by CLV_PROFILE=1. */
+     * works. Also switched on by CLV_PROFILE=1 (2: also print each kernel's
+     * time on stderr when clv_last_op_device_time() reads them). */
     int profiling;
 } clv_context_options;
 

@@ -4,7 +4,7 @@
  * without waiting; call clv_finish() (or download) to wait. Source and
  * destination must belong to the same context, have the same pixel type and
  * channel count, and must not be the same image. Pixel types u8, u16 and f32
- * with 1, 3 or 4 channels, any size from 1x1. Failures return a status and
+ * with 1 to 4 channels, any size from 1x1. Failures return a status and
  * leave detail in clv_last_error(ctx).
  */
 #ifndef CLVISION_FILTER_H

@@ -1,6 +1,6 @@
 /* clvision — device images.
  *
- * A clv_image is width x height pixels of 1, 3 or 4 interleaved channels of
+ * A clv_image is width x height pixels of 1 to 4 interleaved channels of
  * one pixel type, stored row after row in an OpenCL buffer whose row pitch is
  * a multiple of 64 bytes. The image belongs to the context it was made in and
  * must be released before it. Same thread-safety rule as the context.
@@ -33,7 +33,8 @@ CLV_API size_t clv_pixel_type_size(clv_pixel_type type);
 CLV_API const char *clv_pixel_type_name(clv_pixel_type type);
 
 /* Allocate an uninitialised image on the context's device.
- * width, height in 1..CLV_MAX_DIMENSION, channels 1, 3 or 4.
+ * width, height in 1..CLV_MAX_DIMENSION, channels 1 to 4 (2 holds flow
+ * fields: u, v).
  * Returns CLV_ERROR_INVALID_ARGUMENT for bad sizes, CLV_ERROR_OPENCL when the
  * device refuses the allocation. */
 CLV_API clv_status clv_image_create(clv_context *ctx, int width, int height, int channels,

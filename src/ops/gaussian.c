@@ -83,11 +83,18 @@ CLV_API clv_status clv_gaussian_blur(clv_context *ctx, const clv_image *src, clv
                                      double sigma_x, double sigma_y, int ksize_x, int ksize_y,
                                      clv_border border)
 {
-    clv_status status = CLV_OK;
-    cl_mem wxbuf = NULL, wybuf = NULL;
     if (!ctx)
         return CLV_ERROR_INVALID_ARGUMENT;
     clv__op_begin(ctx);
+    return clv__gaussian_blur(ctx, src, dst, sigma_x, sigma_y, ksize_x, ksize_y, border);
+}
+
+clv_status clv__gaussian_blur(clv_context *ctx, const clv_image *src, clv_image *dst,
+                              double sigma_x, double sigma_y, int ksize_x, int ksize_y,
+                              clv_border border)
+{
+    clv_status status = CLV_OK;
+    cl_mem wxbuf = NULL, wybuf = NULL;
     CLV_TRY(clv__check_pair(ctx, OP, src, dst));
     if (dst->width != src->width || dst->height != src->height)
         return clv__fail(ctx, CLV_ERROR_INVALID_ARGUMENT, OP,

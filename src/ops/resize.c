@@ -31,11 +31,16 @@ static void coord(int d, int s, int dsize, int32_t *i0, float *a)
 
 CLV_API clv_status clv_resize(clv_context *ctx, const clv_image *src, clv_image *dst)
 {
-    clv_status status = CLV_OK;
-    int32_t *tab = NULL;
     if (!ctx)
         return CLV_ERROR_INVALID_ARGUMENT;
     clv__op_begin(ctx);
+    return clv__resize(ctx, src, dst);
+}
+
+clv_status clv__resize(clv_context *ctx, const clv_image *src, clv_image *dst)
+{
+    clv_status status = CLV_OK;
+    int32_t *tab = NULL;
     CLV_TRY(clv__check_pair(ctx, OP, src, dst));
     char opts[160];
     clv__format_options(opts, sizeof opts, src->type, src->channels);

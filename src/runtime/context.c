@@ -262,10 +262,14 @@ static clv__tuning tuning_for(const clv__device_info *in)
         t.vec = 16;
         t.local2d[0] = 256;
         t.local2d[1] = 1;
+        t.grid_zc = 64; /* one pass over the pixels; the accumulators live on the stack */
+        t.poly_math = 1;
     } else {
         t.vec = 0;
         t.local2d[0] = 32;
         t.local2d[1] = 8;
+        t.grid_zc = 8; /* accumulators stay in registers */
+        t.poly_math = 0;
     }
     return t;
 }
@@ -342,7 +346,9 @@ CLV_API clv_status clv_context_create(const clv_context_options *opts, clv_conte
     ctx->tune = tuning_for(&ctx->info);
 
     const char *prof = getenv("CLV_PROFILE");
-    ctx->profiling = o.profiling || (prof && strcmp(prof, "1") == 0);
+    ctx->profiling = o.profiling ? 1 : 0;
+    if (prof && (strcmp(prof, "1") == 0 || strcmp(prof, "2") == 0))
+        ctx->profiling = prof[0] - '0';
     choose_cache_dir(ctx, &o);
 
     const char *kdir = o.kernel_path;
@@ -386,8 +392,12 @@ CLV_API void clv_context_release(clv_context *ctx)
     if (ctx->queue)
         (void)clFinish(ctx->queue); /* nothing useful to do on failure at teardown */
     release_events(ctx);
+    for (int i = 0; i < CLV__WS_COUNT; i++)
+        if (ctx->ws[i] && ctx->ws_free[i])
+            ctx->ws_free[i](ctx->ws[i]);
     free(ctx->events);
-    for (int i = 0; i < 2; i++)
+    free(ctx->event_kernels);
+    for (int i = 0; i < CLV__SCRATCH_SLOTS; i++)
         clv__release_mem(ctx->scratch[i]);
     for (int i = 0; i < CLV__PARAM_SLOTS; i++)
         clv__release_mem(ctx->params[i].mem);
@@ -452,6 +462,13 @@ CLV_API clv_status clv_last_op_device_time(clv_context *ctx, double *ms)
                      "device time", "clGetEventProfilingInfo(END)");
         if (t1 > t0)
             total += (double)(t1 - t0);
+        if (ctx->profiling == 2) {
+            char name[128] = "?";
+            cl_int e = clGetKernelInfo(ctx->event_kernels[i], CL_KERNEL_FUNCTION_NAME,
+                                       sizeof name - 1, name, NULL);
+            fprintf(stderr, "clv: kernel %-20s %10.3f ms%s\n", name, (double)(t1 - t0) / 1e6,
+                    e == CL_SUCCESS ? "" : " (name unavailable)");
+        }
     }
     *ms = total / 1e6;
 out:

@@ -10,6 +10,8 @@
 #include <CL/cl.h>
 
 #include <clvision/context.h>
+#include <clvision/edge.h>
+#include <clvision/flow.h>
 #include <clvision/filter.h>
 #include <clvision/image.h>
 
@@ -25,6 +27,13 @@ typedef enum clv__source_id {
     CLV__SRC_RESIZE,
     CLV__SRC_BOX,
     CLV__SRC_GAUSSIAN,
+    CLV__SRC_GRID,
+    CLV__SRC_BILATERAL,
+    CLV__SRC_FARNEBACK,
+    CLV__SRC_FLOW_UTIL,
+    CLV__SRC_PYRAMID,
+    CLV__SRC_CORNERS,
+    CLV__SRC_LK,
     CLV__SRC_COUNT
 } clv__source_id;
 
@@ -38,8 +47,28 @@ typedef struct clv__source {
 
 #define CLV__MAX_KERNELS_PER_PROGRAM 8
 
+/* Per-op workspaces: buffers an op keeps between calls (e.g. Farneback's
+ * per-level images), freed with the context through ws_free. */
+enum { CLV__WS_FARNEBACK = 0, CLV__WS_COUNT };
+typedef void (*clv__ws_free_fn)(void *ws);
+
+/* Scratch buffer slots (clv__scratch); an op may use several at once. */
+#define CLV__SCRATCH_SLOTS 6
+
 /* Parameter buffer slots, one per user. */
-enum { CLV__PARAM_RESIZE = 0, CLV__PARAM_GAUSS_X, CLV__PARAM_GAUSS_Y, CLV__PARAM_SLOTS };
+enum {
+    CLV__PARAM_RESIZE = 0,
+    CLV__PARAM_GAUSS_X,
+    CLV__PARAM_GAUSS_Y,
+    CLV__PARAM_GRID_BLUR,
+    CLV__PARAM_GRID_RANGE,
+    CLV__PARAM_BILATERAL,
+    CLV__PARAM_FB_G,
+    CLV__PARAM_FB_XG,
+    CLV__PARAM_FB_XXG,
+    CLV__PARAM_FB_WIN,
+    CLV__PARAM_SLOTS
+};
 
 typedef struct clv__program {
     struct clv__program *next;
@@ -70,6 +99,8 @@ typedef struct clv__device_info {
 typedef struct clv__tuning {
     int vec;          /* >0: use the flat VEC-wide CPU kernel variants */
     size_t local2d[2]; /* default 2-D work-group shape */
+    int grid_zc;      /* bilateral grid: range cells per splat work-item */
+    int poly_math;    /* use the prelude's polynomial log2/exp2 (-DCLV_POLY_MATH) */
 } clv__tuning;
 
 struct clv_context {
@@ -86,14 +117,15 @@ struct clv_context {
     int cache_enabled;
     char cache_dir[4096];
 
-    int profiling;
+    int profiling; /* 1: profiling queue; 2: also print each kernel's time (CLV_PROFILE=2) */
     cl_event *events; /* events of the last operation (profiling only) */
+    cl_kernel *event_kernels; /* the kernel behind each event */
     size_t nevents, events_cap;
     int op_ran;
 
     /* Scratch buffers reused across operations (grow only). */
-    cl_mem scratch[2];
-    size_t scratch_size[2];
+    cl_mem scratch[CLV__SCRATCH_SLOTS];
+    size_t scratch_size[CLV__SCRATCH_SLOTS];
 
     /* Small read-only parameter buffers (weights, coordinate tables), kept
      * with a host copy so repeated calls with equal parameters upload nothing. */
@@ -111,6 +143,9 @@ struct clv_context {
         size_t local_free;
     } limits[32];
     int nlimits;
+
+    void *ws[CLV__WS_COUNT];
+    clv__ws_free_fn ws_free[CLV__WS_COUNT];
 
     clv_context_stats stats;
     char *err;     /* last error message */
@@ -220,7 +255,7 @@ clv_status clv__launch(clv_context *ctx, const char *op, cl_kernel k, cl_uint di
 clv_status clv__kernel_limits(clv_context *ctx, const char *op, cl_kernel k, size_t *max_wg,
                               size_t *local_mem_free) CLV_WUR;
 
-/* A context-owned device buffer of at least `bytes`, slot 0 or 1. */
+/* A context-owned device buffer of at least `bytes`, slot 0..CLV__SCRATCH_SLOTS-1. */
 clv_status clv__scratch(clv_context *ctx, const char *op, int slot, size_t bytes,
                         cl_mem *out) CLV_WUR;
 
@@ -233,6 +268,16 @@ clv_status clv__scratch(clv_context *ctx, const char *op, int slot, size_t bytes
 int clv__param_lookup(clv_context *ctx, int slot, const void *key, size_t key_len, cl_mem *out);
 clv_status clv__param_store(clv_context *ctx, const char *op, int slot, const void *key,
                             size_t key_len, const void *data, size_t bytes, cl_mem *out) CLV_WUR;
+/* Small data (<= 64 bytes) that is its own key: reuse or store. */
+clv_status clv__param_store_if_new(clv_context *ctx, const char *op, int slot, const void *data,
+                                   size_t bytes, cl_mem *out) CLV_WUR;
+
+/* ---- ops reused inside other ops (no clv__op_begin: the caller's timing
+ * and error context stay) ---- */
+clv_status clv__gaussian_blur(clv_context *ctx, const clv_image *src, clv_image *dst,
+                              double sigma_x, double sigma_y, int ksize_x, int ksize_y,
+                              clv_border border) CLV_WUR;
+clv_status clv__resize(clv_context *ctx, const clv_image *src, clv_image *dst) CLV_WUR;
 
 /* ---- images / argument checks (image.c) ---- */
 

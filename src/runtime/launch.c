@@ -120,13 +120,18 @@ clv_status clv__launch(clv_context *ctx, const char *op, cl_kernel k, cl_uint di
         if (ctx->nevents == ctx->events_cap) {
             size_t cap = ctx->events_cap ? ctx->events_cap * 2 : 8;
             cl_event *p = realloc(ctx->events, cap * sizeof *p);
-            if (!p) {
+            if (p)
+                ctx->events = p;
+            cl_kernel *q = p ? realloc(ctx->event_kernels, cap * sizeof *q) : NULL;
+            if (q)
+                ctx->event_kernels = q;
+            if (!p || !q) {
                 status = clv__fail(ctx, CLV_ERROR_OUT_OF_MEMORY, op, "out of host memory");
                 goto out;
             }
-            ctx->events = p;
             ctx->events_cap = cap;
         }
+        ctx->event_kernels[ctx->nevents] = k;
         ctx->events[ctx->nevents++] = ev;
         ev = NULL;
     }
@@ -137,7 +142,7 @@ out:
 
 clv_status clv__scratch(clv_context *ctx, const char *op, int slot, size_t bytes, cl_mem *out)
 {
-    if (slot < 0 || slot > 1)
+    if (slot < 0 || slot >= CLV__SCRATCH_SLOTS)
         return clv__fail(ctx, CLV_ERROR_INVALID_ARGUMENT, op, "bad scratch slot %d", slot);
     if (bytes == 0)
         bytes = 1;
@@ -193,4 +198,12 @@ clv_status clv__param_store(clv_context *ctx, const char *op, int slot, const vo
     ctx->params[slot].key_len = key_len;
     *out = m;
     return CLV_OK;
+}
+
+clv_status clv__param_store_if_new(clv_context *ctx, const char *op, int slot, const void *data,
+                                   size_t bytes, cl_mem *out)
+{
+    if (clv__param_lookup(ctx, slot, data, bytes, out))
+        return CLV_OK;
+    return clv__param_store(ctx, op, slot, data, bytes, data, bytes, out);
 }

@@ -14,6 +14,13 @@ const char *const clv__source_names[CLV__SRC_COUNT] = {
     [CLV__SRC_RESIZE] = "resize.cl",
     [CLV__SRC_BOX] = "box.cl",
     [CLV__SRC_GAUSSIAN] = "gaussian.cl",
+    [CLV__SRC_GRID] = "bilateral_grid.cl",
+    [CLV__SRC_FARNEBACK] = "farneback.cl",
+    [CLV__SRC_BILATERAL] = "bilateral.cl",
+    [CLV__SRC_FLOW_UTIL] = "flow_util.cl",
+    [CLV__SRC_PYRAMID] = "pyramid.cl",
+    [CLV__SRC_CORNERS] = "corners.cl",
+    [CLV__SRC_LK] = "lk.cl",
 };
 
 /* Read a whole file; NULL with errno set on failure. */

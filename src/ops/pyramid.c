@@ -1,0 +1,234 @@
+/* clvision — Gaussian pyramids (flow.h).
+ *
+ * scale 0.5: OpenCV pyrDown per level (cl/pyramid.cl), level k from level
+ * k-1. Other scales: OpenCV's Farneback pyramid, level k = resize(blur(level
+ * 0)) through the library's own Gaussian and bilinear resize. Level images
+ * (and, for the Farneback form, one full-size blur target) are allocated at
+ * create time; a build only enqueues kernels. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "runtime/internal.h"
+
+#define OP "pyramid"
+
+struct clv_pyramid {
+    int width, height, channels;
+    clv_pixel_type type;
+    double scale;
+    int levels;
+    clv_image *level[CLV_PYRAMID_MAX_LEVELS];
+    /* Farneback form only */
+    clv_image *blurred;
+    double sigma[CLV_PYRAMID_MAX_LEVELS];
+    int ksize[CLV_PYRAMID_MAX_LEVELS];
+};
+
+static int is_pyr_down(double scale) { return scale == 0.5; }
+
+/* Level sizes; returns how many levels (<= wanted) are at least 2x2 (and,
+ * for the Farneback form, need a Gaussian of at most 255 taps).
+ * pyrDown: (w + 1) / 2 per step. Farneback: s = scale^k by repeated
+ * multiplication and round-half-even of w s, as OpenCV (cvRound). */
+static int plan(int w, int h, int wanted, double scale, int *ws, int *hs, double *sigma, int *ksize)
+{
+    int n = 0;
+    double s = 1.0;
+    for (int k = 0; k < wanted; k++) {
+        int lw, lh;
+        if (k == 0) {
+            lw = w;
+            lh = h;
+        } else if (is_pyr_down(scale)) {
+            lw = (ws[k - 1] + 1) / 2;
+            lh = (hs[k - 1] + 1) / 2;
+        } else {
+            s *= scale;
+            lw = (int)lrint((double)w * s);
+            lh = (int)lrint((double)h * s);
+        }
+        const double sg = (1.0 / s - 1.0) * 0.5;
+        int ks = (int)lrint(sg * 5.0) | 1;
+        if (ks < 3)
+            ks = 3;
+        if (k > 0 && (lw < 2 || lh < 2 || ks > CLV_GAUSSIAN_MAX_KSIZE))
+            break;
+        ws[k] = lw;
+        hs[k] = lh;
+        sigma[k] = sg;
+        ksize[k] = ks;
+        n++;
+    }
+    return n;
+}
+
+CLV_API clv_status clv_pyramid_create(clv_context *ctx, int width, int height, int channels,
+                                      clv_pixel_type type, int levels, double scale,
+                                      clv_pyramid **out)
+{
+    clv_status status = CLV_OK;
+    clv_pyramid *p = NULL;
+    if (out)
+        *out = NULL;
+    if (!ctx)
+        return CLV_ERROR_INVALID_ARGUMENT;
+    clv__clear_error(ctx);
+    if (!out)
+        return clv__fail(ctx, CLV_ERROR_INVALID_ARGUMENT, OP, "out is NULL");
+    if (width < 1 || height < 1 || width > CLV_MAX_DIMENSION || height > CLV_MAX_DIMENSION)
+        return clv__fail(ctx, CLV_ERROR_INVALID_ARGUMENT, OP,
+                         "size %dx%d outside 1..%d in each dimension", width, height,
+                         CLV_MAX_DIMENSION);
+    if (channels < 1 || channels > 4)
+        return clv__fail(ctx, CLV_ERROR_INVALID_ARGUMENT, OP, "channels must be 1 to 4 (got %d)",
+                         channels);
+    if (type != CLV_U8 && type != CLV_U16 && type != CLV_F32)
+        return clv__fail(ctx, CLV_ERROR_INVALID_ARGUMENT, OP, "unknown pixel type %d", (int)type);
+    if (levels < 1 || levels > CLV_PYRAMID_MAX_LEVELS)
+        return clv__fail(ctx, CLV_ERROR_INVALID_ARGUMENT, OP, "levels must be 1..%d (got %d)",
+                         CLV_PYRAMID_MAX_LEVELS, levels);
+    if (!(scale > 0.0 && scale < 1.0))
+        return clv__fail(ctx, CLV_ERROR_INVALID_ARGUMENT, OP, "scale must be in (0, 1) (got %g)",
+                         scale);
+
+    p = calloc(1, sizeof *p);
+    if (!p)
+        return clv__fail(ctx, CLV_ERROR_OUT_OF_MEMORY, OP, "out of host memory");
+    p->width = width;
+    p->height = height;
+    p->channels = channels;
+    p->type = type;
+    p->scale = scale;
+    int ws[CLV_PYRAMID_MAX_LEVELS], hs[CLV_PYRAMID_MAX_LEVELS];
+    p->levels = plan(width, height, levels, scale, ws, hs, p->sigma, p->ksize);
+    for (int k = 0; k < p->levels; k++)
+        CLV_TRY(clv_image_create(ctx, ws[k], hs[k], channels, type, &p->level[k]));
+    if (!is_pyr_down(scale) && p->levels > 1)
+        CLV_TRY(clv_image_create(ctx, width, height, channels, type, &p->blurred));
+    *out = p;
+    p = NULL;
+out:
+    clv_pyramid_release(p);
+    return status;
+}
+
+CLV_API void clv_pyramid_release(clv_pyramid *pyr)
+{
+    if (!pyr)
+        return;
+    for (int k = 0; k < CLV_PYRAMID_MAX_LEVELS; k++)
+        clv_image_release(pyr->level[k]);
+    clv_image_release(pyr->blurred);
+    free(pyr);
+}
+
+CLV_API int clv_pyramid_levels(const clv_pyramid *pyr) { return pyr ? pyr->levels : 0; }
+
+CLV_API const clv_image *clv_pyramid_level(const clv_pyramid *pyr, int level)
+{
+    if (!pyr || level < 0 || level >= pyr->levels)
+        return NULL;
+    return pyr->level[level];
+}
+
+/* Work-group for pyr_down: (lx, ly) halved until the group and its staged
+ * source footprint fit. */
+static clv_status pyr_down_group(clv_context *ctx, cl_kernel k, int cn, size_t local[2],
+                                 size_t *bytes)
+{
+    clv_status status = CLV_OK;
+    size_t max_wg, local_free;
+    CLV_TRY(clv__kernel_limits(ctx, OP, k, &max_wg, &local_free));
+    const size_t budget = local_free < CLV_LOCAL_BUDGET_MAX ? local_free : CLV_LOCAL_BUDGET_MAX;
+    size_t lx = 32, ly = 8;
+    for (;;) {
+        *bytes = (2 * lx + 3) * (2 * ly + 3) * (size_t)cn * sizeof(float);
+        if (lx * ly <= max_wg && *bytes <= budget)
+            break;
+        if (ly > 1 && ly * 4 >= lx)
+            ly /= 2;
+        else if (lx > 1)
+            lx /= 2;
+        else
+            return clv__fail(ctx, CLV_ERROR_UNSUPPORTED, OP,
+                             "pyrDown needs %zu bytes of local memory, device offers %zu", *bytes,
+                             budget);
+    }
+    local[0] = lx;
+    local[1] = ly;
+out:
+    return status;
+}
+
+static clv_status pyr_down(clv_context *ctx, const clv_image *src, clv_image *dst)
+{
+    clv_status status = CLV_OK;
+    char opts[200];
+    clv__format_options(opts, sizeof opts, src->type, src->channels);
+    size_t len = strlen(opts);
+    snprintf(opts + len, sizeof opts - len, " -DBORDER=%s",
+             clv__border_macro(CLV_BORDER_REFLECT101));
+    const int sp = (int)(src->pitch / src->elem_size), dp = (int)(dst->pitch / dst->elem_size);
+    const int vec = ctx->tune.vec == 16 && src->channels == 1;
+    if (vec) {
+        len = strlen(opts);
+        snprintf(opts + len, sizeof opts - len, " -DVEC=16");
+        cl_kernel k;
+        CLV_TRY(clv__get_kernel(ctx, CLV__SRC_PYRAMID, opts, "pyr_down_vec", &k));
+        const size_t g[2] = {((size_t)dst->width + 15) / 16, (size_t)dst->height};
+        CLV_TRY(CLV_LAUNCH(ctx, OP, k, 2, g, NULL, CLV_ARG(src->mem), CLV_ARG(sp),
+                           CLV_ARG(src->width), CLV_ARG(src->height), CLV_ARG(dst->mem),
+                           CLV_ARG(dp), CLV_ARG(dst->width), CLV_ARG(dst->height)));
+        goto out;
+    }
+    cl_kernel k;
+    CLV_TRY(clv__get_kernel(ctx, CLV__SRC_PYRAMID, opts, "pyr_down", &k));
+    size_t local[2], bytes;
+    CLV_TRY(pyr_down_group(ctx, k, src->channels, local, &bytes));
+    const size_t g[2] = {(size_t)dst->width, (size_t)dst->height};
+    CLV_TRY(CLV_LAUNCH(ctx, OP, k, 2, g, local, CLV_ARG(src->mem), CLV_ARG(sp),
+                       CLV_ARG(src->width), CLV_ARG(src->height), CLV_ARG(dst->mem), CLV_ARG(dp),
+                       CLV_ARG(dst->width), CLV_ARG(dst->height), CLV_LOCAL(bytes)));
+out:
+    return status;
+}
+
+CLV_API clv_status clv_pyramid_build(clv_context *ctx, clv_pyramid *pyr, const clv_image *src)
+{
+    clv_status status = CLV_OK;
+    if (!ctx)
+        return CLV_ERROR_INVALID_ARGUMENT;
+    clv__op_begin(ctx);
+    if (!pyr)
+        return clv__fail(ctx, CLV_ERROR_INVALID_ARGUMENT, OP, "pyramid is NULL");
+    CLV_TRY(clv__check_image(ctx, OP, "source", src));
+    if (pyr->level[0]->ctx != ctx)
+        return clv__fail(ctx, CLV_ERROR_INVALID_ARGUMENT, OP,
+                         "the pyramid belongs to another context");
+    if (src->width != pyr->width || src->height != pyr->height ||
+        src->channels != pyr->channels || src->type != pyr->type)
+        return clv__fail(ctx, CLV_ERROR_INVALID_ARGUMENT, OP,
+                         "source is %dx%d %s c%d, the pyramid is for %dx%d %s c%d", src->width,
+                         src->height, clv_pixel_type_name(src->type), src->channels, pyr->width,
+                         pyr->height, clv_pixel_type_name(pyr->type), pyr->channels);
+
+    /* Level 0: the source itself (same geometry, so the same pitch). */
+    clv_image *l0 = pyr->level[0];
+    CLV_CHECK_CL(ctx,
+                 clEnqueueCopyBuffer(ctx->queue, src->mem, l0->mem, 0, 0,
+                                     l0->pitch * (size_t)l0->height, 0, NULL, NULL),
+                 OP, "clEnqueueCopyBuffer(level 0)");
+    for (int k = 1; k < pyr->levels; k++) {
+        if (is_pyr_down(pyr->scale)) {
+            CLV_TRY(pyr_down(ctx, pyr->level[k - 1], pyr->level[k]));
+        } else {
+            CLV_TRY(clv__gaussian_blur(ctx, l0, pyr->blurred, pyr->sigma[k], pyr->sigma[k],
+                                       pyr->ksize[k], pyr->ksize[k], CLV_BORDER_REFLECT101));
+            CLV_TRY(clv__resize(ctx, pyr->blurred, pyr->level[k]));
+        }
+    }
+out:
+    return status;
+}
