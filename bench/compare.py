@@ -498,8 +498,12 @@ def main():
                 s["cpu"].append(time_cv_cpu(op, w, h, t, cn, cv_reps, cv_warm))
                 if not fallback.get(c):
                     s["ocl"].append(time_cv_ocl(op, w, h, t, cn, cv_reps, cv_warm, a.ocl_device))
-            sys.stderr.write("round %d/%d %-9s %dx%d %s/%d done\n"
-                             % (rnd + 1, a.rounds, op, w, h, t, cn))
+            last = lambda k: ("%.4f" % s[k][-1]) if s[k] else "-"
+            # one line per case as soon as it is measured, so a run cut short
+            # still leaves its numbers behind
+            sys.stderr.write("round %d/%d %-9s %dx%d %s/%d: clv wall %s dev %s, cv cpu %s, ocl %s\n"
+                             % (rnd + 1, a.rounds, op, w, h, t, cn, last("clv_wall"),
+                                last("clv_dev"), last("cpu"), last("ocl")))
             sys.stderr.flush()
 
     def med(v):

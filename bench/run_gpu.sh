@@ -1,25 +1,56 @@
 #!/usr/bin/env bash
-# Build, test and benchmark on the lent NVIDIA machine in one go (used for the
-# GPU numbers in bench/RESULTS.md). Writes logs and tables under $OUT.
-# Usage: bash bench/run_gpu.sh [tests|bench|all]
+# Build, test and benchmark on the lent NVIDIA machine (used for the GPU
+# numbers in bench/RESULTS.md). Writes logs and tables under $OUT.
+# Usage: bash bench/run_gpu.sh tests|bench|heavy
 set -u
-what=${1:-all}
+what=${1:-tests}
 OUT=${OUT:-/tmp/clv-gpu-out}
 mkdir -p "$OUT" /etc/OpenCL/vendors
 echo /usr/lib/libnvidia-opencl.so.1 > /etc/OpenCL/vendors/nvidia.icd
-clinfo -l 2>&1 | tee "$OUT/clinfo.txt"
+clinfo -l > "$OUT/clinfo.txt" 2>&1
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv >> "$OUT/clinfo.txt" 2>&1
 
-meson setup build-gpu >/dev/null && ninja -C build-gpu > "$OUT/build.log" 2>&1 || { tail -30 "$OUT/build.log"; exit 1; }
-export CLV_DEVICE=gpu CLV_REQUIRE_DEVICE=1
+if [ ! -f build-gpu/build.ninja ]; then meson setup build-gpu > /dev/null || exit 1; fi
+ninja -C build-gpu > "$OUT/build.log" 2>&1 || { tail -30 "$OUT/build.log"; exit 1; }
+export CLV_DEVICE=gpu CLV_REQUIRE_DEVICE=1 PYTHONUNBUFFERED=1
 
-if [ "$what" = tests ] || [ "$what" = all ]; then
+case "$what" in
+tests)
     build-gpu/clv demo "$OUT/demo" > "$OUT/demo.txt" 2>&1; echo "demo rc=$?" >> "$OUT/demo.txt"
-    meson test -C build-gpu --print-errorlogs --timeout-multiplier 2 > "$OUT/tests.txt" 2>&1
-    echo "tests rc=$?"; tail -15 "$OUT/tests.txt"
-fi
-if [ "$what" = bench ] || [ "$what" = all ]; then
-    PYTHONUNBUFFERED=1 timeout 420 python3 bench/compare.py --clv-bench build-gpu/bench/clv-bench \
-        --clv-device gpu --ocl-device :GPU: --reps 30 --markdown "$OUT/gpu.md" > "$OUT/bench.txt" 2>&1
-    echo "bench rc=$?"; tail -70 "$OUT/bench.txt"
-fi
+    rm -rf "$OUT/demo"
+    meson test -C build-gpu --print-errorlogs --timeout-multiplier 3 > "$OUT/tests.txt" 2>&1
+    echo "tests rc=$?"; grep -E "^ *[0-9]+/|Ok:|Fail:" "$OUT/tests.txt"; tail -3 "$OUT/demo.txt"
+    ;;
+bench)
+    timeout 540 python3 bench/compare.py --clv-bench build-gpu/bench/clv-bench --clv-device gpu \
+        --ocl-device :GPU: --reps 30 --markdown "$OUT/gpu.md" > "$OUT/bench.txt" 2>&1
+    echo "bench rc=$?"; grep -vE "^round" "$OUT/bench.txt" | tail -80
+    ;;
+final)
+    # 1) ops without an OpenCV twin or too slow for OpenCV's CPU at every size
+    CLV_PROFILE=2 timeout 120 build-gpu/bench/clv-bench --device gpu \
+        --ops bilateral16,grid16,tonemap,farneback --sizes 1920x1080 --reps 10 --warmup 2 \
+        > "$OUT/direct.txt" 2>&1
+    grep -E "^op=" "$OUT/direct.txt"
+    # 2) side by side at three sizes
+    timeout 200 python3 bench/compare.py --clv-bench build-gpu/bench/clv-bench --clv-device gpu \
+        --ocl-device :GPU: --ops transpose,resize,resize_up,box5,box31,gaussian,tonemap,farneback \
+        --reps 20 --markdown "$OUT/gpu.md" > "$OUT/bench.txt" 2>&1
+    echo "bench rc=$?"
+    # 3) the bilateral rows at 1080p (OpenCV's CPU bilateralFilter is slow)
+    timeout 120 python3 bench/compare.py --clv-bench build-gpu/bench/clv-bench --clv-device gpu \
+        --ocl-device :GPU: --ops bilateral,grid16 --sizes 1920x1080 --reps 5 \
+        --markdown "$OUT/gpu_bilateral.md" > "$OUT/bilateral.txt" 2>&1
+    echo "bilateral rc=$?"
+    grep -E "^(op|---|[a-z_0-9]+ +[0-9]+x)" "$OUT/bench.txt" "$OUT/bilateral.txt" | cut -d: -f2- | tail -60
+    ;;
+heavy)
+    timeout 540 python3 bench/compare.py --clv-bench build-gpu/bench/clv-bench --clv-device gpu \
+        --ocl-device :GPU: --ops bilateral16,grid16 --sizes 1920x1080 --reps 5 \
+        --markdown "$OUT/gpu_heavy.md" > "$OUT/heavy.txt" 2>&1
+    echo "heavy rc=$?"; grep -vE "^round" "$OUT/heavy.txt" | tail -20
+    CLV_PROFILE=2 build-gpu/bench/clv-bench --device gpu --ops tonemap,farneback --sizes 1920x1080 \
+        --reps 20 > "$OUT/profile.txt" 2>&1
+    grep -E "^op=" "$OUT/profile.txt"; grep -E "kernel" "$OUT/profile.txt" | tail -40
+    ;;
+esac

@@ -260,34 +260,68 @@ __kernel void tm_hist(__global const float *lum_log, int n, __global uint *hist)
             atomic_add(&hist[b], lh[b]);
 }
 
-/* One work-item: the 0.1 % and 99.9 % points of the histogram -> rng[0] = lo,
- * rng[1] = hi, with hi - lo at most TM_MAX_STOPS and at least 1e-3. */
+/* One work-group of TM_RANGE_WG items: the 0.1 % and 99.9 % points of the
+ * histogram -> rng[0] = lo, rng[1] = hi, with hi - lo at most TM_MAX_STOPS
+ * and at least 1e-3. Each item sums a run of bins, a prefix over the runs
+ * says which run holds each percentile, and that run is scanned. */
+#define TM_RANGE_WG 256
 __kernel void tm_range(__global const uint *hist, int n, __global float *rng)
 {
-    if (get_global_id(0) != 0)
-        return;
-    const float bw = TM_SPAN / (float)TM_BINS;
+    __local uint run[TM_RANGE_WG];
+    __local int found[2];
+    const int lid = get_local_id(0);
+    const int per = TM_BINS / TM_RANGE_WG;
+    uint sum = 0;
+    for (int b = 0; b < per; b++)
+        sum += hist[lid * per + b];
+    run[lid] = sum;
+    if (lid == 0) {
+        found[0] = 0;
+        found[1] = TM_BINS - 1;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    /* inclusive prefix over the runs (Hillis-Steele, in place with a copy) */
+    for (int off = 1; off < TM_RANGE_WG; off *= 2) {
+        const uint add = lid >= off ? run[lid - off] : 0;
+        barrier(CLK_LOCAL_MEM_FENCE);
+        run[lid] += add;
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
     const uint lo_count = (uint)((float)n * 0.001f);
     const uint hi_count = (uint)ceil((float)n * 0.999f);
-    uint acc = 0;
-    int blo = -1, bhi = TM_BINS - 1;
-    for (int b = 0; b < TM_BINS; b++) {
-        acc += hist[b];
-        if (blo < 0 && acc > lo_count)
-            blo = b;
-        if (acc >= hi_count) {
-            bhi = b;
-            break;
+    const uint before = lid > 0 ? run[lid - 1] : 0;
+    /* the run where the cumulative count first exceeds lo_count / reaches hi_count */
+    if (before <= lo_count && run[lid] > lo_count) {
+        uint acc = before;
+        for (int b = 0; b < per; b++) {
+            acc += hist[lid * per + b];
+            if (acc > lo_count) {
+                found[0] = lid * per + b;
+                break;
+            }
         }
     }
-    blo = max(blo, 0);
-    float lo = TM_FLOOR + bw * (float)blo;
-    float hi = TM_FLOOR + bw * (float)(bhi + 1);
-    lo = fmax(lo, hi - TM_MAX_STOPS);
-    if (hi - lo < 1e-3f)
-        lo = hi - 1e-3f;
-    rng[0] = lo;
-    rng[1] = hi;
+    if (before < hi_count && run[lid] >= hi_count) {
+        uint acc = before;
+        for (int b = 0; b < per; b++) {
+            acc += hist[lid * per + b];
+            if (acc >= hi_count) {
+                found[1] = lid * per + b;
+                break;
+            }
+        }
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (lid == 0) {
+        const float bw = TM_SPAN / (float)TM_BINS;
+        float lo = TM_FLOOR + bw * (float)found[0];
+        float hi = TM_FLOOR + bw * (float)(found[1] + 1);
+        lo = fmax(lo, hi - TM_MAX_STOPS);
+        if (hi - lo < 1e-3f)
+            lo = hi - 1e-3f;
+        rng[0] = lo;
+        rng[1] = hi;
+    }
 }
 
 /* sRGB transfer curve, or a plain power when gamma > 0; one channel (scalar

@@ -112,7 +112,7 @@ CLV_API clv_status clv_tonemap_local(clv_context *ctx, const clv_image *hdr, clv
                  OP, "clEnqueueFillBuffer(histogram)");
     const size_t g2[1] = {GROUPS * LOCAL}, l2[1] = {LOCAL};
     CLV_TRY(CLV_LAUNCH(ctx, OP, khist, 1, g2, l2, CLV_ARG(lum), CLV_ARG(n), CLV_ARG(hist)));
-    const size_t g3[1] = {1}, l3[1] = {1};
+    const size_t g3[1] = {256}, l3[1] = {256}; /* TM_RANGE_WG in the kernel */
     CLV_TRY(CLV_LAUNCH(ctx, OP, krange, 1, g3, l3, CLV_ARG(hist), CLV_ARG(n), CLV_ARG(rng)));
 
     g.rng = rng;
