@@ -28,17 +28,17 @@ bench)
     ;;
 final)
     # 1) ops without an OpenCV twin or too slow for OpenCV's CPU at every size
-    CLV_PROFILE=2 timeout 120 build-gpu/bench/clv-bench --device gpu \
+    CLV_PROFILE=2 timeout 90 build-gpu/bench/clv-bench --device gpu \
         --ops bilateral16,grid16,tonemap,farneback --sizes 1920x1080 --reps 10 --warmup 2 \
         > "$OUT/direct.txt" 2>&1
     grep -E "^op=" "$OUT/direct.txt"
     # 2) side by side at three sizes
-    timeout 200 python3 bench/compare.py --clv-bench build-gpu/bench/clv-bench --clv-device gpu \
+    timeout 170 python3 bench/compare.py --clv-bench build-gpu/bench/clv-bench --clv-device gpu \
         --ocl-device :GPU: --ops transpose,resize,resize_up,box5,box31,gaussian,tonemap,farneback \
         --reps 20 --markdown "$OUT/gpu.md" > "$OUT/bench.txt" 2>&1
     echo "bench rc=$?"
     # 3) the bilateral rows at 1080p (OpenCV's CPU bilateralFilter is slow)
-    timeout 120 python3 bench/compare.py --clv-bench build-gpu/bench/clv-bench --clv-device gpu \
+    timeout 90 python3 bench/compare.py --clv-bench build-gpu/bench/clv-bench --clv-device gpu \
         --ocl-device :GPU: --ops bilateral,grid16 --sizes 1920x1080 --reps 5 \
         --markdown "$OUT/gpu_bilateral.md" > "$OUT/bilateral.txt" 2>&1
     echo "bilateral rc=$?"

@@ -36,11 +36,12 @@
  *    first batches); the accepted ones are written in order (rank by
  *    popcount) and entered in the grid. Stops at max_corners.
  * Needs DEPTH_U8 or DEPTH_F32, CN=1, BORDER (reflect101), SEL_G (power of
- * two, 32..1024). VEC=16 adds the CPU variants of stages 1-3. The block
- * radius r and the mask flag are arguments, so one program serves them all.
- * The mask, when has_mask, is u8 with the image's size. No FP contraction, so every device computes
- * the responses of the plain C reference bit for bit (with correctly
- * rounded sqrt, which the host requests where the device offers it). */
+ * two, 32..1024). VEC=16 adds the CPU variants of stages 1-3 and the merge
+ * sort. The block radius r and the mask flag are arguments, so one program
+ * serves them all; the mask (when has_mask) is u8 of the image's size.
+ * No FP contraction, so every device computes the responses of the plain C
+ * reference bit for bit (with a correctly rounded sqrt, which the host
+ * requests where the device offers it). */
 #pragma OPENCL FP_CONTRACT OFF
 
 #if !defined(BORDER) || !defined(SEL_G)

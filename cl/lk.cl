@@ -23,7 +23,8 @@
  * Needs DEPTH_*, CN=1. Variants: VEC (CPU: one work-item per point, rows
  * in float8 vectors) or generic (one work-group per point, pixels spread over
  * the work-items, sums through local memory); PATCH_GLOBAL keeps the
- * per-point patch (3 W H floats) in a global buffer instead of local memory. */
+ * per-point scratch (the patch, 3 W H floats, plus the CPU variant's
+ * staging tile) in a global buffer instead of local memory. */
 
 #if !defined(CN) || CN != 1
 #error "lk.cl needs CN == 1"
@@ -163,10 +164,17 @@ inline int lk_condition(float a11, float a12, float a22, int ww, int wh, float m
 }
 
 #ifdef VEC
-/* ---- CPU: one work-item per point, window rows in float8 vectors ---- */
+/* ---- CPU: one work-item per point, window rows in float8 vectors ----
+ * Each work-item has a scratch of 3 W H floats (the patch) plus a tile of
+ * (W+3) x (H+3) floats. The patch build always stages the source region it
+ * reads into the tile (a plain vector copy inside the image, through the
+ * reflect101 map at borders) and then works on the tile, masking the
+ * derivative corners that lie outside the image. The residual reads J in
+ * place when its window is inside, through a staged tile otherwise. */
 
 #define V8 float8
 #define LOADV(p) convert_float8(vload8(0, (p)))
+#define vload8_0(p) vload8(0, (p))
 
 /* Lane mask of the last (overlapping) chunk of a row of ww >= 8 pixels: the
  * chunk starts at ww - 8; lanes already covered by the full chunks are 0. */
@@ -178,48 +186,61 @@ inline V8 lk_tail_mask(int ww)
     return select((V8)(0.0f), (V8)(1.0f), isgreaterequal(lane, (V8)((float)dup)));
 }
 
-/* Builds the patch (3 planes of ww*wh floats) and returns G's sums. */
-inline float3 lk_build_patch_cpu(__global const T *img, int pitch, int cols, int rows, int ix,
+/* 1.0 in the lanes whose column x0 + lane lies in [0, cols), else 0. */
+inline V8 lk_col_mask(int x0, int cols)
+{
+    const V8 c = (V8)((float)x0) + (V8)(0.0f, 1.0f, 2.0f, 3.0f, 4.0f, 5.0f, 6.0f, 7.0f);
+    return select((V8)(0.0f), (V8)(1.0f), isgreaterequal(c, (V8)(0.0f)) &
+                                               isless(c, (V8)((float)cols)));
+}
+
+/* tile (tw x th, pitch tw) = image values at (x0 + i, y0 + j), reflect101
+ * outside the image, as float (raw units). tw >= 8. */
+inline void lk_stage(__global const T *img, int pitch, int cols, int rows, int x0, int y0,
+                     int tw, int th, PATCH_SPACE float *tile)
+{
+    const int inside = x0 >= 0 && y0 >= 0 && x0 + tw <= cols && y0 + th <= rows;
+    for (int j = 0; j < th; j++) {
+        PATCH_SPACE float *t = tile + j * tw;
+        if (inside) {
+            __global const T *r = ROW(img, pitch, y0 + j) + x0;
+            for (int i = 0; i < tw; i += 8) {
+                const int k = i + 8 > tw ? tw - 8 : i;
+                vstore8(LOADV(r + k), 0, t + k);
+            }
+        } else {
+            __global const T *r =
+                ROW(img, pitch, clv_border_index(y0 + j, rows, BORDER_REFLECT101));
+            for (int i = 0; i < tw; i++)
+                t[i] = convert_float(r[clv_border_index(x0 + i, cols, BORDER_REFLECT101)]);
+        }
+    }
+}
+
+/* Builds the patch (3 planes of ww*wh floats, ww >= 8) from the staged tile
+ * (image region from (ix - 1, iy - 1), pitch ww + 3) and returns G's sums.
+ *
+ * Everything is linear, so the bilinear blend of the Scharr derivatives is
+ * done row by row. For each source row R, at window columns c:
+ *   hI = wx0 R(c) + wx1 R(c+1)                        (blend)
+ *   hD = wx0 (R(c+1) - R(c-1)) + wx1 (R(c+2) - R(c))    ([-1 0 1], blended)
+ *   hS = wx0 [3 10 3] R around c + wx1 [3 10 3] R around c+1
+ * and for the patch row between source rows r0 = iy + y and r1 = r0 + 1:
+ *   I  = wy0 hI(r0) + wy1 hI(r1)
+ *   Ix = wy0 [3 10 3] hD around r0 + wy1 [3 10 3] hD around r1
+ *   Iy = wy0 (hS(r1) - hS(r0-1)) + wy1 (hS(r1+1) - hS(r0))
+ * Derivative corners outside the image weigh 0: wx0/wx1 per lane (columns
+ * c, c+1) in hD and hS, wy0/wy1 per row in Ix and Iy. Each column block of
+ * 8 walks down the rows keeping the last four source rows' terms. */
+inline float3 lk_build_patch_cpu(const PATCH_SPACE float *tile, int cols, int rows, int ix,
                                  int iy, float a, float b, int ww, int wh,
                                  PATCH_SPACE float *pI, PATCH_SPACE float *pX,
                                  PATCH_SPACE float *pY)
 {
-    const float4 w = lk_weights(a, b);
-    float a11 = 0.0f, a12 = 0.0f, a22 = 0.0f;
-    const int fast = ww >= 8 && ix >= 1 && iy >= 1 && ix + ww + 1 < cols && iy + wh + 1 < rows;
-    if (!fast) {
-        for (int y = 0; y < wh; y++)
-            for (int x = 0; x < ww; x++) {
-                const float3 v = lk_patch_pixel(img, pitch, cols, rows, ix + x, iy + y, w);
-                const int k = y * ww + x;
-                pI[k] = v.s0;
-                pX[k] = v.s1;
-                pY[k] = v.s2;
-                a11 += v.s1 * v.s1;
-                a12 += v.s1 * v.s2;
-                a22 += v.s2 * v.s2;
-            }
-        return (float3)(a11, a12, a22);
-    }
-    /* Everything is linear, so the bilinear blend of the Scharr derivatives
-     * is done row by row. For each source row R, at window columns c:
-     *   hI = wx0 R(c) + wx1 R(c+1)                      (blend)
-     *   hD = wx0 (R(c+1) - R(c-1)) + wx1 (R(c+2) - R(c))  ([-1 0 1], blended)
-     *   hS = wx0 [3 10 3] R around c + wx1 [3 10 3] R around c+1
-     * and for the patch row between source rows r0 = iy + y and r1 = r0 + 1:
-     *   I  = wy0 hI(r0) + wy1 hI(r1)
-     *   Ix = wy0 [3 10 3] hD around r0 + wy1 [3 10 3] hD around r1
-     *   Iy = wy0 (hS(r1) - hS(r0-1)) + wy1 (hS(r1+1) - hS(r0))
-     * Each window column block of 8 walks down the rows keeping the last
-     * four source rows' terms, so every source row is loaded once. */
+    const int tp = ww + 3;
     const float wx0 = 1.0f - a, wx1 = a, wy0 = 1.0f - b, wy1 = b;
     const float gsc = ISCALE / 32.0f;
-    const float d0 = -wx0 * gsc, d1 = -wx1 * gsc, d2 = wx0 * gsc, d3 = wx1 * gsc;
-    const float s0 = 3.0f * wx0 * gsc, s1 = (10.0f * wx0 + 3.0f * wx1) * gsc,
-                s2 = (3.0f * wx0 + 10.0f * wx1) * gsc, s3 = 3.0f * wx1 * gsc;
     const float i1 = wx0 * ISCALE, i2 = wx1 * ISCALE;
-    const float v0 = 3.0f * wy0, v1 = 10.0f * wy0 + 3.0f * wy1, v2 = 3.0f * wy0 + 10.0f * wy1,
-                v3 = 3.0f * wy1;
     const V8 tail = lk_tail_mask(ww);
     V8 s11 = (V8)(0.0f), s12 = (V8)(0.0f), s22 = (V8)(0.0f);
     for (int x0 = 0; x0 < ww; x0 += 8) {
@@ -229,29 +250,38 @@ inline float3 lk_build_patch_cpu(__global const T *img, int pitch, int cols, int
             xs = ww - 8;
             m = tail;
         }
-        __global const T *src = ROW(img, pitch, iy - 1) + ix + xs - 1;
+        const V8 e0 = wx0 * gsc * lk_col_mask(ix + xs, cols);
+        const V8 e1 = wx1 * gsc * lk_col_mask(ix + xs + 1, cols);
+        const V8 d0 = -e0, d1 = -e1, d2 = e0, d3 = e1;
+        const V8 s0 = 3.0f * e0, s1 = 10.0f * e0 + 3.0f * e1, s2 = 3.0f * e0 + 10.0f * e1,
+                 s3 = 3.0f * e1;
+        const PATCH_SPACE float *src = tile + xs;
         V8 hI[4], hD[4], hS[4];
         /* source rows iy-1 .. iy+1 into slots 0..2 */
         for (int r = 0; r < 3; r++) {
-            const V8 c0 = LOADV(src), c1 = LOADV(src + 1), c2 = LOADV(src + 2),
-                     c3 = LOADV(src + 3);
+            const V8 c0 = vload8(0, src), c1 = vload8(0, src + 1), c2 = vload8(0, src + 2),
+                     c3 = vload8(0, src + 3);
             hI[r] = i1 * c1 + i2 * c2;
             hD[r] = d0 * c0 + d1 * c1 + d2 * c2 + d3 * c3;
             hS[r] = s0 * c0 + s1 * c1 + s2 * c2 + s3 * c3;
-            src += pitch;
+            src += tp;
         }
         PATCH_SPACE float *oi = pI + xs, *ox = pX + xs, *oy = pY + xs;
         for (int y = 0; y < wh; y++) {
             /* source row iy + y + 2 into slot 3 */
-            const V8 c0 = LOADV(src), c1 = LOADV(src + 1), c2 = LOADV(src + 2),
-                     c3 = LOADV(src + 3);
+            const V8 c0 = vload8(0, src), c1 = vload8(0, src + 1), c2 = vload8(0, src + 2),
+                     c3 = vload8(0, src + 3);
             hI[3] = i1 * c1 + i2 * c2;
             hD[3] = d0 * c0 + d1 * c1 + d2 * c2 + d3 * c3;
             hS[3] = s0 * c0 + s1 * c1 + s2 * c2 + s3 * c3;
-            src += pitch;
+            src += tp;
+            const int r0 = iy + y;
+            const float u0 = r0 >= 0 && r0 < rows ? wy0 : 0.0f;
+            const float u1 = r0 + 1 >= 0 && r0 + 1 < rows ? wy1 : 0.0f;
             const V8 vi = wy0 * hI[1] + wy1 * hI[2];
-            const V8 vx = v0 * hD[0] + v1 * hD[1] + v2 * hD[2] + v3 * hD[3];
-            const V8 vy = wy0 * (hS[2] - hS[0]) + wy1 * (hS[3] - hS[1]);
+            const V8 vx = (3.0f * u0) * hD[0] + (10.0f * u0 + 3.0f * u1) * hD[1] +
+                          (3.0f * u0 + 10.0f * u1) * hD[2] + (3.0f * u1) * hD[3];
+            const V8 vy = u0 * (hS[2] - hS[0]) + u1 * (hS[3] - hS[1]);
             vstore8(vi, 0, oi);
             vstore8(vx, 0, ox);
             vstore8(vy, 0, oy);
@@ -274,72 +304,115 @@ inline float3 lk_build_patch_cpu(__global const T *img, int pitch, int cols, int
         }
     }
     const float4 h11 = s11.lo + s11.hi, h12 = s12.lo + s12.hi, h22 = s22.lo + s22.hi;
-    a11 = (h11.s0 + h11.s1) + (h11.s2 + h11.s3);
-    a12 = (h12.s0 + h12.s1) + (h12.s2 + h12.s3);
-    a22 = (h22.s0 + h22.s1) + (h22.s2 + h22.s3);
+    return (float3)((h11.s0 + h11.s1) + (h11.s2 + h11.s3), (h12.s0 + h12.s1) + (h12.s2 + h12.s3),
+                    (h22.s0 + h22.s1) + (h22.s2 + h22.s3));
+}
+
+/* Patch of a window narrower than a vector (ww < 8), pixel by pixel. */
+inline float3 lk_build_patch_narrow(__global const T *img, int pitch, int cols, int rows,
+                                    int ix, int iy, float a, float b, int ww, int wh,
+                                    PATCH_SPACE float *pI, PATCH_SPACE float *pX,
+                                    PATCH_SPACE float *pY)
+{
+    const float4 w = lk_weights(a, b);
+    float a11 = 0.0f, a12 = 0.0f, a22 = 0.0f;
+    for (int y = 0; y < wh; y++)
+        for (int x = 0; x < ww; x++) {
+            const float3 v = lk_patch_pixel(img, pitch, cols, rows, ix + x, iy + y, w);
+            const int k = y * ww + x;
+            pI[k] = v.s0;
+            pX[k] = v.s1;
+            pY[k] = v.s2;
+            a11 += v.s1 * v.s1;
+            a12 += v.s1 * v.s2;
+            a22 += v.s2 * v.s2;
+        }
     return (float3)(a11, a12, a22);
 }
 
 /* sum (J - I) Ix, sum (J - I) Iy and, when want_abs, sum |J - I| over the
- * window whose top-left corner in J is (jx, jy) with sub-pixel (a, b). */
-inline float3 lk_residual_cpu(__global const T *img, int pitch, int cols, int rows, int jx,
-                              int jy, float a, float b, int ww, int wh,
-                              const PATCH_SPACE float *pI, const PATCH_SPACE float *pX,
-                              const PATCH_SPACE float *pY, int want_abs)
+ * window, J read from src (pointing at the window's top-left corner, pitch
+ * sp) and blended with sub-pixel (a, b): horizontally once per source row,
+ * then between rows. ww >= 8. One body for J in place (global, type T) and
+ * J staged in the tile (float). */
+#define LK_RESIDUAL_BODY(SRC_SPACE, LOAD)                                                   \
+    {                                                                                       \
+        const float wx0 = (1.0f - a) * (ISCALE), wx1 = a * (ISCALE), wy0 = 1.0f - b,        \
+                    wy1 = b;                                                                \
+        const V8 tail = lk_tail_mask(ww);                                                   \
+        V8 q1 = (V8)(0.0f), q2 = (V8)(0.0f), qe = (V8)(0.0f);                               \
+        for (int x0 = 0; x0 < ww; x0 += 8) {                                                \
+            V8 m = (V8)(1.0f);                                                              \
+            int xs = x0;                                                                    \
+            if (x0 + 8 > ww) {                                                              \
+                xs = ww - 8;                                                                \
+                m = tail;                                                                   \
+            }                                                                               \
+            SRC_SPACE *s = src + xs;                                                        \
+            V8 h0 = wx0 * LOAD(s) + wx1 * LOAD(s + 1);                                      \
+            const PATCH_SPACE float *ii = pI + xs, *ix = pX + xs, *iy = pY + xs;            \
+            for (int y = 0; y < wh; y++) {                                                  \
+                s += sp;                                                                    \
+                const V8 h1 = wx0 * LOAD(s) + wx1 * LOAD(s + 1);                            \
+                const V8 diff = (wy0 * h0 + wy1 * h1 - vload8(0, ii)) * m;                  \
+                q1 += diff * vload8(0, ix);                                                 \
+                q2 += diff * vload8(0, iy);                                                 \
+                if (want_abs)                                                               \
+                    qe += fabs(diff);                                                       \
+                h0 = h1;                                                                    \
+                ii += ww;                                                                   \
+                ix += ww;                                                                   \
+                iy += ww;                                                                   \
+            }                                                                               \
+        }                                                                                   \
+        const float4 f1 = q1.lo + q1.hi, f2 = q2.lo + q2.hi, fe = qe.lo + qe.hi;            \
+        return (float3)((f1.s0 + f1.s1) + (f1.s2 + f1.s3), (f2.s0 + f2.s1) + (f2.s2 + f2.s3), \
+                        (fe.s0 + fe.s1) + (fe.s2 + fe.s3));                                 \
+    }
+
+inline float3 lk_residual_global(__global const T *src, int sp, float a, float b, int ww,
+                                 int wh, const PATCH_SPACE float *pI,
+                                 const PATCH_SPACE float *pX, const PATCH_SPACE float *pY,
+                                 int want_abs)
+LK_RESIDUAL_BODY(__global const T, LOADV)
+
+inline float3 lk_residual_tile(const PATCH_SPACE float *src, int sp, float a, float b, int ww,
+                               int wh, const PATCH_SPACE float *pI, const PATCH_SPACE float *pX,
+                               const PATCH_SPACE float *pY, int want_abs)
+LK_RESIDUAL_BODY(const PATCH_SPACE float, vload8_0)
+
+/* The residual for the window with top-left corner c in J. */
+inline float3 lk_residual_cpu(__global const T *img, int pitch, int cols, int rows, float2 c,
+                              int ww, int wh, const PATCH_SPACE float *pI,
+                              const PATCH_SPACE float *pX, const PATCH_SPACE float *pY,
+                              PATCH_SPACE float *tile, int want_abs)
 {
-    const float4 w = lk_weights(a, b);
-    const int fast = ww >= 8 && jx >= 0 && jy >= 0 && jx + ww < cols && jy + wh < rows;
-    float b1 = 0.0f, b2 = 0.0f, ae = 0.0f;
-    if (!fast) {
+    const float2 cf = floor(c);
+    const int jx = convert_int(cf.x), jy = convert_int(cf.y);
+    const float a = c.x - cf.x, b = c.y - cf.y;
+    if (ww < 8) {
+        const float4 w = lk_weights(a, b);
+        float b1 = 0.0f, b2 = 0.0f, ae = 0.0f;
         for (int y = 0; y < wh; y++)
             for (int x = 0; x < ww; x++) {
                 const int k = y * ww + x;
-                const float diff =
-                    lk_sample(img, pitch, cols, rows, jx + x, jy + y, w) - pI[k];
+                const float diff = lk_sample(img, pitch, cols, rows, jx + x, jy + y, w) - pI[k];
                 b1 += diff * pX[k];
                 b2 += diff * pY[k];
                 ae += fabs(diff);
             }
         return (float3)(b1, b2, ae);
     }
-    /* J(r, c) blended horizontally once per source row, then between rows. */
-    const float wx0 = (1.0f - a) * ISCALE, wx1 = a * ISCALE, wy0 = 1.0f - b, wy1 = b;
-    const V8 tail = lk_tail_mask(ww);
-    V8 q1 = (V8)(0.0f), q2 = (V8)(0.0f), qe = (V8)(0.0f);
-    for (int x0 = 0; x0 < ww; x0 += 8) {
-        V8 m = (V8)(1.0f);
-        int xs = x0;
-        if (x0 + 8 > ww) {
-            xs = ww - 8;
-            m = tail;
-        }
-        __global const T *src = ROW(img, pitch, jy) + jx + xs;
-        V8 h0 = wx0 * LOADV(src) + wx1 * LOADV(src + 1);
-        const PATCH_SPACE float *ii = pI + xs, *ix = pX + xs, *iy = pY + xs;
-        for (int y = 0; y < wh; y++) {
-            src += pitch;
-            const V8 h1 = wx0 * LOADV(src) + wx1 * LOADV(src + 1);
-            const V8 diff = (wy0 * h0 + wy1 * h1 - vload8(0, ii)) * m;
-            q1 += diff * vload8(0, ix);
-            q2 += diff * vload8(0, iy);
-            if (want_abs)
-                qe += fabs(diff);
-            h0 = h1;
-            ii += ww;
-            ix += ww;
-            iy += ww;
-        }
-    }
-    const float4 h1 = q1.lo + q1.hi, h2 = q2.lo + q2.hi, he = qe.lo + qe.hi;
-    b1 = (h1.s0 + h1.s1) + (h1.s2 + h1.s3);
-    b2 = (h2.s0 + h2.s1) + (h2.s2 + h2.s3);
-    ae = (he.s0 + he.s1) + (he.s2 + he.s3);
-    return (float3)(b1, b2, ae);
+    if (jx >= 0 && jy >= 0 && jx + ww < cols && jy + wh < rows)
+        return lk_residual_global(ROW(img, pitch, jy) + jx, pitch, a, b, ww, wh, pI, pX, pY,
+                                  want_abs);
+    lk_stage(img, pitch, cols, rows, jx, jy, ww + 1, wh + 1, tile);
+    return lk_residual_tile(tile, ww + 1, a, b, ww, wh, pI, pX, pY, want_abs);
 }
 
-/* One level for points first + get_global_id(0). Patch: 3 ww wh floats per
- * work-item (local: this work-item's slice of the group's buffer; global:
- * this point's slice, relative to `first`). */
+/* One level for points first + get_global_id(0) (< count). Scratch per
+ * work-item: 3 W H + (W+3)(H+3) floats (local: this work-item's slice of
+ * the group's buffer; global: this point's slice, relative to `first`). */
 __kernel void lk_level_cpu(__global const T *prev, int prev_pitch, __global const T *next,
                            int next_pitch, int cols, int rows, __global const float2 *pts_in,
                            __global float2 *state, __global uchar *status, __global float *err,
@@ -351,13 +424,15 @@ __kernel void lk_level_cpu(__global const T *prev, int prev_pitch, __global cons
     if (i >= count)
         return;
     const size_t area = (size_t)ww * (size_t)wh;
+    const size_t per_item = 3 * area + (size_t)(ww + 3) * (size_t)(wh + 3);
 #ifdef PATCH_GLOBAL
-    PATCH_SPACE float *pI = patch + (size_t)get_global_id(0) * 3 * area;
+    PATCH_SPACE float *pI = patch + (size_t)get_global_id(0) * per_item;
 #else
-    PATCH_SPACE float *pI = patch + (size_t)get_local_id(0) * 3 * area;
+    PATCH_SPACE float *pI = patch + (size_t)get_local_id(0) * per_item;
 #endif
     PATCH_SPACE float *pX = pI + area;
     PATCH_SPACE float *pY = pX + area;
+    PATCH_SPACE float *tile = pY + area;
     const float2 half_win = (float2)((float)(ww - 1) * 0.5f, (float)(wh - 1) * 0.5f);
 
     float2 pc, q;
@@ -368,8 +443,15 @@ __kernel void lk_level_cpu(__global const T *prev, int prev_pitch, __global cons
         return;
     const float2 pf = floor(pc);
     const int ix = convert_int(pf.x), iy = convert_int(pf.y);
-    const float3 g = lk_build_patch_cpu(prev, prev_pitch, cols, rows, ix, iy, pc.x - pf.x,
-                                        pc.y - pf.y, ww, wh, pI, pX, pY);
+    float3 g;
+    if (ww >= 8) {
+        lk_stage(prev, prev_pitch, cols, rows, ix - 1, iy - 1, ww + 3, wh + 3, tile);
+        g = lk_build_patch_cpu(tile, cols, rows, ix, iy, pc.x - pf.x, pc.y - pf.y, ww, wh, pI,
+                               pX, pY);
+    } else {
+        g = lk_build_patch_narrow(prev, prev_pitch, cols, rows, ix, iy, pc.x - pf.x,
+                                  pc.y - pf.y, ww, wh, pI, pX, pY);
+    }
     float dinv;
     if (!lk_condition(g.s0, g.s1, g.s2, ww, wh, min_eig, &dinv)) {
         if (level == 0)
@@ -389,10 +471,8 @@ __kernel void lk_level_cpu(__global const T *prev, int prev_pitch, __global cons
             lost = 1;
             break;
         }
-        const float2 cf = floor(c);
-        const float3 r = lk_residual_cpu(next, next_pitch, cols, rows, convert_int(cf.x),
-                                         convert_int(cf.y), c.x - cf.x, c.y - cf.y, ww, wh, pI,
-                                         pX, pY, 0);
+        const float3 r = lk_residual_cpu(next, next_pitch, cols, rows, c, ww, wh, pI, pX, pY,
+                                         tile, 0);
         const float2 delta = (float2)((a12 * r.s1 - a22 * r.s0) * det_inv,
                                       (a12 * r.s0 - a11 * r.s1) * det_inv);
         c += delta;
@@ -409,19 +489,12 @@ __kernel void lk_level_cpu(__global const T *prev, int prev_pitch, __global cons
     state[i] = out;
     if (level != 0)
         return;
-    if (lost) {
-        status[i] = 0;
-        return;
-    }
     const float2 e = out - half_win;
-    if (!lk_inside(e, ww, wh, cols, rows)) {
+    if (lost || !lk_inside(e, ww, wh, cols, rows)) {
         status[i] = 0;
         return;
     }
-    const float2 ef = floor(e);
-    const float3 r = lk_residual_cpu(next, next_pitch, cols, rows, convert_int(ef.x),
-                                     convert_int(ef.y), e.x - ef.x, e.y - ef.y, ww, wh, pI, pX,
-                                     pY, 1);
+    const float3 r = lk_residual_cpu(next, next_pitch, cols, rows, e, ww, wh, pI, pX, pY, tile, 1);
     err[i] = r.s2 / (float)(ww * wh);
 }
 #else

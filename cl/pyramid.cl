@@ -49,8 +49,8 @@ __kernel void pyr_down(__global const T *src, int src_pitch, int sw, int sh, __g
 #error "pyr_down_vec is written for VEC == 16"
 #endif
 /* 32 consecutive source values from p split into even and odd positions. */
-#define PYR_EVEN(p) ((float16)(TO_FV(vload16(0, (p))).even, TO_FV(vload16(0, (p) + 16)).even))
-#define PYR_ODD(p) ((float16)(TO_FV(vload16(0, (p))).odd, TO_FV(vload16(0, (p) + 16)).odd))
+#define PYR_EVEN(p) TO_FV((CAT(T, 16))(vload16(0, (p)).even, vload16(0, (p) + 16).even))
+#define PYR_ODD(p) TO_FV((CAT(T, 16))(vload16(0, (p)).odd, vload16(0, (p) + 16).odd))
 
 /* CPU, one channel: 16 output pixels of one row per work-item. Interior
  * blocks read their 36 source values per row as even/odd vectors; blocks
@@ -77,8 +77,13 @@ __kernel void pyr_down_vec(__global const T *src, int src_pitch, int sw, int sh,
             r[k] = PYR_TAP5(m2, m1, c, p1, p2);
         }
         const float16 s = PYR_TAP5(r[0], r[1], r[2], r[3], r[4]);
-        /* lanes past dw land in the row's pitch padding */
-        vstore16(FROM_FV(s * (1.0f / 256.0f)), 0, out + x0);
+        /* lanes past dw land in the row's pitch padding; integer sums are
+         * exact, so (s + 128) >> 8 in int is the rounded result */
+#if defined(DEPTH_F32)
+        vstore16(s * (1.0f / 256.0f), 0, out + x0);
+#else
+        vstore16(CAT(convert_, CAT(T, 16))((convert_int16(s) + 128) >> 8), 0, out + x0);
+#endif
     } else {
         const int n = min(16, dw - x0);
         for (int i = 0; i < n; i++) {

@@ -147,7 +147,7 @@ static clv_status fill(clv_context *ctx, cl_mem m, const void *pattern, size_t p
     return CLV_OK;
 }
 
-static clv_status read_ints(clv_context *ctx, cl_mem m, size_t first, size_t n, void *dst)
+static clv_status read_ints(clv_context *ctx, cl_mem m, size_t first, size_t n, int *dst)
 {
     cl_int err = clEnqueueReadBuffer(ctx->queue, m, CL_TRUE, first * sizeof(cl_int),
                                      n * sizeof(cl_int), dst, 0, NULL, NULL);
@@ -270,6 +270,185 @@ out:
     return status;
 }
 
+/* Everything one call works with. */
+typedef struct job {
+    clv_context *ctx;
+    kernels k;
+    const clv_image *img;
+    int w, h, r, vec;
+    int pitch;       /* of the float planes: round_up(w, 16) + 16 (the CPU
+                      * candidate kernel reads one value past a 16-wide block) */
+    cl_ulong plane;  /* pitch * h */
+    int cap;         /* candidates sorted at most (power of two) */
+    float f1, f0, quality;
+    int has_mask, mask_pitch;
+    cl_mem mask;     /* the image itself when there is no mask (never read) */
+    cl_mem hs, resp, keys, aux, params, out;
+} job;
+
+/* Stages 1-2: responses into j->resp, their maximum into params[P_MAX]. */
+static clv_status responses(job *j)
+{
+    clv_status status = CLV_OK;
+    clv_context *ctx = j->ctx;
+    const int sp = (int)(j->img->pitch / j->img->elem_size);
+    size_t max_wg, local_free, le[2];
+    if (j->vec) {
+        const size_t g[2] = {((size_t)j->w + 15) / 16, (size_t)j->h};
+        CLV_TRY(CLV_LAUNCH(ctx, OP, j->k.hsum, 2, g, NULL, CLV_ARG(j->img->mem), CLV_ARG(sp),
+                           CLV_ARG(j->w), CLV_ARG(j->h), CLV_ARG(j->r), CLV_ARG(j->f1),
+                           CLV_ARG(j->f0), CLV_ARG(j->hs), CLV_ARG(j->plane), CLV_ARG(j->pitch)));
+        CLV_TRY(clv__kernel_limits(ctx, OP, j->k.eig, &max_wg, NULL));
+        le[0] = pow2_floor(max_wg < 256 ? max_wg : 256);
+        le[1] = 1;
+        CLV_TRY(CLV_LAUNCH(ctx, OP, j->k.eig, 2, g, le, CLV_ARG(j->hs), CLV_ARG(j->plane),
+                           CLV_ARG(j->pitch), CLV_ARG(j->w), CLV_ARG(j->h), CLV_ARG(j->r),
+                           CLV_ARG(j->resp), CLV_ARG(j->has_mask), CLV_ARG(j->mask),
+                           CLV_ARG(j->mask_pitch), CLV_ARG(j->params),
+                           CLV_LOCAL(le[0] * sizeof(float))));
+        goto out;
+    }
+    const size_t g[2] = {(size_t)j->w, (size_t)j->h};
+    CLV_TRY(clv__kernel_limits(ctx, OP, j->k.hsum, &max_wg, &local_free));
+    const size_t budget = local_free < CLV_LOCAL_BUDGET_MAX ? local_free : CLV_LOCAL_BUDGET_MAX;
+    size_t lh[2] = {32, 8};
+    fit2d(&lh[0], &lh[1], max_wg, budget, hsum_tile_bytes, j->r);
+    const size_t tile = hsum_tile_bytes(lh[0], lh[1], j->r);
+    if (tile > budget)
+        return clv__fail(ctx, CLV_ERROR_UNSUPPORTED, OP,
+                         "row sums need %zu bytes of local memory, device offers %zu", tile,
+                         budget);
+    CLV_TRY(CLV_LAUNCH(ctx, OP, j->k.hsum, 2, g, lh, CLV_ARG(j->img->mem), CLV_ARG(sp),
+                       CLV_ARG(j->w), CLV_ARG(j->h), CLV_ARG(j->r), CLV_ARG(j->f1),
+                       CLV_ARG(j->f0), CLV_ARG(j->hs), CLV_ARG(j->plane), CLV_ARG(j->pitch),
+                       CLV_LOCAL(tile)));
+    CLV_TRY(clv__kernel_limits(ctx, OP, j->k.eig, &max_wg, NULL));
+    le[0] = 32;
+    le[1] = 8;
+    fit2d(&le[0], &le[1], max_wg, 0, NULL, j->r);
+    CLV_TRY(CLV_LAUNCH(ctx, OP, j->k.eig, 2, g, le, CLV_ARG(j->hs), CLV_ARG(j->plane),
+                       CLV_ARG(j->pitch), CLV_ARG(j->w), CLV_ARG(j->h), CLV_ARG(j->r),
+                       CLV_ARG(j->resp), CLV_ARG(j->has_mask), CLV_ARG(j->mask),
+                       CLV_ARG(j->mask_pitch), CLV_ARG(j->params),
+                       CLV_LOCAL(le[0] * le[1] * sizeof(float))));
+out:
+    return status;
+}
+
+/* One pass of the candidate kernel (mode as in corners.cl). */
+static clv_status candidates_pass(job *j, int mode)
+{
+    const size_t g[2] = {j->vec ? ((size_t)j->w + 15) / 16 : (size_t)j->w, (size_t)j->h};
+    return CLV_LAUNCH(j->ctx, OP, j->k.cand, 2, g, NULL, CLV_ARG(j->resp), CLV_ARG(j->pitch),
+                      CLV_ARG(j->w), CLV_ARG(j->h), CLV_ARG(j->has_mask), CLV_ARG(j->mask),
+                      CLV_ARG(j->mask_pitch), CLV_ARG(j->quality), CLV_ARG(j->params),
+                      CLV_ARG(j->keys), CLV_ARG(j->cap), CLV_ARG(mode), CLV_ARG(j->aux));
+}
+
+/* Stage 3: candidate keys into j->keys, their number (<= cap) into *n. */
+static clv_status candidates(job *j, int *n)
+{
+    clv_status status = CLV_OK;
+    clv_context *ctx = j->ctx;
+    const cl_int zero = 0;
+    CLV_TRY(candidates_pass(j, 0));
+    CLV_TRY(read_ints(ctx, j->params, P_COUNT, 1, n));
+    if (*n <= j->cap)
+        goto out;
+    /* Over capacity: radix-select the cut value (histogram of the high 16
+     * response bits, then of the low 16 in the bin found), then again. */
+    size_t max_wg;
+    CLV_TRY(clv__kernel_limits(ctx, OP, j->k.cut, &max_wg, NULL));
+    const size_t lc = pow2_floor(max_wg < 256 ? max_wg : 256);
+    for (int level = 1; level <= 2; level++) {
+        CLV_TRY(fill(ctx, j->aux, &zero, sizeof zero, 0, HIST_BINS * sizeof(cl_int),
+                     "clEnqueueFillBuffer(histogram)"));
+        CLV_TRY(candidates_pass(j, level));
+        CLV_TRY(CLV_LAUNCH(ctx, OP, j->k.cut, 1, &lc, &lc, CLV_ARG(j->aux), CLV_ARG(j->params),
+                           CLV_ARG(j->cap), CLV_ARG(level), CLV_LOCAL(lc * sizeof(cl_int))));
+    }
+    CLV_TRY(fill(ctx, j->params, &zero, sizeof zero, P_COUNT * sizeof(cl_int), sizeof(cl_int),
+                 "clEnqueueFillBuffer(count)"));
+    CLV_TRY(candidates_pass(j, 0));
+    CLV_TRY(read_ints(ctx, j->params, P_COUNT, 1, n));
+    if (*n > j->cap)
+        return clv__fail(ctx, CLV_ERROR_OPENCL, OP,
+                         "%d candidates left after raising the threshold (capacity %d)", *n,
+                         j->cap);
+out:
+    return status;
+}
+
+/* Stage 4: sort the n keys; *sorted is the buffer holding them. The CPU
+ * merge sort ping-pongs with the row-sum buffer, free by now and larger
+ * than the keys. */
+static clv_status sort_candidates(job *j, int n, cl_mem *sorted)
+{
+    clv_status status = CLV_OK;
+    *sorted = j->keys;
+    if (j->k.merge_sort)
+        return merge_sort(j->ctx, &j->k, j->keys, j->hs, n, sorted);
+    const cl_ulong zero64 = 0;
+    const size_t n2 = pow2_ceil(n < 2 ? 2 : (size_t)n);
+    if (n2 > (size_t)n)
+        CLV_TRY(fill(j->ctx, j->keys, &zero64, sizeof zero64, (size_t)n * sizeof(cl_ulong),
+                     (n2 - (size_t)n) * sizeof(cl_ulong), "clEnqueueFillBuffer(keys)"));
+    CLV_TRY(bitonic_sort(j->ctx, &j->k, j->keys, n2));
+out:
+    return status;
+}
+
+/* The selection's grid for min_distance d: cells of side ceil(d) - 1 (so a
+ * conflicting corner is in the 3x3 cells around), lim = ceil(d^2) (integer
+ * squared distances below it conflict). No grid for d <= 1: distinct pixels
+ * never conflict. d is capped at 1e6, beyond any image. */
+typedef struct grid_geom {
+    int use, cell, gw, gh;
+    cl_long lim;
+    size_t bytes;
+} grid_geom;
+
+static grid_geom grid_for(int w, int h, double min_distance)
+{
+    grid_geom g = {0, 1, 1, 1, 0, 0};
+    const double d = min_distance < 1e6 ? min_distance : 1e6;
+    if (!(d > 1.0))
+        return g;
+    const int big = w > h ? w : h;
+    const double c = ceil(d) - 1.0;
+    g.use = 1;
+    g.cell = c > (double)big ? big : (int)c;
+    g.gw = (w + g.cell - 1) / g.cell;
+    g.gh = (h + g.cell - 1) / g.cell;
+    g.lim = (cl_long)ceil(d * d);
+    g.bytes = (size_t)g.gw * (size_t)g.gh * 4 * sizeof(cl_int);
+    return g;
+}
+
+/* Stage 5: greedy minimum distance over the n sorted keys, up to
+ * max_corners, into j->out; their number into *found. */
+static clv_status select_corners(job *j, cl_mem sorted, int n, const grid_geom *g,
+                                 int max_corners, int *found)
+{
+    clv_status status = CLV_OK;
+    clv_context *ctx = j->ctx;
+    if (g->use) {
+        const cl_int minus1 = -1;
+        CLV_TRY(fill(ctx, j->aux, &minus1, sizeof minus1, 0, g->bytes,
+                     "clEnqueueFillBuffer(grid)"));
+    }
+    const size_t gs = (size_t)j->k.sel_g;
+    CLV_TRY(CLV_LAUNCH(ctx, OP, j->k.select, 1, &gs, &gs, CLV_ARG(sorted), CLV_ARG(n),
+                       CLV_ARG(j->w), CLV_ARG(j->aux), CLV_ARG(g->gw), CLV_ARG(g->gh),
+                       CLV_ARG(g->cell), CLV_ARG(g->lim), CLV_ARG(g->use), CLV_ARG(max_corners),
+                       CLV_ARG(j->out), CLV_ARG(j->params)));
+    CLV_TRY(read_ints(ctx, j->params, P_NOUT, 1, found));
+    if (*found < 0 || *found > max_corners)
+        return clv__fail(ctx, CLV_ERROR_OPENCL, OP, "selection returned %d corners", *found);
+out:
+    return status;
+}
+
 CLV_API clv_status clv_corners_shi_tomasi(clv_context *ctx, const clv_image *img,
                                           const clv_corner_params *p, clv_corner *out,
                                           int *count)
@@ -281,160 +460,54 @@ CLV_API clv_status clv_corners_shi_tomasi(clv_context *ctx, const clv_image *img
         return CLV_ERROR_INVALID_ARGUMENT;
     clv__op_begin(ctx);
     CLV_TRY(check_args(ctx, img, p, out, count));
-    const int w = img->width, h = img->height;
-    if (w < 3 || h < 3)
+    if (img->width < 3 || img->height < 3)
         return CLV_OK; /* no interior pixels, no candidates */
 
-    const int r = p->block_size / 2, has_mask = p->mask != NULL, vec = ctx->tune.vec == 16;
-    kernels k;
-    CLV_TRY(get_kernels(ctx, img, &k));
+    job j;
+    memset(&j, 0, sizeof j);
+    j.ctx = ctx;
+    j.img = img;
+    j.w = img->width;
+    j.h = img->height;
+    j.r = p->block_size / 2;
+    j.vec = ctx->tune.vec == 16;
+    CLV_TRY(get_kernels(ctx, img, &j.k));
+    j.pitch = (j.w + 15) / 16 * 16 + 16;
+    j.plane = (cl_ulong)j.pitch * (cl_ulong)j.h;
+    const size_t interior = (size_t)(j.w - 2) * (size_t)(j.h - 2);
+    j.cap = interior < CORNERS_CAP ? (int)pow2_ceil(interior < 2 ? 2 : interior) : CORNERS_CAP;
+    const double scale = 1.0 / (4.0 * p->block_size * (img->type == CLV_U8 ? 255.0 : 1.0));
+    j.f1 = (float)scale;
+    j.f0 = 2.0f * j.f1;
+    j.quality = (float)p->quality_level;
+    j.has_mask = p->mask != NULL;
+    j.mask = j.has_mask ? p->mask->mem : img->mem;
+    j.mask_pitch = j.has_mask ? (int)p->mask->pitch : 0;
 
-    /* Planes of floats with a pitch of round_up(w, 16) + 16 (the CPU
-     * candidate kernel reads one value past a 16-wide block). */
-    const int pitch = (w + 15) / 16 * 16 + 16;
-    const cl_ulong plane = (cl_ulong)pitch * (cl_ulong)h;
-    const size_t interior = (size_t)(w - 2) * (size_t)(h - 2);
-    const size_t cap = interior < CORNERS_CAP ? pow2_ceil(interior < 2 ? 2 : interior)
-                                               : (size_t)CORNERS_CAP;
-    const int cap_i = (int)cap;
-
-    double d = p->min_distance < 1e6 ? p->min_distance : 1e6;
-    const int use_grid = d > 1.0;
-    int cell = 1, gw = 1, gh = 1;
-    cl_long lim = 0;
-    if (use_grid) {
-        const int big = w > h ? w : h;
-        const double c = ceil(d) - 1.0;
-        cell = c > (double)big ? big : (int)c;
-        gw = (w + cell - 1) / cell;
-        gh = (h + cell - 1) / cell;
-        lim = (cl_long)ceil(d * d);
-    }
-    const size_t grid_bytes = (size_t)gw * (size_t)gh * 4 * sizeof(cl_int);
-    size_t aux_bytes = use_grid ? grid_bytes : 16;
+    const grid_geom grid = grid_for(j.w, j.h, p->min_distance);
+    size_t aux_bytes = grid.bytes > 16 ? grid.bytes : 16;
     if (interior > CORNERS_CAP && aux_bytes < HIST_BINS * sizeof(cl_int))
-        aux_bytes = HIST_BINS * sizeof(cl_int); /* histogram of the capacity path */
-
-    cl_mem hs, resp, keys, aux, params, outbuf;
-    CLV_TRY(clv__scratch(ctx, OP, 0, (size_t)plane * 3 * sizeof(float), &hs));
-    CLV_TRY(clv__scratch(ctx, OP, 1, (size_t)plane * sizeof(float), &resp));
-    CLV_TRY(clv__scratch(ctx, OP, 2, cap * sizeof(cl_ulong), &keys));
-    CLV_TRY(clv__scratch(ctx, OP, 3, aux_bytes, &aux));
-    CLV_TRY(clv__scratch(ctx, OP, 4, P_INTS * sizeof(cl_int), &params));
-    CLV_TRY(clv__scratch(ctx, OP, 5, (size_t)p->max_corners * sizeof(clv_corner), &outbuf));
-    const cl_int zero = 0, minus1 = -1;
-    const cl_ulong zero64 = 0;
-    CLV_TRY(fill(ctx, params, &zero, sizeof zero, 0, P_INTS * sizeof(cl_int),
+        aux_bytes = HIST_BINS * sizeof(cl_int);
+    CLV_TRY(clv__scratch(ctx, OP, 0, (size_t)j.plane * 3 * sizeof(float), &j.hs));
+    CLV_TRY(clv__scratch(ctx, OP, 1, (size_t)j.plane * sizeof(float), &j.resp));
+    CLV_TRY(clv__scratch(ctx, OP, 2, (size_t)j.cap * sizeof(cl_ulong), &j.keys));
+    CLV_TRY(clv__scratch(ctx, OP, 3, aux_bytes, &j.aux));
+    CLV_TRY(clv__scratch(ctx, OP, 4, P_INTS * sizeof(cl_int), &j.params));
+    CLV_TRY(clv__scratch(ctx, OP, 5, (size_t)p->max_corners * sizeof(clv_corner), &j.out));
+    const cl_int zero = 0;
+    CLV_TRY(fill(ctx, j.params, &zero, sizeof zero, 0, P_INTS * sizeof(cl_int),
                  "clEnqueueFillBuffer(params)"));
 
-    const int sp = (int)(img->pitch / img->elem_size);
-    const float f1 = (float)(1.0 / (4.0 * p->block_size * (img->type == CLV_U8 ? 255.0 : 1.0)));
-    const float f0 = (float)(2.0 / (4.0 * p->block_size * (img->type == CLV_U8 ? 255.0 : 1.0)));
-    const float quality = (float)p->quality_level;
-    cl_mem mask_mem = has_mask ? p->mask->mem : img->mem;
-    const int mask_pitch = has_mask ? (int)p->mask->pitch : 0;
-
-    /* 1-2: responses and their maximum */
-    size_t max_wg, local_free;
-    if (vec) {
-        const size_t g[2] = {((size_t)w + 15) / 16, (size_t)h};
-        CLV_TRY(CLV_LAUNCH(ctx, OP, k.hsum, 2, g, NULL, CLV_ARG(img->mem), CLV_ARG(sp), CLV_ARG(w),
-                           CLV_ARG(h), CLV_ARG(r), CLV_ARG(f1), CLV_ARG(f0), CLV_ARG(hs),
-                           CLV_ARG(plane), CLV_ARG(pitch)));
-        CLV_TRY(clv__kernel_limits(ctx, OP, k.eig, &max_wg, NULL));
-        size_t l[2] = {pow2_floor(max_wg < 256 ? max_wg : 256), 1};
-        CLV_TRY(CLV_LAUNCH(ctx, OP, k.eig, 2, g, l, CLV_ARG(hs), CLV_ARG(plane), CLV_ARG(pitch),
-                           CLV_ARG(w), CLV_ARG(h), CLV_ARG(r), CLV_ARG(resp), CLV_ARG(has_mask),
-                           CLV_ARG(mask_mem), CLV_ARG(mask_pitch), CLV_ARG(params),
-                           CLV_LOCAL(l[0] * sizeof(float))));
-    } else {
-        const size_t g[2] = {(size_t)w, (size_t)h};
-        CLV_TRY(clv__kernel_limits(ctx, OP, k.hsum, &max_wg, &local_free));
-        size_t budget = local_free < CLV_LOCAL_BUDGET_MAX ? local_free : CLV_LOCAL_BUDGET_MAX;
-        size_t l1[2] = {32, 8};
-        fit2d(&l1[0], &l1[1], max_wg, budget, hsum_tile_bytes, r);
-        if (hsum_tile_bytes(l1[0], l1[1], r) > budget)
-            return clv__fail(ctx, CLV_ERROR_UNSUPPORTED, OP,
-                             "row sums need %zu bytes of local memory, device offers %zu",
-                             hsum_tile_bytes(l1[0], l1[1], r), budget);
-        CLV_TRY(CLV_LAUNCH(ctx, OP, k.hsum, 2, g, l1, CLV_ARG(img->mem), CLV_ARG(sp), CLV_ARG(w),
-                           CLV_ARG(h), CLV_ARG(r), CLV_ARG(f1), CLV_ARG(f0), CLV_ARG(hs),
-                           CLV_ARG(plane), CLV_ARG(pitch),
-                           CLV_LOCAL(hsum_tile_bytes(l1[0], l1[1], r))));
-        CLV_TRY(clv__kernel_limits(ctx, OP, k.eig, &max_wg, NULL));
-        size_t l2[2] = {32, 8};
-        fit2d(&l2[0], &l2[1], max_wg, 0, NULL, r);
-        CLV_TRY(CLV_LAUNCH(ctx, OP, k.eig, 2, g, l2, CLV_ARG(hs), CLV_ARG(plane), CLV_ARG(pitch),
-                           CLV_ARG(w), CLV_ARG(h), CLV_ARG(r), CLV_ARG(resp), CLV_ARG(has_mask),
-                           CLV_ARG(mask_mem), CLV_ARG(mask_pitch), CLV_ARG(params),
-                           CLV_LOCAL(l2[0] * l2[1] * sizeof(float))));
-    }
-
-    /* 3: candidates (and, past the capacity, the threshold raise) */
-    const size_t gc[2] = {vec ? ((size_t)w + 15) / 16 : (size_t)w, (size_t)h};
-#define LAUNCH_CAND(mode_)                                                                       \
-    do {                                                                                         \
-        const int mode_i_ = (mode_);                                                             \
-        CLV_TRY(CLV_LAUNCH(ctx, OP, k.cand, 2, gc, NULL, CLV_ARG(resp), CLV_ARG(pitch),           \
-                           CLV_ARG(w), CLV_ARG(h), CLV_ARG(has_mask), CLV_ARG(mask_mem),         \
-                           CLV_ARG(mask_pitch),                                                  \
-                           CLV_ARG(quality), CLV_ARG(params), CLV_ARG(keys), CLV_ARG(cap_i),      \
-                           CLV_ARG(mode_i_), CLV_ARG(aux)));                                     \
-    } while (0)
-    LAUNCH_CAND(0);
-    cl_int n = 0;
-    CLV_TRY(read_ints(ctx, params, P_COUNT, 1, &n));
-    if ((size_t)n > cap) {
-        CLV_TRY(clv__kernel_limits(ctx, OP, k.cut, &max_wg, NULL));
-        size_t lc = pow2_floor(max_wg < 256 ? max_wg : 256);
-        for (int level = 1; level <= 2; level++) {
-            CLV_TRY(fill(ctx, aux, &zero, sizeof zero, 0, HIST_BINS * sizeof(cl_int),
-                         "clEnqueueFillBuffer(histogram)"));
-            LAUNCH_CAND(level);
-            CLV_TRY(CLV_LAUNCH(ctx, OP, k.cut, 1, &lc, &lc, CLV_ARG(aux), CLV_ARG(params),
-                               CLV_ARG(cap_i), CLV_ARG(level), CLV_LOCAL(lc * sizeof(cl_int))));
-        }
-        CLV_TRY(fill(ctx, params, &zero, sizeof zero, P_COUNT * sizeof(cl_int), sizeof(cl_int),
-                     "clEnqueueFillBuffer(count)"));
-        LAUNCH_CAND(0);
-        CLV_TRY(read_ints(ctx, params, P_COUNT, 1, &n));
-        if ((size_t)n > cap)
-            return clv__fail(ctx, CLV_ERROR_OPENCL, OP,
-                             "%d candidates left after raising the threshold (capacity %zu)", n,
-                             cap);
-    }
-#undef LAUNCH_CAND
+    CLV_TRY(responses(&j));
+    int n = 0, found = 0;
+    CLV_TRY(candidates(&j, &n));
     if (n == 0)
         goto out;
-
-    /* 4: sort (the CPU merge sort ping-pongs with the row-sum buffer, free
-     * by now and larger than the keys) */
-    cl_mem sorted = keys;
-    if (k.merge_sort) {
-        CLV_TRY(merge_sort(ctx, &k, keys, hs, n, &sorted));
-    } else {
-        const size_t n2 = pow2_ceil(n < 2 ? 2 : (size_t)n);
-        if (n2 > (size_t)n)
-            CLV_TRY(fill(ctx, keys, &zero64, sizeof zero64, (size_t)n * sizeof(cl_ulong),
-                         (n2 - (size_t)n) * sizeof(cl_ulong), "clEnqueueFillBuffer(keys)"));
-        CLV_TRY(bitonic_sort(ctx, &k, keys, n2));
-    }
-
-    /* 5: greedy minimum distance, max_corners cut */
-    if (use_grid)
-        CLV_TRY(fill(ctx, aux, &minus1, sizeof minus1, 0, grid_bytes,
-                     "clEnqueueFillBuffer(grid)"));
-    const size_t gs = (size_t)k.sel_g;
-    CLV_TRY(CLV_LAUNCH(ctx, OP, k.select, 1, &gs, &gs, CLV_ARG(sorted), CLV_ARG(n), CLV_ARG(w),
-                       CLV_ARG(aux), CLV_ARG(gw), CLV_ARG(gh), CLV_ARG(cell), CLV_ARG(lim),
-                       CLV_ARG(use_grid), CLV_ARG(p->max_corners), CLV_ARG(outbuf),
-                       CLV_ARG(params)));
-    cl_int found = 0;
-    CLV_TRY(read_ints(ctx, params, P_NOUT, 1, &found));
-    if (found < 0 || found > p->max_corners)
-        return clv__fail(ctx, CLV_ERROR_OPENCL, OP, "selection returned %d corners", found);
+    cl_mem sorted;
+    CLV_TRY(sort_candidates(&j, n, &sorted));
+    CLV_TRY(select_corners(&j, sorted, n, &grid, p->max_corners, &found));
     if (found > 0) {
-        cl_int err = clEnqueueReadBuffer(ctx->queue, outbuf, CL_TRUE, 0,
+        cl_int err = clEnqueueReadBuffer(ctx->queue, j.out, CL_TRUE, 0,
                                          (size_t)found * sizeof(clv_corner), out, 0, NULL, NULL);
         CLV_CHECK_CL(ctx, err, OP, "clEnqueueReadBuffer(corners)");
     }

@@ -98,8 +98,8 @@ static clv_status check_params(clv_context *ctx, const clv_lk_params *p)
                          "window %dx%d has more than %d pixels", p->win_width, p->win_height,
                          LK_MAX_AREA);
     if (p->max_iterations < 1)
-        return clv__fail(ctx, CLV_ERROR_INVALID_ARGUMENT, OP, "max_iterations must be >= 1 (got %d)",
-                         p->max_iterations);
+        return clv__fail(ctx, CLV_ERROR_INVALID_ARGUMENT, OP,
+                         "max_iterations must be >= 1 (got %d)", p->max_iterations);
     if (!(p->epsilon >= 0.0) || !isfinite(p->epsilon))
         return clv__fail(ctx, CLV_ERROR_INVALID_ARGUMENT, OP,
                          "epsilon must be finite and >= 0 (got %g)", p->epsilon);
@@ -138,15 +138,18 @@ typedef struct lk_plan {
     cl_mem patch;     /* global patches (patch_local == 0) */
 } lk_plan;
 
-static clv_status make_plan(clv_context *ctx, const char *fmt, size_t area, int count,
+static clv_status make_plan(clv_context *ctx, const char *fmt, int ww, int wh, int count,
                             lk_plan *pl)
 {
     clv_status status = CLV_OK;
     char opts[256];
     size_t max_wg, local_free;
-    const size_t patch_bytes = 3 * area * sizeof(float);
     memset(pl, 0, sizeof *pl);
     pl->cpu = ctx->tune.vec > 0;
+    /* per point: the patch, and on CPUs the staging tile */
+    const size_t area = (size_t)ww * (size_t)wh;
+    const size_t patch_bytes =
+        (3 * area + (pl->cpu ? (size_t)(ww + 3) * (size_t)(wh + 3) : 0)) * sizeof(float);
     const char *name = pl->cpu ? "lk_level_cpu" : "lk_level";
     snprintf(opts, sizeof opts, "%s%s", fmt, pl->cpu ? " -DVEC=8" : "");
     CLV_TRY(clv__get_kernel(ctx, CLV__SRC_LK, opts, name, &pl->k));
@@ -182,8 +185,9 @@ static clv_status make_plan(clv_context *ctx, const char *fmt, size_t area, int 
         snprintf(opts, sizeof opts, "%s%s -DPATCH_GLOBAL", fmt, pl->cpu ? " -DVEC=8" : "");
         CLV_TRY(clv__get_kernel(ctx, CLV__SRC_LK, opts, name, &pl->k));
         CLV_TRY(clv__kernel_limits(ctx, OP, pl->k, &max_wg, &local_free));
-        if (pl->local > max_wg)
-            pl->local = max_wg;
+        while (pl->local > max_wg) /* stays a power of two for the reduction */
+            pl->local /= 2;
+        pl->red_local = pl->cpu ? 0 : pl->local * 4 * sizeof(float);
         size_t cap = LK_PATCH_BYTES_MAX;
         if (cap > ctx->info.max_mem_alloc_size / 2)
             cap = (size_t)(ctx->info.max_mem_alloc_size / 2);
@@ -224,9 +228,8 @@ CLV_API clv_status clv_lk_track(clv_context *ctx, const clv_pyramid *prev, const
     const clv_image *l0 = clv_pyramid_level(prev, 0);
     char fmt[64];
     clv__format_options(fmt, sizeof fmt, l0->type, 1);
-    const size_t area = (size_t)p.win_width * (size_t)p.win_height;
     lk_plan pl;
-    CLV_TRY(make_plan(ctx, fmt, area, count, &pl));
+    CLV_TRY(make_plan(ctx, fmt, p.win_width, p.win_height, count, &pl));
 
     const size_t n = (size_t)count;
     cl_mem pts_buf, state_buf, status_buf, err_buf;
