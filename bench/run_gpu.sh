@@ -26,6 +26,15 @@ bench)
         --ocl-device :GPU: --reps 30 --markdown "$OUT/gpu.md" > "$OUT/bench.txt" 2>&1
     echo "bench rc=$?"; grep -vE "^round" "$OUT/bench.txt" | tail -80
     ;;
+verify)
+    CLV_PROFILE=2 timeout 60 build-gpu/bench/clv-bench --device gpu \
+        --ops grid16,tonemap,farneback --sizes 1920x1080 --reps 20 --warmup 3 \
+        > "$OUT/direct.txt" 2>&1
+    grep -E "^op=" "$OUT/direct.txt"
+    timeout 100 meson test -C build-gpu grid tonemap flowutil lk corners pyramid \
+        --print-errorlogs > "$OUT/tests.txt" 2>&1
+    echo "tests rc=$?"; grep -E "^ *[0-9]+/|Ok:|Fail:" "$OUT/tests.txt"
+    ;;
 final)
     # 1) ops without an OpenCV twin or too slow for OpenCV's CPU at every size
     CLV_PROFILE=2 timeout 90 build-gpu/bench/clv-bench --device gpu \

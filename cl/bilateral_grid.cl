@@ -82,12 +82,18 @@ inline int clv_cell(float pos) { return (int)floor(pos + 0.5f); }
  * is exact and deterministic on every device. */
 __kernel void grid_splat(__global const T *vals, int vpitch, __global const ET *edge, int epitch,
                          int width, int height, float s_s, float inv_ss, float inv_sr,
-                         __global const float *rng, __global float *grid, int gw, int gh, int gd)
+                         __global const float *rng, __global float *grid, int gw, int gh, int gd,
+                         int bands)
 {
-    const int gx = get_global_id(0), gy = get_global_id(1);
+    /* dimension 1 packs the cell row and the band: with bands > 1 each
+     * work-item takes every bands-th pixel row of its block and writes a
+     * partial grid (grid + band * cells), summed in order by grid_reduce. */
+    const int gx = get_global_id(0);
+    const int gy = get_global_id(1) / bands, band = get_global_id(1) % bands;
     const int gz0 = get_global_id(2) * ZC;
     if (gx >= gw || gy >= gh || gz0 >= gd)
         return;
+    grid += (size_t)band * gw * gh * gd * NC;
     const float lo = rng[0];
     CELL acc[ZC];
     for (int i = 0; i < ZC; i++)
@@ -96,7 +102,7 @@ __kernel void grid_splat(__global const T *vals, int vpitch, __global const ET *
     const int x1 = min(width - 1, (int)ceil(((float)gx + 0.5f) * s_s));
     const int y0 = max(0, (int)floor(((float)gy - 0.5f) * s_s));
     const int y1 = min(height - 1, (int)ceil(((float)gy + 0.5f) * s_s));
-    for (int y = y0; y <= y1; y++) {
+    for (int y = y0 + band; y <= y1; y += bands) {
         if (clv_cell((float)y * inv_ss) != gy)
             continue;
         __global const T *vrow = ROW(vals, vpitch, y);
@@ -113,6 +119,18 @@ __kernel void grid_splat(__global const T *vals, int vpitch, __global const ET *
     const int nz = min(ZC, gd - gz0);
     for (int k = 0; k < nz; k++)
         CELL_STORE(acc[k], ((size_t)(gz0 + k) * gh + gy) * gw + gx, grid);
+}
+
+/* Sum the partial grids of a banded splat, band 0 first (deterministic). */
+__kernel void grid_reduce(__global const float *parts, __global float *grid, int n, int bands)
+{
+    const int i = get_global_id(0);
+    if (i >= n)
+        return;
+    float s = 0.0f;
+    for (int b = 0; b < bands; b++)
+        s += parts[(size_t)b * n + i];
+    grid[i] = s;
 }
 
 /* One axis of the separable Gaussian blur of the grid; cells outside the grid

@@ -34,7 +34,7 @@ typedef struct cli_globals {
 /* A sub-command: argv[0] is the command name. Returns the exit status. */
 typedef int (*cli_command_fn)(const cli_globals *g, int argc, char **argv);
 
-/* Sub-commands (cmd_filter.c, cmd_edge.c, cmd_demo.c). */
+/* Sub-commands (cmd_filter.c, cmd_edge.c, cmd_flow.c, cmd_demo.c). */
 int cli_cmd_devices(const cli_globals *g, int argc, char **argv);
 int cli_cmd_transpose(const cli_globals *g, int argc, char **argv);
 int cli_cmd_resize(const cli_globals *g, int argc, char **argv);
@@ -43,6 +43,13 @@ int cli_cmd_gaussian(const cli_globals *g, int argc, char **argv);
 int cli_cmd_bilateral(const cli_globals *g, int argc, char **argv);
 int cli_cmd_grid(const cli_globals *g, int argc, char **argv);
 int cli_cmd_tonemap(const cli_globals *g, int argc, char **argv);
+int cli_cmd_pyramid(const cli_globals *g, int argc, char **argv);
+int cli_cmd_corners(const cli_globals *g, int argc, char **argv);
+int cli_cmd_track(const cli_globals *g, int argc, char **argv);
+int cli_cmd_flow(const cli_globals *g, int argc, char **argv);
+int cli_cmd_flow_eval(const cli_globals *g, int argc, char **argv);
+int cli_cmd_warp(const cli_globals *g, int argc, char **argv);
+int cli_cmd_flow_seq(const cli_globals *g, int argc, char **argv);
 int cli_cmd_demo(const cli_globals *g, int argc, char **argv);
 
 /* ---- errors ---------------------------------------------------------- */
@@ -159,7 +166,77 @@ CLI_MUST_USE int cli_host_luma(const char *cmd, const clv_host_image *in, clv_ho
 CLI_MUST_USE int cli_host_gray_to_rgb(const char *cmd, const clv_host_image *in,
                                       clv_host_image *out);
 
+/* The 1-channel image the flow operations take (they read u8 or f32):
+ * Rec. 709 luma as cli_host_luma (a copy of a 1-channel image), u8 kept as
+ * u8 (rounded), u16 and f32 as f32 with the type's full scale (65535, 1.0)
+ * mapped to f32_full. cli_host_gray allocates *out; cli_host_gray_into
+ * fills a packed 1-channel image of cli_gray_type(in->type) and in's size
+ * (no allocation, for frame loops). Print the error. */
+clv_pixel_type cli_gray_type(clv_pixel_type type);
+CLI_MUST_USE int cli_host_gray(const char *cmd, const clv_host_image *in, double f32_full,
+                               clv_host_image *out);
+CLI_MUST_USE int cli_host_gray_into(const char *cmd, const clv_host_image *in, double f32_full,
+                                    clv_host_image *out);
+
+/* Read a Middlebury .flo file (2-channel f32). Prints the error. */
+CLI_MUST_USE int cli_read_flo(const char *cmd, const char *path, clv_host_image *out);
+
+/* 1 when path ends in ext (".flo"; ASCII case ignored). */
+int cli_has_ext(const char *path, const char *ext);
+
+/* ---- files ------------------------------------------------------------ */
+
+/* mkdir -p. When first_created is not NULL it receives NULL, or a malloc'ed
+ * copy of the topmost directory this call created (for
+ * cli_remove_created_dirs). Prints the error. */
+CLI_MUST_USE int cli_make_dirs(const char *cmd, const char *dir, char **first_created);
+
+/* Undo cli_make_dirs after a failure: rmdir dir and its parents up to and
+ * including first_created (only empty ones go). NULL first_created: none. */
+void cli_remove_created_dirs(const char *dir, const char *first_created);
+
+/* Outputs of a command that writes several files (or a file next to other
+ * work that may still fail): each is written to a temporary file in its
+ * final directory (".clv-<pid>-<n>-<name>", same extension, so the same
+ * format) and all are renamed into place by cli_outputs_commit, so a failed
+ * run writes nothing and leaves existing files alone. Error messages name
+ * the final paths. */
+typedef struct cli_outputs {
+    int count, cap;
+    char **final; /* malloc'ed */
+    char **temp;  /* malloc'ed; NULL once renamed */
+} cli_outputs;
+
+void cli_outputs_init(cli_outputs *o);
+/* Write an image (format from path's extension, as cli_write). */
+CLI_MUST_USE int cli_outputs_image(const char *cmd, cli_outputs *o, const char *path,
+                                   const clv_host_image *img);
+/* Write a 2-channel f32 flow field as Middlebury .flo. */
+CLI_MUST_USE int cli_outputs_flo(const char *cmd, cli_outputs *o, const char *path,
+                                 const clv_host_image *flow);
+/* Write len bytes of text. */
+CLI_MUST_USE int cli_outputs_text(const char *cmd, cli_outputs *o, const char *path,
+                                  const char *data, size_t len);
+/* Rename every temporary file into place. Prints the error. */
+CLI_MUST_USE int cli_outputs_commit(const char *cmd, cli_outputs *o);
+/* Remove the temporary files not renamed yet and free everything; also
+ * after a successful commit. */
+void cli_outputs_free(cli_outputs *o);
+
+/* Growing text buffer for CSV output. */
+typedef struct cli_text {
+    char *data;
+    size_t len, cap;
+    int failed; /* out of memory at some point */
+} cli_text;
+
+void cli_text_printf(cli_text *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void cli_text_free(cli_text *t);
+
 /* ---- timing ---------------------------------------------------------- */
+
+/* "time: wall X ms, device Y ms" on stderr (stdout flushed first). */
+void cli_print_time(double wall_ms, double device_ms);
 
 /* Monotonic clock in milliseconds. */
 double cli_now_ms(void);

@@ -90,21 +90,41 @@ clv_status clv__grid_build(clv_context *ctx, const char *op, const char *options
                            clv__grid *g)
 {
     clv_status status = CLV_OK;
-    cl_kernel ksplat, kblur;
+    cl_kernel ksplat, kblur, kreduce;
     CLV_TRY(clv__get_kernel(ctx, CLV__SRC_GRID, options, "grid_splat", &ksplat));
     CLV_TRY(clv__get_kernel(ctx, CLV__SRC_GRID, options, "grid_blur", &kblur));
     const size_t cells = (size_t)g->gw * g->gh * g->gd;
+    const size_t grid_bytes = cells * (size_t)g->nc * sizeof(float);
     cl_mem a, b;
-    CLV_TRY(clv__scratch(ctx, op, 2, cells * (size_t)g->nc * sizeof(float), &a));
-    CLV_TRY(clv__scratch(ctx, op, 3, cells * (size_t)g->nc * sizeof(float), &b));
+    CLV_TRY(clv__scratch(ctx, op, 2, grid_bytes, &a));
+    CLV_TRY(clv__scratch(ctx, op, 3, grid_bytes, &b));
 
-    const size_t gs[3] = {(size_t)g->gw, (size_t)g->gh,
+    /* Bands: on GPUs a work-item visiting all s_s^2 pixels of its cell is a
+     * long serial chain; splitting the rows over `bands` work-items that
+     * write partial grids (summed in a fixed order) keeps each chain short. */
+    int bands = 1;
+    if (ctx->tune.grid_max_bands > 1) {
+        const double per_item = (double)g->s_s * g->s_s;
+        bands = (int)ceil(per_item / 64.0);
+        bands = bands < 1 ? 1 : bands > ctx->tune.grid_max_bands ? ctx->tune.grid_max_bands : bands;
+    }
+    cl_mem target = a;
+    if (bands > 1)
+        CLV_TRY(clv__scratch(ctx, op, 1, grid_bytes * (size_t)bands, &target));
+    const size_t gs[3] = {(size_t)g->gw, (size_t)g->gh * (size_t)bands,
                           ((size_t)g->gd + (size_t)ctx->tune.grid_zc - 1) /
                               (size_t)ctx->tune.grid_zc};
     CLV_TRY(CLV_LAUNCH(ctx, op, ksplat, 3, gs, NULL, CLV_ARG(vals), CLV_ARG(vpitch), CLV_ARG(edge),
                        CLV_ARG(epitch), CLV_ARG(w), CLV_ARG(h), CLV_ARG(g->s_s),
-                       CLV_ARG(g->inv_ss), CLV_ARG(g->inv_sr), CLV_ARG(g->rng), CLV_ARG(a),
-                       CLV_ARG(g->gw), CLV_ARG(g->gh), CLV_ARG(g->gd)));
+                       CLV_ARG(g->inv_ss), CLV_ARG(g->inv_sr), CLV_ARG(g->rng), CLV_ARG(target),
+                       CLV_ARG(g->gw), CLV_ARG(g->gh), CLV_ARG(g->gd), CLV_ARG(bands)));
+    if (bands > 1) {
+        CLV_TRY(clv__get_kernel(ctx, CLV__SRC_GRID, options, "grid_reduce", &kreduce));
+        const int n = (int)(cells * (size_t)g->nc);
+        const size_t gr[1] = {(size_t)n};
+        CLV_TRY(CLV_LAUNCH(ctx, op, kreduce, 1, gr, NULL, CLV_ARG(target), CLV_ARG(a), CLV_ARG(n),
+                           CLV_ARG(bands)));
+    }
     g->grid = a;
     if (blur_sigma > 0.0) {
         int r;
@@ -142,7 +162,7 @@ static clv_status edge_range(clv_context *ctx, const char *options, const clv_im
         *hi = etype == CLV_U8 ? 255.0 : 65535.0;
         return CLV_OK;
     }
-    enum { GROUPS = 32, LOCAL = 64 };
+    enum { GROUPS = 256, LOCAL = 64 }; /* enough groups to fill a GPU; the host folds them */
     cl_kernel k;
     CLV_TRY(clv__get_kernel(ctx, CLV__SRC_GRID, options, "grid_minmax", &k));
     cl_mem pairs;

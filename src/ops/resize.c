@@ -29,6 +29,25 @@ static void coord(int d, int s, int dsize, int32_t *i0, float *a)
     *a = (float)frac;
 }
 
+int32_t *clv__resize_table(int sw, int sh, int dw, int dh)
+{
+    const size_t n = 2 * ((size_t)dw + (size_t)dh);
+    int32_t *tab = malloc(n * sizeof *tab);
+    if (!tab)
+        return NULL;
+    for (int i = 0; i < dw; i++) {
+        float a;
+        coord(i, sw, dw, &tab[i], &a);
+        memcpy(&tab[dw + i], &a, sizeof a);
+    }
+    for (int i = 0; i < dh; i++) {
+        float a;
+        coord(i, sh, dh, &tab[2 * dw + i], &a);
+        memcpy(&tab[2 * dw + dh + i], &a, sizeof a);
+    }
+    return tab;
+}
+
 CLV_API clv_status clv_resize(clv_context *ctx, const clv_image *src, clv_image *dst)
 {
     if (!ctx)
@@ -57,20 +76,10 @@ clv_status clv__resize(clv_context *ctx, const clv_image *src, clv_image *dst)
     const int key[4] = {src->width, src->height, dw, dh};
     cl_mem tabmem;
     if (!clv__param_lookup(ctx, CLV__PARAM_RESIZE, key, sizeof key, &tabmem)) {
-        const size_t n = 2 * ((size_t)dw + (size_t)dh);
-        tab = malloc(n * sizeof *tab);
+        tab = clv__resize_table(src->width, src->height, dw, dh);
         if (!tab)
             return clv__fail(ctx, CLV_ERROR_OUT_OF_MEMORY, OP, "out of host memory");
-        for (int i = 0; i < dw; i++) {
-            float a;
-            coord(i, src->width, dw, &tab[i], &a);
-            memcpy(&tab[dw + i], &a, sizeof a);
-        }
-        for (int i = 0; i < dh; i++) {
-            float a;
-            coord(i, src->height, dh, &tab[2 * dw + i], &a);
-            memcpy(&tab[2 * dw + dh + i], &a, sizeof a);
-        }
+        const size_t n = 2 * ((size_t)dw + (size_t)dh);
         CLV_TRY(clv__param_store(ctx, OP, CLV__PARAM_RESIZE, key, sizeof key, tab,
                                  n * sizeof *tab, &tabmem));
     }

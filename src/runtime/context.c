@@ -263,12 +263,14 @@ static clv__tuning tuning_for(const clv__device_info *in)
         t.local2d[0] = 256;
         t.local2d[1] = 1;
         t.grid_zc = 64; /* one pass over the pixels; the accumulators live on the stack */
+        t.grid_max_bands = 1;
         t.poly_math = 1;
     } else {
         t.vec = 0;
         t.local2d[0] = 32;
         t.local2d[1] = 8;
         t.grid_zc = 8; /* accumulators stay in registers */
+        t.grid_max_bands = 16;
         t.poly_math = 0;
     }
     return t;

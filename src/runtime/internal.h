@@ -45,7 +45,7 @@ typedef struct clv__source {
     char path[4096];
 } clv__source;
 
-#define CLV__MAX_KERNELS_PER_PROGRAM 8
+#define CLV__MAX_KERNELS_PER_PROGRAM 16
 
 /* Per-op workspaces: buffers an op keeps between calls (e.g. Farneback's
  * per-level images), freed with the context through ws_free. */
@@ -100,6 +100,7 @@ typedef struct clv__tuning {
     int vec;          /* >0: use the flat VEC-wide CPU kernel variants */
     size_t local2d[2]; /* default 2-D work-group shape */
     int grid_zc;      /* bilateral grid: range cells per splat work-item */
+    int grid_max_bands; /* bilateral grid: most row bands a cell's splat is split into */
     int poly_math;    /* use the prelude's polynomial log2/exp2 (-DCLV_POLY_MATH) */
 } clv__tuning;
 
@@ -278,6 +279,10 @@ clv_status clv__gaussian_blur(clv_context *ctx, const clv_image *src, clv_image 
                               double sigma_x, double sigma_y, int ksize_x, int ksize_y,
                               clv_border border) CLV_WUR;
 clv_status clv__resize(clv_context *ctx, const clv_image *src, clv_image *dst) CLV_WUR;
+/* Host table of the bilinear resize from sw x sh to dw x dh (OpenCV
+ * INTER_LINEAR): x0[dw], ax[dw] (float bits), y0[dh], ay[dh]. malloc'd; NULL
+ * when out of memory. */
+int32_t *clv__resize_table(int sw, int sh, int dw, int dh);
 
 /* ---- images / argument checks (image.c) ---- */
 
