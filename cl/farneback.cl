@@ -24,44 +24,6 @@ __kernel void fb_convert(__global const T *src, int sp, int w, int h, __global f
     ROW(dst, dp, y)[x] = convert_float(ROW(src, sp, y)[x]);
 }
 
-/* A pyramid level in one pass (GPU path): the bilinear resize (OpenCV
- * INTER_LINEAR table, as clv_resize) of the image blurred by the 2r+1-tap
- * Gaussian wk (reflect101), evaluating the blur only at the four source
- * pixels each output pixel reads instead of blurring the whole full-size
- * image first. */
-inline float fb_blurred_at(__global const float *src, int sp, int sw, int sh, int x, int y,
-                           __constant float *wk, int r)
-{
-    float s = 0.0f;
-    for (int j = -r; j <= r; j++) {
-        __global const float *row = ROW(src, sp, clv_border_index(y + j, sh, BORDER_REFLECT101));
-        float t = 0.0f;
-        for (int i = -r; i <= r; i++)
-            t += wk[i + r] * row[clv_border_index(x + i, sw, BORDER_REFLECT101)];
-        s += wk[j + r] * t;
-    }
-    return s;
-}
-
-__kernel void fb_blur_resize(__global const float *src, int sp, int sw, int sh, __global float *dst,
-                             int dp, int dw, int dh, __global const int *tab, __constant float *wk,
-                             int r)
-{
-    const int dx = get_global_id(0), dy = get_global_id(1);
-    if (dx >= dw || dy >= dh)
-        return;
-    const int x0 = tab[dx], y0 = tab[2 * dw + dy];
-    const float ax = as_float(tab[dw + dx]), ay = as_float(tab[2 * dw + dh + dy]);
-    const int x1 = min(x0 + 1, sw - 1), y1 = min(y0 + 1, sh - 1);
-    const float top = fb_blurred_at(src, sp, sw, sh, x0, y0, wk, r) * (1.0f - ax) +
-                      (ax > 0.0f ? fb_blurred_at(src, sp, sw, sh, x1, y0, wk, r) * ax : 0.0f);
-    float bot = 0.0f;
-    if (ay > 0.0f)
-        bot = fb_blurred_at(src, sp, sw, sh, x0, y1, wk, r) * (1.0f - ax) +
-              (ax > 0.0f ? fb_blurred_at(src, sp, sw, sh, x1, y1, wk, r) * ax : 0.0f);
-    ROW(dst, dp, dy)[dx] = top * (1.0f - ay) + bot * ay;
-}
-
 /* Vertical part: per pixel (sum g I, sum xg dI, sum xxg I) over rows y-n..y+n
  * (x g and x^2 g weights are symmetric/antisymmetric as in OpenCV). */
 __kernel void fb_poly_v(__global const float *img, int ip, int w, int h,
@@ -240,69 +202,6 @@ __kernel void fb_blur_h_solve(__global const float *T, int w, int h, int pp, __c
     vstore2((float2)(dx, dy), x, ROW(flow, fp, y));
     if (update)
         fb_matrices(R0, R1, w, h, pp, x, y, dx, dy, M);
-}
-
-/* GPU path: fb_blur_v and fb_blur_h_solve in one kernel. A work-group of
- * lw x lh items stages the vertical sums of its lh rows for the lw + 2m
- * columns it needs in local memory (5 planes), then each item sums
- * horizontally, solves, and writes the next iteration's matrices to Mout
- * (a different buffer: neighbours still read M). */
-__kernel void fb_blur_solve_tiled(__global const float *M, int w, int h, int pp,
-                                  __constant float *wt, int m, __global float *flow, int fp,
-                                  int update, __global const float *R0, __global const float *R1,
-                                  __global float *Mout, __local float *vs)
-{
-    const int lx = get_local_id(0), ly = get_local_id(1);
-    const int lw = get_local_size(0), lh = get_local_size(1);
-    const int x0 = get_group_id(0) * lw;
-    const int y = get_group_id(1) * lh + ly;
-    const int yc = min(y, h - 1);
-    const int tw = lw + 2 * m;
-    const size_t ps = (size_t)pp * h;
-    for (int i = lx; i < tw; i += lw) {
-        const int xc = clamp(x0 - m + i, 0, w - 1);
-        float s0 = 0.f, s1 = 0.f, s2 = 0.f, s3 = 0.f, s4 = 0.f;
-        for (int k = -m; k <= m; k++) {
-            const size_t j = (size_t)clamp(yc + k, 0, h - 1) * pp + xc;
-            const float c = wt[k + m];
-            s0 += c * M[j];
-            s1 += c * M[ps + j];
-            s2 += c * M[2 * ps + j];
-            s3 += c * M[3 * ps + j];
-            s4 += c * M[4 * ps + j];
-        }
-        __local float *v = vs + (size_t)ly * tw + i;
-        const size_t plane = (size_t)lh * tw;
-        v[0] = s0;
-        v[plane] = s1;
-        v[2 * plane] = s2;
-        v[3 * plane] = s3;
-        v[4 * plane] = s4;
-    }
-    barrier(CLK_LOCAL_MEM_FENCE);
-    const int x = x0 + lx;
-    if (x < w && y < h) {
-        const size_t plane = (size_t)lh * tw;
-        __local const float *v = vs + (size_t)ly * tw + lx;
-        float g11 = 0.f, g12 = 0.f, g22 = 0.f, h1 = 0.f, h2 = 0.f;
-        /* columns past the image edge repeat the edge column's sums, as the
-         * clamp in the separate kernels does */
-        for (int k = -m; k <= m; k++) {
-            const int col = clamp(x + k, 0, w - 1) - (x0 - m);
-            const float c = wt[k + m];
-            g11 += c * v[col - lx];
-            g12 += c * v[plane + col - lx];
-            g22 += c * v[2 * plane + col - lx];
-            h1 += c * v[3 * plane + col - lx];
-            h2 += c * v[4 * plane + col - lx];
-        }
-        const float idet = 1.0f / (g11 * g22 - g12 * g12 + 1e-3f);
-        const float dx = (g11 * h2 - g12 * h1) * idet;
-        const float dy = (g22 * h1 - g12 * h2) * idet;
-        vstore2((float2)(dx, dy), x, ROW(flow, fp, y));
-        if (update)
-            fb_matrices(R0, R1, w, h, pp, x, y, dx, dy, Mout);
-    }
 }
 
 __kernel void fb_scale_flow(__global float *flow, int fp, int w, int h, float factor)

@@ -5,10 +5,7 @@
  *   flow = resize(flow of level k+1) / pyr_scale   (or 0 / the initial flow)
  *   M = matrices(R0, R1, flow); iterations x (flow = solve(blur(M)), M = ...)
  * Every buffer lives in a workspace kept by the context and reused while the
- * geometry stays the same, so a video loop allocates nothing per frame.
- * On GPUs the blur and resize of levels k > 0 are one kernel that evaluates
- * the blur only where the resize samples it (a quarter of the pixels and
- * less), instead of blurring the full-size image once per level. */
+ * geometry stays the same, so a video loop allocates nothing per frame. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -39,7 +36,6 @@ typedef struct fb_level {
     double scale, sigma;
     int ksize;
     clv_image *i0, *i1, *flow; /* f32 images of this level; flow 2 channels */
-    cl_mem tab, wk;            /* fused path: resize table and blur weights */
 } fb_level;
 
 typedef struct fb_ws {
@@ -59,8 +55,6 @@ static void ws_free(void *p)
         clv_image_release(ws->lv[k].i0);
         clv_image_release(ws->lv[k].i1);
         clv_image_release(ws->lv[k].flow);
-        clv__release_mem(ws->lv[k].tab);
-        clv__release_mem(ws->lv[k].wk);
     }
     clv_image_release(ws->f0);
     clv_image_release(ws->f1);
@@ -126,32 +120,6 @@ static clv_status get_ws(clv_context *ctx, int w, int h, const clv_farneback_par
         CLV_TRY(clv_image_create(ctx, l->w, l->h, 1, CLV_F32, &l->i1));
         if (k > 0) /* level 0 writes into the caller's flow */
             CLV_TRY(clv_image_create(ctx, l->w, l->h, 2, CLV_F32, &l->flow));
-        if (ctx->tune.vec == 0) {
-            /* fused blur + resize (GPU path): this level's table and taps
-             * (level 0: OpenCV's fixed [1 2 1]/4, sigma 1/sqrt(2 ln 2)) */
-            int32_t *tab = clv__resize_table(w, h, l->w, l->h);
-            float wk[256];
-            const int r = k == 0 ? 1 : l->ksize / 2;
-            const double sg = k == 0 ? 0.84932180028801907 : l->sigma;
-            double sum = 0.0, tmp[256];
-            for (int i = -r; i <= r; i++)
-                sum += tmp[i + r] = exp(-(double)(i * i) / (2.0 * sg * sg));
-            for (int i = 0; i <= 2 * r; i++)
-                wk[i] = (float)(tmp[i] / sum);
-            cl_int err = CL_SUCCESS, err2 = CL_SUCCESS;
-            if (tab)
-                l->tab = clCreateBuffer(ctx->cl, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
-                                        2 * ((size_t)l->w + (size_t)l->h) * sizeof *tab, tab, &err);
-            free(tab);
-            if (!tab) {
-                status = clv__fail(ctx, CLV_ERROR_OUT_OF_MEMORY, OP, "out of host memory");
-                goto out;
-            }
-            CLV_CHECK_CL(ctx, err, OP, "clCreateBuffer(level table)");
-            l->wk = clCreateBuffer(ctx->cl, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
-                                   (size_t)(2 * r + 1) * sizeof(float), wk, &err2);
-            CLV_CHECK_CL(ctx, err2, OP, "clCreateBuffer(level weights)");
-        }
     }
     CLV_TRY(clv_image_create(ctx, w, h, 1, CLV_F32, &ws->f0));
     CLV_TRY(clv_image_create(ctx, w, h, 1, CLV_F32, &ws->f1));
@@ -300,7 +268,7 @@ CLV_API clv_status clv_farneback(clv_context *ctx, const clv_image *prev, const 
     char fmt[64], opts[128];
     clv__format_options(fmt, sizeof fmt, prev->type, 1);
     snprintf(opts, sizeof opts, "%s", fmt);
-    cl_kernel kconv, kpv, kph, kmat, kbv, kbh, kscale, kblres, ktiled;
+    cl_kernel kconv, kpv, kph, kmat, kbv, kbh, kscale;
     CLV_TRY(clv__get_kernel(ctx, CLV__SRC_FARNEBACK, opts, "fb_convert", &kconv));
     CLV_TRY(clv__get_kernel(ctx, CLV__SRC_FARNEBACK, opts, "fb_poly_v", &kpv));
     CLV_TRY(clv__get_kernel(ctx, CLV__SRC_FARNEBACK, opts, "fb_poly_h", &kph));
@@ -308,25 +276,6 @@ CLV_API clv_status clv_farneback(clv_context *ctx, const clv_image *prev, const 
     CLV_TRY(clv__get_kernel(ctx, CLV__SRC_FARNEBACK, opts, "fb_blur_v", &kbv));
     CLV_TRY(clv__get_kernel(ctx, CLV__SRC_FARNEBACK, opts, "fb_blur_h_solve", &kbh));
     CLV_TRY(clv__get_kernel(ctx, CLV__SRC_FARNEBACK, opts, "fb_scale_flow", &kscale));
-    CLV_TRY(clv__get_kernel(ctx, CLV__SRC_FARNEBACK, opts, "fb_blur_resize", &kblres));
-    CLV_TRY(clv__get_kernel(ctx, CLV__SRC_FARNEBACK, opts, "fb_blur_solve_tiled", &ktiled));
-
-    /* GPU path: the fused averaging+solve kernel when its tile fits local
-     * memory; otherwise (or on CPUs) the two separate passes. */
-    size_t tl[2] = {32, 8};
-    size_t tiled_bytes = 0;
-    int use_tiled = 0;
-    if (ctx->tune.vec == 0) {
-        size_t max_wg, local_free;
-        CLV_TRY(clv__kernel_limits(ctx, OP, ktiled, &max_wg, &local_free));
-        const size_t budget = local_free < CLV_LOCAL_BUDGET_MAX ? local_free : CLV_LOCAL_BUDGET_MAX;
-        const size_t r = (size_t)(p.winsize / 2);
-        while (tl[1] > 1 && (5 * tl[1] * (tl[0] + 2 * r) * sizeof(float) > budget ||
-                             tl[0] * tl[1] > max_wg))
-            tl[1] /= 2;
-        tiled_bytes = 5 * tl[1] * (tl[0] + 2 * r) * sizeof(float);
-        use_tiled = tiled_bytes <= budget && tl[0] * tl[1] <= max_wg;
-    }
 
     /* polynomial basis weights and the averaging window, cached by value */
     fb_poly pp;
@@ -395,15 +344,7 @@ CLV_API clv_status clv_farneback(clv_context *ctx, const clv_image *prev, const 
              * asks getGaussianKernel for it); sigma = 1/sqrt(2 ln 2) gives
              * exactly those weights. */
             const double sig = k == 0 ? 0.84932180028801907 : l->sigma;
-            if (l->tab) {
-                const int sp = (int)(fin[i]->pitch / sizeof(float));
-                const int dp = (int)(li[i]->pitch / sizeof(float));
-                const int r = k == 0 ? 1 : l->ksize / 2;
-                CLV_TRY(CLV_LAUNCH(ctx, OP, kblres, 2, g, NULL, CLV_ARG(fin[i]->mem), CLV_ARG(sp),
-                                   CLV_ARG(W), CLV_ARG(H), CLV_ARG(li[i]->mem), CLV_ARG(dp),
-                                   CLV_ARG(w), CLV_ARG(h), CLV_ARG(l->tab), CLV_ARG(l->wk),
-                                   CLV_ARG(r)));
-            } else if (k == 0) {
+            if (k == 0) {
                 CLV_TRY(clv__gaussian_blur(ctx, fin[i], li[i], sig, sig, 3, 3,
                                            CLV_BORDER_REFLECT101));
             } else {
@@ -424,20 +365,8 @@ CLV_API clv_status clv_farneback(clv_context *ctx, const clv_image *prev, const 
         CLV_TRY(CLV_LAUNCH(ctx, OP, kmat, 2, g, NULL, CLV_ARG(ws->r0), CLV_ARG(ws->r1),
                            CLV_ARG(fl->mem), CLV_ARG(fp), CLV_ARG(w), CLV_ARG(h), CLV_ARG(pp),
                            CLV_ARG(ws->m)));
-        cl_mem mcur = ws->m, mnext = ws->t;
         for (int it = 0; it < p.iterations; it++) {
             const int update = it < p.iterations - 1;
-            if (use_tiled) {
-                CLV_TRY(CLV_LAUNCH(ctx, OP, ktiled, 2, g, tl, CLV_ARG(mcur), CLV_ARG(w),
-                                   CLV_ARG(h), CLV_ARG(pp), CLV_ARG(wbuf), CLV_ARG(m),
-                                   CLV_ARG(fl->mem), CLV_ARG(fp), CLV_ARG(update),
-                                   CLV_ARG(ws->r0), CLV_ARG(ws->r1), CLV_ARG(mnext),
-                                   CLV_LOCAL(tiled_bytes)));
-                cl_mem t = mcur;
-                mcur = mnext;
-                mnext = t;
-                continue;
-            }
             CLV_TRY(CLV_LAUNCH(ctx, OP, kbv, 2, g, NULL, CLV_ARG(ws->m), CLV_ARG(w), CLV_ARG(h),
                                CLV_ARG(pp), CLV_ARG(wbuf), CLV_ARG(m), CLV_ARG(ws->t)));
             CLV_TRY(CLV_LAUNCH(ctx, OP, kbh, 2, g, NULL, CLV_ARG(ws->t), CLV_ARG(w), CLV_ARG(h),
