@@ -60,14 +60,20 @@ typedef struct clv_corner {
 } clv_corner;
 
 typedef struct clv_corner_params {
-    int max_corners;      /* > 0 */
-    double quality_level; /* (0, 1]: threshold = quality_level * max response */
-    double min_distance;  /* >= 0, Euclidean, in pixels */
-    int block_size;       /* odd window of the structure tensor (default 3) */
-    int gradient_size;    /* 3 (Sobel) (default 3) */
+    int max_corners;      /* > 0 (default 1000) */
+    double quality_level; /* (0, 1]: a corner's response must be strictly above
+                             quality_level * max response (so 1.0 finds none, as in
+                             OpenCV) (default 0.01) */
+    double min_distance;  /* >= 0, Euclidean, in pixels (default 10) */
+    int block_size;       /* odd window of the structure tensor, 1..31 (default 3) */
+    int gradient_size;    /* 3 (Sobel), the only size supported (default 3) */
     const clv_image *mask;/* optional u8 1-channel, same size: corners only where != 0 */
 } clv_corner_params;
 
+/* The defaults above. Responses follow OpenCV's cornerMinEigenVal scaling;
+ * like goodFeaturesToTrack, the outermost pixel ring is never a corner, a
+ * corner must be at least its 8 neighbours, and ties keep the lower pixel
+ * index first. Above 2^18 candidates the weakest are dropped before sorting. */
 CLV_API clv_corner_params clv_corner_params_default(void);
 
 /* Find up to p->max_corners corners of a 1-channel u8 or f32 image, entirely
@@ -95,10 +101,19 @@ typedef struct clv_lk_params {
 
 CLV_API clv_lk_params clv_lk_params_default(void);
 
-/* Track `count` points from prev to next (1-channel pyramids of the same
- * geometry). status[i] = 1 tracked, 0 lost (left the image or ill
- * conditioned); err[i] = mean absolute residual over the window at the
- * finest level (err may be NULL). Waits for the result. */
+/* Track `count` points from prev to next (1-channel u8/u16/f32 pyramids of
+ * the same geometry, built with scale 0.5), following OpenCV's
+ * calcOpticalFlowPyrLK: `levels` counts levels (3 = OpenCV's maxLevel 2);
+ * Scharr/32 gradients of the prev level; intensities in 0..255 units for
+ * every type (u16 divided by 257, f32 read as 0..1 and multiplied by 255), so
+ * min_eig_threshold means what it means in OpenCV (min eigenvalue of the
+ * window's gradient matrix divided by the window area); a point is lost when
+ * its window's corner leaves [-win, size) at some level, when that matrix is
+ * singular or below the threshold at level 0, or when it is NaN/Inf.
+ * status[i] = 1 tracked, 0 lost; err[i] = mean |next - prev| over the window
+ * at level 0 in 0..255 units, 0 for lost points (err may be NULL); a lost
+ * point's pts_out keeps the last estimate. count 0 is a no-op. params NULL
+ * means defaults. Waits for the result. */
 CLV_API clv_status clv_lk_track(clv_context *ctx, const clv_pyramid *prev,
                                 const clv_pyramid *next, const clv_point *pts_in,
                                 clv_point *pts_out, uint8_t *status, float *err, int count,
