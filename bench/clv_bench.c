@@ -37,6 +37,9 @@ typedef enum bench_op {
     OP_GRID16,    /* bilateral grid, s_s 16, s_r 25 (0.1 for f32), blur 1 */
     OP_TONEMAP,   /* local tone mapping, f32 RGB in (HDR data), u8 RGB out */
     OP_FARNEBACK, /* dense flow, u8 gray pair, OpenCV's common call (0.5, 3, 15, 3, 5, 1.2) */
+    OP_PYRAMID,   /* 4-level pyrDown pyramid of a u8 gray image */
+    OP_CORNERS,   /* Shi-Tomasi, 2000 corners, quality 0.01, distance 10 */
+    OP_LK,        /* pyramidal LK of 2000 corners, 21x21, 3 levels, both pyramids included */
     OP_COUNT
 } bench_op;
 
@@ -45,7 +48,7 @@ typedef enum bench_op {
 
 static const char *const op_names[OP_COUNT] = {
     "transpose", "resize", "resize_up", "box5", "box31", "gaussian",
-    "bilateral", "bilateral16", "grid16", "tonemap", "farneback",
+    "bilateral", "bilateral16", "grid16", "tonemap", "farneback", "pyramid", "corners", "lk",
 };
 
 /* The public call behind each op, for error messages. */
@@ -53,7 +56,7 @@ static const char *const op_calls[OP_COUNT] = {
     "clv_transpose", "clv_resize", "clv_resize", "clv_box_filter(5x5)",
     "clv_box_filter(31x31)", "clv_gaussian_blur(sigma 2)", "clv_bilateral(3, 25)",
     "clv_bilateral(16, 25)", "clv_bilateral_grid(16, 25)", "clv_tonemap_local",
-    "clv_farneback",
+    "clv_farneback", "clv_pyramid_build", "clv_corners_shi_tomasi", "clv_lk_track",
 };
 
 typedef struct bench_size {
@@ -80,7 +83,8 @@ static void usage(FILE *f)
     fprintf(f,
             "usage: clv-bench [--device SPEC] [--reps N] [--warmup N]\n"
             "                 [--ops transpose,resize,resize_up,box5,box31,gaussian,\n"
-            "                        bilateral,bilateral16,grid16,tonemap,farneback]\n"
+            "                        bilateral,bilateral16,grid16,tonemap,farneback,\n"
+            "                        pyramid,corners,lk]\n"
             "                 [--sizes 1280x720,1920x1080,3840x2160]\n"
             "                 [--types u8,u16,f32] [--channels 1,3,4] [--list-devices]\n"
             "\n"
@@ -92,7 +96,9 @@ static void usage(FILE *f)
             "bilateral is sigma_space 3 (19x19 window), bilateral16 sigma_space 16\n"
             "(97x97, not run by default), grid16 the bilateral grid with s_s 16; their\n"
             "sigma_range is 25 (0.1 for f32). tonemap runs on f32 RGB HDR data only;\n"
-            "farneback on a u8 gray pair with OpenCV's common parameters.\n"
+            "farneback on a u8 gray pair with OpenCV's common parameters; pyramid is 4\n"
+            "pyrDown levels, corners 2000 Shi-Tomasi corners, lk tracks 2000 corners\n"
+            "(21x21, 3 levels) including both pyramid builds.\n"
             "SPEC: \"gpu\", \"cpu\", \"P:D\" or a name substring (as CLV_DEVICE).\n");
 }
 
@@ -261,6 +267,38 @@ static void dst_size(bench_op op, int w, int h, int *dw, int *dh)
 
 /* Second input of two-frame ops (the first shifted by a couple of pixels). */
 static clv_image *second_frame;
+/* Flow-op state made once per case: pyramids, corner buffers, points. */
+static clv_pyramid *pyr_a, *pyr_b;
+static clv_corner *corner_buf;
+static clv_point *pts_in, *pts_out;
+static uint8_t *pt_status;
+static float *pt_err;
+static int n_points;
+
+static clv_status run_flow_op(clv_context *ctx, bench_op op, const clv_image *src)
+{
+    clv_status st;
+    int count = 0;
+    switch (op) {
+    case OP_PYRAMID:
+        return clv_pyramid_build(ctx, pyr_a, src);
+    case OP_CORNERS: {
+        clv_corner_params p = clv_corner_params_default();
+        p.max_corners = 2000;
+        return clv_corners_shi_tomasi(ctx, src, &p, corner_buf, &count);
+    }
+    case OP_LK:
+        st = clv_pyramid_build(ctx, pyr_a, src);
+        if (st == CLV_OK)
+            st = clv_pyramid_build(ctx, pyr_b, second_frame);
+        if (st == CLV_OK)
+            st = clv_lk_track(ctx, pyr_a, pyr_b, pts_in, pts_out, pt_status, pt_err, n_points,
+                              NULL);
+        return st;
+    default:
+        return CLV_ERROR_INVALID_ARGUMENT;
+    }
+}
 
 static clv_status run_op(clv_context *ctx, bench_op op, const clv_image *src, clv_image *dst)
 {
@@ -292,6 +330,10 @@ static clv_status run_op(clv_context *ctx, bench_op op, const clv_image *src, cl
         return clv_tonemap_local(ctx, src, dst, NULL);
     case OP_FARNEBACK:
         return clv_farneback(ctx, src, second_frame, dst, NULL);
+    case OP_PYRAMID:
+    case OP_CORNERS:
+    case OP_LK:
+        return run_flow_op(ctx, op, src);
     default:
         return CLV_ERROR_INVALID_ARGUMENT;
     }
@@ -350,9 +392,11 @@ static clv_status run_case(clv_context *ctx, const bench_config *cfg, bench_op o
             f[i] = exp2f(20.0f * (f[i] - floorf(f[i])) - 10.0f);
     }
 
-    if (op == OP_FARNEBACK) {
+    const int two_frame = op == OP_FARNEBACK || op == OP_LK;
+    const int flow_family = two_frame || op == OP_PYRAMID || op == OP_CORNERS;
+    if (flow_family) {
         if (type != CLV_U8 || cn != 1) {
-            st = report(ctx, CLV_ERROR_INVALID_ARGUMENT, "farneback needs --types u8 --channels 1",
+            st = report(ctx, CLV_ERROR_INVALID_ARGUMENT, "flow ops need --types u8 --channels 1",
                         label);
             goto out;
         }
@@ -383,6 +427,22 @@ static clv_status run_case(clv_context *ctx, const bench_config *cfg, bench_op o
     }
 
     BENCH_CHECK(clv_image_create(ctx, size.w, size.h, cn, type, &src), "clv_image_create(src)");
+    if (flow_family) {
+        BENCH_CHECK(clv_pyramid_create(ctx, size.w, size.h, 1, CLV_U8, op == OP_PYRAMID ? 4 : 3,
+                                       0.5, &pyr_a),
+                    "clv_pyramid_create");
+        BENCH_CHECK(clv_pyramid_create(ctx, size.w, size.h, 1, CLV_U8, 3, 0.5, &pyr_b),
+                    "clv_pyramid_create");
+        corner_buf = calloc(2000, sizeof *corner_buf);
+        pts_in = calloc(2000, sizeof *pts_in);
+        pts_out = calloc(2000, sizeof *pts_out);
+        pt_status = calloc(2000, 1);
+        pt_err = calloc(2000, sizeof *pt_err);
+        if (!corner_buf || !pts_in || !pts_out || !pt_status || !pt_err) {
+            st = report(ctx, CLV_ERROR_OUT_OF_MEMORY, "host allocation", label);
+            goto out;
+        }
+    }
     if (op == OP_FARNEBACK)
         BENCH_CHECK(clv_image_create(ctx, dw, dh, 2, CLV_F32, &dst), "clv_image_create(dst)");
     else if (op == OP_TONEMAP)
@@ -391,6 +451,17 @@ static clv_status run_case(clv_context *ctx, const bench_config *cfg, bench_op o
         BENCH_CHECK(clv_image_create(ctx, dw, dh, cn, type, &dst), "clv_image_create(dst)");
     BENCH_CHECK(clv_image_upload(src, host, 0), "clv_image_upload");
     BENCH_CHECK(clv_finish(ctx), "clv_finish");
+    if (op == OP_LK) {
+        /* the points: 2000 Shi-Tomasi corners of the first frame */
+        clv_corner_params cp = clv_corner_params_default();
+        cp.max_corners = 2000;
+        BENCH_CHECK(clv_corners_shi_tomasi(ctx, src, &cp, corner_buf, &n_points),
+                    "clv_corners_shi_tomasi");
+        for (int i = 0; i < n_points; i++) {
+            pts_in[i].x = corner_buf[i].x;
+            pts_in[i].y = corner_buf[i].y;
+        }
+    }
 
     for (int i = 0; i < cfg->warmup; i++) {
         BENCH_CHECK(run_op(ctx, op, src, dst), op_calls[op]);
@@ -417,6 +488,19 @@ static clv_status run_case(clv_context *ctx, const bench_config *cfg, bench_op o
 out:
     clv_image_release(second_frame);
     second_frame = NULL;
+    clv_pyramid_release(pyr_a);
+    clv_pyramid_release(pyr_b);
+    pyr_a = pyr_b = NULL;
+    free(corner_buf);
+    free(pts_in);
+    free(pts_out);
+    free(pt_status);
+    free(pt_err);
+    corner_buf = NULL;
+    pts_in = pts_out = NULL;
+    pt_status = NULL;
+    pt_err = NULL;
+    n_points = 0;
     clv_image_release(dst);
     clv_image_release(src);
     free(dev);
@@ -531,13 +615,15 @@ int main(int argc, char **argv)
             for (int c = 0; c < n_combos && st == CLV_OK; c++) {
                 /* tone mapping (f32 RGB) and flow (u8 gray) have one input
                  * format: run them once */
-                const int fixed = cfg.ops[o] == OP_TONEMAP || cfg.ops[o] == OP_FARNEBACK;
+                const bench_op op = cfg.ops[o];
+                const int fixed = op == OP_TONEMAP || op == OP_FARNEBACK || op == OP_PYRAMID ||
+                                  op == OP_CORNERS || op == OP_LK;
                 if (fixed && c > 0 && !cfg.combos_given)
                     break;
                 if (cfg.ops[o] == OP_TONEMAP && !cfg.combos_given)
                     st = run_case(ctx, &cfg, OP_TONEMAP, cfg.sizes[s], CLV_F32, 3);
-                else if (cfg.ops[o] == OP_FARNEBACK && !cfg.combos_given)
-                    st = run_case(ctx, &cfg, OP_FARNEBACK, cfg.sizes[s], CLV_U8, 1);
+                else if (fixed && !cfg.combos_given)
+                    st = run_case(ctx, &cfg, op, cfg.sizes[s], CLV_U8, 1);
                 else
                     st = run_case(ctx, &cfg, cfg.ops[o], cfg.sizes[s], combo_type[c], combo_cn[c]);
             }

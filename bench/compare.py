@@ -30,11 +30,13 @@ import sys
 import time
 
 ALL_OPS = ["transpose", "resize", "resize_up", "box5", "box31", "gaussian",
-           "bilateral", "bilateral16", "grid16", "tonemap", "farneback"]
+           "bilateral", "bilateral16", "grid16", "tonemap", "farneback", "pyramid", "corners",
+           "lk"]
 # Run only when named in --ops: a 97x97 brute-force bilateral takes seconds per call.
 DEFAULT_OPS = [o for o in ALL_OPS if o != "bilateral16"]
 # Ops with a single input format.
-FIXED_COMBO = {"tonemap": ("f32", 3), "farneback": ("u8", 1)}
+FIXED_COMBO = {"tonemap": ("f32", 3), "farneback": ("u8", 1), "pyramid": ("u8", 1),
+               "corners": ("u8", 1), "lk": ("u8", 1)}
 # OpenCV has no bilateral grid or local tone mapper in its main modules: the
 # grid row is shown beside OpenCV's brute-force bilateralFilter with the same
 # sigmas, and tone mapping has no OpenCV column.
@@ -147,11 +149,19 @@ def cv_type(t, cn):
     return depth + ((cn - 1) << 3)  # CV_MAKETYPE
 
 
-def make_source(w, h, t, cn):
+FLOW_OPS = ("farneback", "pyramid", "corners", "lk")
+
+
+def make_source(w, h, t, cn, op=None):
     rng = np.random.default_rng(12345)
     shape = (h, w) if cn == 1 else (h, w, cn)
     if t == "u8":
-        return rng.integers(0, 256, size=shape, dtype=np.uint8)
+        img = rng.integers(0, 256, size=shape, dtype=np.uint8)
+        if op in FLOW_OPS:
+            # smoothed noise, like clv-bench's input for these ops (not the
+            # same pixels): plain noise has a corner at every pixel
+            img = cv2.GaussianBlur(img, (5, 5), 1.0)
+        return img
     return rng.random(size=shape, dtype=np.float32)
 
 
@@ -175,7 +185,28 @@ def cv_op(op, src, dst, w, h, t):
         return cv2.bilateralFilter(src, 97, sr, 16.0, dst, b)
     if op == "farneback":
         return cv2.calcOpticalFlowFarneback(src, second_frame(src), None, 0.5, 3, 15, 3, 5, 1.2, 0)
+    if op == "pyramid":  # 4 levels, as clv_pyramid_build with 4 levels
+        a = cv2.pyrDown(src)
+        b = cv2.pyrDown(a)
+        return cv2.pyrDown(b)
+    if op == "corners":
+        return cv2.goodFeaturesToTrack(src, 2000, 0.01, 10)
+    if op == "lk":
+        return cv2.calcOpticalFlowPyrLK(src, second_frame(src), lk_points(src), None,
+                                        winSize=(21, 21), maxLevel=2)
     raise ValueError(op)
+
+
+_points = {}
+
+
+def lk_points(src):
+    """2000 Shi-Tomasi corners of the first frame (as clv-bench tracks), cached."""
+    key = id(src)
+    if key not in _points:
+        a = src.get() if isinstance(src, cv2.UMat) else src
+        _points[key] = cv2.goodFeaturesToTrack(a, 2000, 0.01, 10)
+    return _points[key]
 
 
 _second = {}
@@ -208,7 +239,7 @@ def time_reps(fn, sync, reps, warmup):
 
 def time_cv_cpu(op, w, h, t, cn, reps, warmup):
     cv2.ocl.setUseOpenCL(False)
-    src = make_source(w, h, t, cn)
+    src = make_source(w, h, t, cn, op)
     dw, dh = dst_shape(op, w, h)
     dst = np.empty((dh, dw) if cn == 1 else (dh, dw, cn), dtype=src.dtype)
     return time_reps(lambda: cv_op(op, src, dst, w, h, t), lambda: None, reps, warmup)
@@ -237,7 +268,7 @@ def require_ocl(requested):
 
 def time_cv_ocl(op, w, h, t, cn, reps, warmup, requested):
     require_ocl(requested)
-    src = cv2.UMat(make_source(w, h, t, cn))
+    src = cv2.UMat(make_source(w, h, t, cn, op))
     dw, dh = dst_shape(op, w, h)
     dst = cv2.UMat(dh, dw, cv_type(t, cn))
     cv2.ocl.finish()
@@ -257,7 +288,7 @@ def probe_child(a):
     w, h = parse_size(size)
     cn = int(cn)
     require_ocl(a.ocl_device)
-    src = cv2.UMat(make_source(w, h, t, cn))
+    src = cv2.UMat(make_source(w, h, t, cn, op))
     dw, dh = dst_shape(op, w, h)
     dst = cv2.UMat(dh, dw, cv_type(t, cn))
     for _ in range(2):
