@@ -22,6 +22,18 @@ CLV_API clv_status clv_transpose(clv_context *ctx, const clv_image *src, clv_ima
     enum { TILE = 32 };
     char opts[256], fmt[64];
     clv__format_options(fmt, sizeof fmt, src->type, src->channels);
+    const int sp = (int)(src->pitch / src->elem_size), dp = (int)(dst->pitch / dst->elem_size);
+    if (ctx->tune.vec > 0 && src->channels == 1) {
+        /* CPU, one channel: 16x16 register blocks */
+        snprintf(opts, sizeof opts, "%s -DTILE=%d -DVEC=%d", fmt, TILE, ctx->tune.vec);
+        cl_kernel kv;
+        CLV_TRY(clv__get_kernel(ctx, CLV__SRC_TRANSPOSE, opts, "transpose_vec", &kv));
+        const size_t g[2] = {((size_t)src->width + 15) / 16, ((size_t)src->height + 15) / 16};
+        CLV_TRY(CLV_LAUNCH(ctx, OP, kv, 2, g, NULL, CLV_ARG(src->mem), CLV_ARG(sp),
+                           CLV_ARG(dst->mem), CLV_ARG(dp), CLV_ARG(src->width),
+                           CLV_ARG(src->height)));
+        goto out;
+    }
     snprintf(opts, sizeof opts, "%s -DTILE=%d", fmt, TILE);
     cl_kernel k;
     CLV_TRY(clv__get_kernel(ctx, CLV__SRC_TRANSPOSE, opts, "transpose", &k));
@@ -33,7 +45,6 @@ CLV_API clv_status clv_transpose(clv_context *ctx, const clv_image *src, clv_ima
     if (TILE * rows > max_wg)
         return clv__fail(ctx, CLV_ERROR_UNSUPPORTED, OP,
                          "device allows only %zu work-items per group for this kernel", max_wg);
-    const int sp = (int)(src->pitch / src->elem_size), dp = (int)(dst->pitch / dst->elem_size);
     const size_t global[2] = {((size_t)src->width + TILE - 1) / TILE * TILE,
                               ((size_t)src->height + TILE - 1) / TILE * rows};
     const size_t local[2] = {TILE, rows};
