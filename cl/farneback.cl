@@ -204,6 +204,103 @@ __kernel void fb_blur_h_solve(__global const float *T, int w, int h, int pp, __c
         fb_matrices(R0, R1, w, h, pp, x, y, dx, dy, M);
 }
 
+#ifdef VEC
+#if VEC != 16
+#error "the Farneback CPU kernels are written for VEC == 16"
+#endif
+/* CPU variants of the two averaging passes: 16 consecutive pixels of a row
+ * per work-item in float16 registers (PoCL vectorises these; it runs the
+ * per-pixel loops above scalar). */
+__kernel void fb_blur_v_vec(__global const float *M, int w, int h, int pp, __constant float *wt,
+                            int m, __global float *T)
+{
+    const int x0 = get_global_id(0) * 16, y = get_global_id(1);
+    if (x0 >= w || y >= h)
+        return;
+    const size_t ps = (size_t)pp * h;
+    float16 s0 = 0.f, s1 = 0.f, s2 = 0.f, s3 = 0.f, s4 = 0.f;
+    for (int k = -m; k <= m; k++) {
+        __global const float *p = M + (size_t)clamp(y + k, 0, h - 1) * pp + x0;
+        const float c = wt[k + m];
+        s0 += c * vload16(0, p);
+        s1 += c * vload16(0, p + ps);
+        s2 += c * vload16(0, p + 2 * ps);
+        s3 += c * vload16(0, p + 3 * ps);
+        s4 += c * vload16(0, p + 4 * ps);
+    }
+    __global float *o = T + (size_t)y * pp + x0;
+    vstore16(s0, 0, o);
+    vstore16(s1, 0, o + ps);
+    vstore16(s2, 0, o + 2 * ps);
+    vstore16(s3, 0, o + 3 * ps);
+    vstore16(s4, 0, o + 4 * ps);
+}
+
+__kernel void fb_blur_h_solve_vec(__global const float *T, int w, int h, int pp,
+                                  __constant float *wt, int m, __global float *flow, int fp,
+                                  int update, __global const float *R0, __global const float *R1,
+                                  __global float *M)
+{
+    const int x0 = get_global_id(0) * 16, y = get_global_id(1);
+    if (x0 >= w || y >= h)
+        return;
+    const size_t ps = (size_t)pp * h;
+    __global const float *row = T + (size_t)y * pp;
+    float16 g11 = 0.f, g12 = 0.f, g22 = 0.f, h1 = 0.f, h2 = 0.f;
+    if (x0 - m >= 0 && x0 + 15 + m <= w - 1) {
+        for (int k = -m; k <= m; k++) {
+            __global const float *p = row + x0 + k;
+            const float c = wt[k + m];
+            g11 += c * vload16(0, p);
+            g12 += c * vload16(0, p + ps);
+            g22 += c * vload16(0, p + 2 * ps);
+            h1 += c * vload16(0, p + 3 * ps);
+            h2 += c * vload16(0, p + 4 * ps);
+        }
+    } else {
+        /* edge blocks: clamped columns, lane by lane through a private array */
+        float a[5][16];
+        for (int l = 0; l < 16; l++) {
+            float t0 = 0.f, t1 = 0.f, t2 = 0.f, t3 = 0.f, t4 = 0.f;
+            for (int k = -m; k <= m; k++) {
+                const int j = clamp(x0 + l + k, 0, w - 1);
+                const float c = wt[k + m];
+                t0 += c * row[j];
+                t1 += c * row[ps + j];
+                t2 += c * row[2 * ps + j];
+                t3 += c * row[3 * ps + j];
+                t4 += c * row[4 * ps + j];
+            }
+            a[0][l] = t0;
+            a[1][l] = t1;
+            a[2][l] = t2;
+            a[3][l] = t3;
+            a[4][l] = t4;
+        }
+        g11 = vload16(0, a[0]);
+        g12 = vload16(0, a[1]);
+        g22 = vload16(0, a[2]);
+        h1 = vload16(0, a[3]);
+        h2 = vload16(0, a[4]);
+    }
+    const float16 idet = 1.0f / (g11 * g22 - g12 * g12 + 1e-3f);
+    const float16 dx = (g11 * h2 - g12 * h1) * idet;
+    const float16 dy = (g22 * h1 - g12 * h2) * idet;
+    float fx[16], fy[16];
+    vstore16(dx, 0, fx);
+    vstore16(dy, 0, fy);
+    __global float *frow = ROW(flow, fp, y);
+    const int n = min(16, w - x0);
+    for (int l = 0; l < n; l++) {
+        frow[2 * (x0 + l)] = fx[l];
+        frow[2 * (x0 + l) + 1] = fy[l];
+    }
+    if (update)
+        for (int l = 0; l < n; l++)
+            fb_matrices(R0, R1, w, h, pp, x0 + l, y, fx[l], fy[l], M);
+}
+#endif
+
 __kernel void fb_scale_flow(__global float *flow, int fp, int w, int h, float factor)
 {
     const int x = get_global_id(0), y = get_global_id(1);

@@ -267,14 +267,17 @@ CLV_API clv_status clv_farneback(clv_context *ctx, const clv_image *prev, const 
 
     char fmt[64], opts[128];
     clv__format_options(fmt, sizeof fmt, prev->type, 1);
-    snprintf(opts, sizeof opts, "%s", fmt);
+    const int vec = ctx->tune.vec == 16; /* CPU: 16-wide averaging passes */
+    snprintf(opts, sizeof opts, "%s%s", fmt, vec ? " -DVEC=16" : "");
     cl_kernel kconv, kpv, kph, kmat, kbv, kbh, kscale;
     CLV_TRY(clv__get_kernel(ctx, CLV__SRC_FARNEBACK, opts, "fb_convert", &kconv));
     CLV_TRY(clv__get_kernel(ctx, CLV__SRC_FARNEBACK, opts, "fb_poly_v", &kpv));
     CLV_TRY(clv__get_kernel(ctx, CLV__SRC_FARNEBACK, opts, "fb_poly_h", &kph));
     CLV_TRY(clv__get_kernel(ctx, CLV__SRC_FARNEBACK, opts, "fb_update_matrices", &kmat));
-    CLV_TRY(clv__get_kernel(ctx, CLV__SRC_FARNEBACK, opts, "fb_blur_v", &kbv));
-    CLV_TRY(clv__get_kernel(ctx, CLV__SRC_FARNEBACK, opts, "fb_blur_h_solve", &kbh));
+    CLV_TRY(clv__get_kernel(ctx, CLV__SRC_FARNEBACK, opts, vec ? "fb_blur_v_vec" : "fb_blur_v",
+                            &kbv));
+    CLV_TRY(clv__get_kernel(ctx, CLV__SRC_FARNEBACK, opts,
+                            vec ? "fb_blur_h_solve_vec" : "fb_blur_h_solve", &kbh));
     CLV_TRY(clv__get_kernel(ctx, CLV__SRC_FARNEBACK, opts, "fb_scale_flow", &kscale));
 
     /* polynomial basis weights and the averaging window, cached by value */
@@ -365,11 +368,12 @@ CLV_API clv_status clv_farneback(clv_context *ctx, const clv_image *prev, const 
         CLV_TRY(CLV_LAUNCH(ctx, OP, kmat, 2, g, NULL, CLV_ARG(ws->r0), CLV_ARG(ws->r1),
                            CLV_ARG(fl->mem), CLV_ARG(fp), CLV_ARG(w), CLV_ARG(h), CLV_ARG(pp),
                            CLV_ARG(ws->m)));
+        const size_t gv[2] = {vec ? ((size_t)w + 15) / 16 : (size_t)w, (size_t)h};
         for (int it = 0; it < p.iterations; it++) {
             const int update = it < p.iterations - 1;
-            CLV_TRY(CLV_LAUNCH(ctx, OP, kbv, 2, g, NULL, CLV_ARG(ws->m), CLV_ARG(w), CLV_ARG(h),
+            CLV_TRY(CLV_LAUNCH(ctx, OP, kbv, 2, gv, NULL, CLV_ARG(ws->m), CLV_ARG(w), CLV_ARG(h),
                                CLV_ARG(pp), CLV_ARG(wbuf), CLV_ARG(m), CLV_ARG(ws->t)));
-            CLV_TRY(CLV_LAUNCH(ctx, OP, kbh, 2, g, NULL, CLV_ARG(ws->t), CLV_ARG(w), CLV_ARG(h),
+            CLV_TRY(CLV_LAUNCH(ctx, OP, kbh, 2, gv, NULL, CLV_ARG(ws->t), CLV_ARG(w), CLV_ARG(h),
                                CLV_ARG(pp), CLV_ARG(wbuf), CLV_ARG(m), CLV_ARG(fl->mem), CLV_ARG(fp),
                                CLV_ARG(update), CLV_ARG(ws->r0), CLV_ARG(ws->r1),
                                CLV_ARG(ws->m)));
