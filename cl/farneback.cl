@@ -150,7 +150,7 @@ __kernel void fb_update_matrices(__global const float *R0, __global const float 
 
 /* Vertical weighted sum of the 5 system values over rows y-m..y+m. */
 __kernel void fb_blur_v(__global const float *M, int w, int h, int pp, __constant float *wt, int m,
-                        __global float *T)
+                        __global float *TM)
 {
     const int x = get_global_id(0), y = get_global_id(1);
     if (x >= w || y >= h)
@@ -167,16 +167,16 @@ __kernel void fb_blur_v(__global const float *M, int w, int h, int pp, __constan
         s4 += c * M[4 * ps + j];
     }
     const size_t i = (size_t)y * pp + x;
-    T[i] = s0;
-    T[ps + i] = s1;
-    T[2 * ps + i] = s2;
-    T[3 * ps + i] = s3;
-    T[4 * ps + i] = s4;
+    TM[i] = s0;
+    TM[ps + i] = s1;
+    TM[2 * ps + i] = s2;
+    TM[3 * ps + i] = s3;
+    TM[4 * ps + i] = s4;
 }
 
 /* Horizontal weighted sum, the regularised 2x2 solve, and - when update is
  * set - the system for the next iteration at the new displacement. */
-__kernel void fb_blur_h_solve(__global const float *T, int w, int h, int pp, __constant float *wt,
+__kernel void fb_blur_h_solve(__global const float *TM, int w, int h, int pp, __constant float *wt,
                               int m, __global float *flow, int fp, int update,
                               __global const float *R0, __global const float *R1,
                               __global float *M)
@@ -185,7 +185,7 @@ __kernel void fb_blur_h_solve(__global const float *T, int w, int h, int pp, __c
     if (x >= w || y >= h)
         return;
     const size_t ps = (size_t)pp * h;
-    __global const float *row = T + (size_t)y * pp;
+    __global const float *row = TM + (size_t)y * pp;
     float g11 = 0.f, g12 = 0.f, g22 = 0.f, h1 = 0.f, h2 = 0.f;
     for (int k = -m; k <= m; k++) {
         const int j = clamp(x + k, 0, w - 1);
@@ -212,7 +212,7 @@ __kernel void fb_blur_h_solve(__global const float *T, int w, int h, int pp, __c
  * per work-item in float16 registers (PoCL vectorises these; it runs the
  * per-pixel loops above scalar). */
 __kernel void fb_blur_v_vec(__global const float *M, int w, int h, int pp, __constant float *wt,
-                            int m, __global float *T)
+                            int m, __global float *TM)
 {
     const int x0 = get_global_id(0) * 16, y = get_global_id(1);
     if (x0 >= w || y >= h)
@@ -228,7 +228,7 @@ __kernel void fb_blur_v_vec(__global const float *M, int w, int h, int pp, __con
         s3 += c * vload16(0, p + 3 * ps);
         s4 += c * vload16(0, p + 4 * ps);
     }
-    __global float *o = T + (size_t)y * pp + x0;
+    __global float *o = TM + (size_t)y * pp + x0;
     vstore16(s0, 0, o);
     vstore16(s1, 0, o + ps);
     vstore16(s2, 0, o + 2 * ps);
@@ -236,7 +236,7 @@ __kernel void fb_blur_v_vec(__global const float *M, int w, int h, int pp, __con
     vstore16(s4, 0, o + 4 * ps);
 }
 
-__kernel void fb_blur_h_solve_vec(__global const float *T, int w, int h, int pp,
+__kernel void fb_blur_h_solve_vec(__global const float *TM, int w, int h, int pp,
                                   __constant float *wt, int m, __global float *flow, int fp,
                                   int update, __global const float *R0, __global const float *R1,
                                   __global float *M)
@@ -245,7 +245,7 @@ __kernel void fb_blur_h_solve_vec(__global const float *T, int w, int h, int pp,
     if (x0 >= w || y >= h)
         return;
     const size_t ps = (size_t)pp * h;
-    __global const float *row = T + (size_t)y * pp;
+    __global const float *row = TM + (size_t)y * pp;
     float16 g11 = 0.f, g12 = 0.f, g22 = 0.f, h1 = 0.f, h2 = 0.f;
     if (x0 - m >= 0 && x0 + 15 + m <= w - 1) {
         for (int k = -m; k <= m; k++) {

@@ -123,11 +123,13 @@ CLV_API clv_status clv_lk_track(clv_context *ctx, const clv_pyramid *prev,
 
 typedef struct clv_farneback_params {
     double pyr_scale;    /* (0, 1), default 0.5 */
-    int levels;          /* >= 1, default 3 */
-    int winsize;         /* averaging window, odd >= 3, default 15 */
-    int iterations;      /* per level, >= 1, default 3 */
+    int levels;          /* 0..16, default 3; as in OpenCV's code, levels + 1 scales are
+                            used (1, s, .., s^levels) while a side stays >= 32 px */
+    int winsize;         /* averaging window, odd 3..255, default 15 */
+    int iterations;      /* per level, 1..100, default 3 */
     int poly_n;          /* 5 or 7, default 5 */
-    double poly_sigma;   /* default 1.2 (1.1 for poly_n 5 and 1.5 for 7 are OpenCV's advice) */
+    double poly_sigma;   /* (0, 100), default 1.2 (1.1 for poly_n 5 and 1.5 for 7 are
+                            OpenCV's advice) */
     int gaussian_window; /* 1: Gaussian averaging (OPTFLOW_FARNEBACK_GAUSSIAN), 0: box */
     int use_initial_flow;/* 1: flow holds the initial estimate */
 } clv_farneback_params;
@@ -136,7 +138,11 @@ CLV_API clv_farneback_params clv_farneback_params_default(void);
 
 /* Dense flow from prev to next (1-channel u8 or f32, same size) into flow
  * (2-channel f32 of the same size), with OpenCV's calcOpticalFlowFarneback
- * parameter meanings. */
+ * parameter meanings and algorithm (results agree to about 1e-5 px).
+ * Known differences: the initial flow is shrunk bilinearly (OpenCV: area);
+ * level blurs are capped at 255 taps (only matters above 4K with 7+
+ * levels); on images with a side under 10 px every border pixel gets
+ * OpenCV's border weight (OpenCV's unsigned test skips some there). */
 CLV_API clv_status clv_farneback(clv_context *ctx, const clv_image *prev, const clv_image *next,
                                  clv_image *flow, const clv_farneback_params *p);
 

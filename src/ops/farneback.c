@@ -83,7 +83,9 @@ static int plan_levels(int w, int h, int levels, double pyr_scale, fb_level *lv)
         lv[k].h = (int)lrint(h * s);
         lv[k].sigma = (1.0 / s - 1.0) * 0.5;
         int ks = (int)lrint(lv[k].sigma * 5) | 1;
-        lv[k].ksize = ks < 3 ? 3 : ks;
+        /* the Gaussian op's limit: levels deeper than sigma ~51 (images above
+         * 4K with 7+ levels) get a 255-tap blur where OpenCV uses more */
+        lv[k].ksize = ks < 3 ? 3 : ks > CLV_GAUSSIAN_MAX_KSIZE ? CLV_GAUSSIAN_MAX_KSIZE : ks;
     }
     return n; /* levels used: k = n .. 0 */
 }
@@ -195,8 +197,8 @@ static clv_status check_params(clv_context *ctx, const clv_farneback_params *p)
     if (!(p->pyr_scale > 0.0 && p->pyr_scale < 1.0))
         return clv__fail(ctx, CLV_ERROR_INVALID_ARGUMENT, OP, "pyr_scale must be in (0, 1) (got %g)",
                          p->pyr_scale);
-    if (p->levels < 1 || p->levels > FB_MAX_LEVELS)
-        return clv__fail(ctx, CLV_ERROR_INVALID_ARGUMENT, OP, "levels must be 1..%d (got %d)",
+    if (p->levels < 0 || p->levels > FB_MAX_LEVELS)
+        return clv__fail(ctx, CLV_ERROR_INVALID_ARGUMENT, OP, "levels must be 0..%d (got %d)",
                          FB_MAX_LEVELS, p->levels);
     if (p->winsize < 3 || p->winsize > 255 || p->winsize % 2 == 0)
         return clv__fail(ctx, CLV_ERROR_INVALID_ARGUMENT, OP,
