@@ -26,6 +26,15 @@ bench)
         --ocl-device :GPU: --reps 30 --markdown "$OUT/gpu.md" > "$OUT/bench.txt" 2>&1
     echo "bench rc=$?"; grep -vE "^round" "$OUT/bench.txt" | tail -80
     ;;
+sizes)
+    timeout 60 build-gpu/bench/clv-bench --device gpu --ops bilateral16,grid16,tonemap \
+        --sizes 1280x720,3840x2160 --reps 5 --warmup 2 > "$OUT/direct_sizes.txt" 2>&1
+    grep -E "^op=" "$OUT/direct_sizes.txt"
+    timeout 120 python3 bench/compare.py --clv-bench build-gpu/bench/clv-bench --clv-device gpu \
+        --ocl-device :GPU: --ops bilateral --sizes 1280x720,3840x2160 --reps 5 \
+        --markdown "$OUT/gpu_bilateral_sizes.md" > "$OUT/bilateral_sizes.txt" 2>&1
+    echo "bilateral rc=$?"; grep -E "^round" "$OUT/bilateral_sizes.txt"
+    ;;
 verify)
     CLV_PROFILE=2 timeout 60 build-gpu/bench/clv-bench --device gpu \
         --ops grid16,tonemap,farneback --sizes 1920x1080 --reps 20 --warmup 3 \
