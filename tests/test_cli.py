@@ -904,13 +904,638 @@ def test_bundled(tmp):
               "a CMYK JPEG is refused with one line", r.describe())
 
 
-DEMO_LINE = re.compile(r"^(?P<label>\S.*?)\s+(?P<stem>chelsea|camera|chelsea_hdr|studio_256)\.(png|pfm|exr)"
+# ---- optical flow -------------------------------------------------------
+
+FLOW_EVAL_LINE = re.compile(r"^AEE=\d+\.\d{4} AAE=\d+\.\d{4} R1=\d+\.\d{4} R3=\d+\.\d{4} R5=\d+\.\d{4}\n$")
+TIME_LINE = re.compile(r"^time: wall [0-9.]+ ms, device [0-9.]+ ms\n$")
+
+
+def flo_write(path, width, height, uv):
+    """uv: list of (u, v) per pixel, row-major."""
+    with open(path, "wb") as f:
+        f.write(b"PIEH" + struct.pack("<ii", width, height))
+        f.write(struct.pack("<%df" % (2 * len(uv)), *[c for p in uv for c in p]))
+
+
+def flo_read(path):
+    """(width, height, [(u, v), ...])."""
+    with open(path, "rb") as f:
+        data = f.read()
+    if data[:4] != b"PIEH":
+        raise ValueError("%s: not a .flo file" % path)
+    w, h = struct.unpack("<ii", data[4:12])
+    vals = struct.unpack("<%df" % (2 * w * h), data[12:12 + 8 * w * h])
+    return w, h, list(zip(vals[0::2], vals[1::2]))
+
+
+def csv_rows(path):
+    with open(path) as f:
+        text = f.read()
+    lines = text.split("\n")
+    return lines[0], [l.split(",") for l in lines[1:] if l != ""], text
+
+
+def texture(width, height, dx=0.0, dy=0.0):
+    """Smooth 8-bit gray texture moved by (dx, dy): its content at p is at p + (dx, dy)."""
+    import math
+    px = []
+    for y in range(height):
+        for x in range(width):
+            u, v = x - dx, y - dy
+            val = 128 + 50 * math.sin(u * 0.35 + 0.5 * math.sin(v * 0.21)) \
+                + 40 * math.cos(v * 0.29 - u * 0.13)
+            px.append(max(0, min(255, int(round(val)))))
+    return Image(width, height, 1, 8, px)
+
+
+def pyr_down_ref(img):
+    """OpenCV pyrDown of an 8-bit gray image: [1 4 6 4 1]/16 both ways,
+    reflect101, even pixels, (sum + 128) >> 8."""
+    k = [1, 4, 6, 4, 1]
+    w, h = (img.width + 1) // 2, (img.height + 1) // 2
+    out = []
+    for y in range(h):
+        for x in range(w):
+            acc = 0
+            for j in range(5):
+                sy = border_index(2 * y + j - 2, img.height, "reflect101")
+                for i in range(5):
+                    sx = border_index(2 * x + i - 2, img.width, "reflect101")
+                    acc += k[i] * k[j] * img.at(sx, sy)
+            out.append((acc + 128) >> 8)
+    return Image(w, h, 1, 8, out)
+
+
+def lk_motion(w, h):
+    """The known motion of tests/data/lk_next.png (make_lk.py): p -> A p + t."""
+    import math
+    cx, cy = (w - 1) / 2.0, (h - 1) / 2.0
+    t = math.radians(0.5)
+    c, s = 1.01 * math.cos(t), 1.01 * math.sin(t)
+    return (c, -s, cx - (c * cx - s * cy) + 2.3, s, c, cy - (s * cx + c * cy) - 1.7)
+
+
+def test_pyramid(tmp, inputs):
+    r = clv("pyramid", "--help")
+    check(r.code == 0 and r.err == "" and "--levels" in r.out, "pyramid --help", r.describe())
+    for name, path, img in inputs:
+        prefix = os.path.join(tmp, "pyr_" + name)
+        if not ok(clv("pyramid", "--levels", "3", path, prefix), "pyramid --levels 3 %s" % name):
+            continue
+        w, h = img.width, img.height
+        for level in range(3):
+            out = "%s_%d.png" % (prefix, level)
+            if not check(os.path.isfile(out), "pyramid %s writes level %d" % (name, level)):
+                break
+            got = png_read(out)
+            check((got.width, got.height, got.channels, got.depth) == (w, h, img.channels, img.depth),
+                  "pyramid %s level %d is %dx%d, type kept" % (name, level, w, h), repr(got))
+            if level == 0:
+                check(same_image(got, img), "pyramid %s level 0 is the input" % name)
+            w, h = (w + 1) // 2, (h + 1) // 2
+        check(not os.path.exists("%s_3.png" % prefix), "pyramid --levels 3 writes 3 files")
+    # Bit-exact pyrDown on 8-bit gray.
+    name, path, img = [i for i in inputs if i[2].channels == 1 and i[2].depth == 8][0]
+    prefix = os.path.join(tmp, "pyrref")
+    if ok(clv("pyramid", "--levels=3", path, prefix), "pyramid --levels=3 gray8"):
+        want = pyr_down_ref(img)
+        check(same_image(png_read(prefix + "_1.png"), want), "pyramid level 1 == pyrDown reference")
+        check(same_image(png_read(prefix + "_2.png"), pyr_down_ref(want)),
+              "pyramid level 2 == pyrDown of pyrDown")
+    # Other scales: round(w s^k) x round(h s^k).
+    name, path, img = inputs[0]
+    prefix = os.path.join(tmp, "pyr075")
+    if ok(clv("pyramid", "--levels", "3", "--scale", "0.75", path, prefix), "pyramid --scale 0.75"):
+        for level in range(3):
+            s = 0.75 ** level
+            want = (int(img.width * s + 0.5), int(img.height * s + 0.5))
+            got = png_header("%s_%d.png" % (prefix, level))[:2]
+            check(got == want, "pyramid --scale 0.75 level %d size" % level, "%r vs %r" % (got, want))
+    # The prefix's extension picks the format: x.jpg -> x_0.jpg, x_1.jpg.
+    gray = [i for i in inputs if i[2].channels == 1 and i[2].depth == 8][0][1]
+    if ok(clv("pyramid", "--levels", "2", gray, os.path.join(tmp, "pyrj.jpg")), "pyramid x.jpg prefix"):
+        for level in range(2):
+            with open(os.path.join(tmp, "pyrj_%d.jpg" % level), "rb") as f:
+                check(f.read(3) == b"\xff\xd8\xff", "pyramid pyrj_%d.jpg is a JPEG" % level)
+    # As many levels as fit (sides >= 2): 23x17 -> 12x9, 6x5, 3x3, 2x2 (5 levels).
+    rgb = os.path.join(tmp, "rgb8.png")
+    ok(clv("pyramid", "--levels", "5", rgb, os.path.join(tmp, "pyrmax")), "pyramid with the most levels")
+
+
+def test_corners(tmp, inputs):
+    r = clv("corners", "--help")
+    check(r.code == 0 and r.err == "" and "--min-distance" in r.out, "corners --help", r.describe())
+    # A bright square: its four corners are the strongest.
+    sq = Image(40, 36, 1, 8, [200 if 10 <= x < 30 and 8 <= y < 28 else 20
+                              for y in range(36) for x in range(40)])
+    src = os.path.join(tmp, "square.png")
+    png_write(src, sq)
+    csv = os.path.join(tmp, "square.csv")
+    drawn = os.path.join(tmp, "square_drawn.png")
+    r = clv("corners", "--max", "10", "--quality", "0.1", "--min-distance", "5", src, csv, "--draw", drawn)
+    if ok(r, "corners on a square"):
+        header, rows, text = csv_rows(csv)
+        check(header == "x,y,response", "corners CSV header", repr(header))
+        check(text.endswith("\n") and all(len(row) == 3 for row in rows), "corners CSV rows have 3 fields",
+              text[:200])
+        vals = [[float(v) for v in row] for row in rows]
+        resp = [v[2] for v in vals]
+        check(resp == sorted(resp, reverse=True) and all(v > 0 for v in resp),
+              "corners sorted by decreasing response", repr(resp))
+        check(4 <= len(vals) <= 10, "corners finds the square's corners (4..10)", repr(vals))
+        top = sorted((round(v[0]), round(v[1])) for v in vals[:4])
+        want = [(10, 8), (10, 27), (29, 8), (29, 27)]
+        check(len(top) == 4 and all(abs(a[0] - b[0]) <= 1 and abs(a[1] - b[1]) <= 1 for a, b in zip(top, want)),
+              "the 4 strongest corners are the square's (within 1 px)", "%r vs %r" % (top, want))
+        if check(os.path.isfile(drawn), "corners --draw writes the picture"):
+            d = png_read(drawn)
+            check((d.width, d.height, d.channels, d.depth) == (40, 36, 3, 8), "--draw is RGB of the input size",
+                  repr(d))
+            cx, cy = int(round(vals[0][0])), int(round(vals[0][1]))
+            check([d.at(cx, cy, c) for c in range(3)] == [255, 0, 0], "a red marker at the strongest corner")
+            check([d.at(0, 35, c) for c in range(3)] == [20, 20, 20], "unmarked pixels are the input, gray to RGB")
+    # Colour input (Rec. 709 luma on the host), 16-bit input, --block-size.
+    for name, path, img in inputs:
+        csv = os.path.join(tmp, "corners_%s.csv" % name)
+        r = clv("corners", "--max=5", "--quality=0.01", "--min-distance=2", "--block-size", "5", path, csv)
+        if ok(r, "corners on %s" % name):
+            header, rows, _ = csv_rows(csv)
+            check(header == "x,y,response" and len(rows) <= 5, "corners %s: header, at most --max rows" % name)
+        drawn = os.path.join(tmp, "corners_%s.png" % name)
+        r = clv("corners", "--max", "5", "--quality", "0.01", "--min-distance", "2", path, csv, "--draw", drawn)
+        if ok(r, "corners --draw on %s" % name):
+            d = png_read(drawn)
+            check((d.width, d.height, d.channels, d.depth) == (img.width, img.height, 3, img.depth),
+                  "corners --draw on %s is RGB, depth kept" % name, repr(d))
+    # camera.png against OpenCV's goodFeaturesToTrack (tests/data/corners_opencv.csv).
+    ref = os.path.join(DATA, "corners_opencv.csv")
+    cam = os.path.join(DATA, "camera.png")
+    if os.path.isfile(ref) and os.path.isfile(cam):
+        with open(ref) as f:
+            want = [l.split(",") for l in f.read().split("\n") if l.startswith("camera.png,")]
+        csv = os.path.join(tmp, "camera_corners.csv")
+        if ok(clv("corners", "--max", "200", "--quality", "0.01", "--min-distance", "10", cam, csv),
+              "corners on camera.png"):
+            _, rows, _ = csv_rows(csv)
+            got = {(float(r[0]), float(r[1])) for r in rows[:10]}
+            exp = {(float(r[1]), float(r[2])) for r in want[:10]}
+            check(len(rows) == len(want) and got == exp,
+                  "camera.png corners: OpenCV's count and 10 strongest", "%d vs %d rows" % (len(rows), len(want)))
+
+
+def test_track(tmp, inputs):
+    r = clv("track", "--help")
+    check(r.code == 0 and r.err == "" and "--corners" in r.out, "track --help", r.describe())
+    # A smooth texture moved by (3, -2): points in the interior move by that.
+    prev, nxt = os.path.join(tmp, "tex0.png"), os.path.join(tmp, "tex1.png")
+    png_write(prev, texture(96, 80))
+    png_write(nxt, texture(96, 80, 3.0, -2.0))
+    pts = os.path.join(tmp, "pts.csv")
+    points = [(30, 30), (48.5, 40.25), (60, 50), (40, 55)]
+    with open(pts, "w") as f:
+        f.write("x,y\n" + "".join("%g,%g\n" % p for p in points))
+    out = os.path.join(tmp, "track.csv")
+    if ok(clv("track", "--points", pts, prev, nxt, out), "track --points on a moved texture"):
+        header, rows, text = csv_rows(out)
+        check(header == "x0,y0,x1,y1,status,error", "track CSV header", repr(header))
+        check(len(rows) == len(points) and all(len(row) == 6 for row in rows), "track: a row per point, 6 fields",
+              text)
+        vals = [[float(v) for v in row] for row in rows]
+        check([(v[0], v[1]) for v in vals] == [(float(x), float(y)) for x, y in points],
+              "track keeps the input points and their order")
+        check(all(v[4] == 1 for v in vals), "track: every point tracked", text)
+        d = max(max(abs(v[2] - v[0] - 3), abs(v[3] - v[1] + 2)) for v in vals)
+        check(d < 0.05, "track finds the (3, -2) motion within 0.05 px", "max diff %g" % d)
+        check(all(v[5] >= 0 for v in vals), "track: errors are >= 0")
+    # Options; the corners' CSV (x,y,response) as --points; Windows line ends.
+    corners = os.path.join(tmp, "tex_corners.csv")
+    if ok(clv("corners", "--max", "20", "--quality", "0.05", "--min-distance", "8", prev, corners),
+          "corners of the texture"):
+        _, crow, _ = csv_rows(corners)
+        r = clv("track", "--win", "15", "--levels", "2", "--iterations", "20", "--points", corners, prev, nxt, out)
+        if ok(r, "track --points with the corners' CSV and every option"):
+            _, rows, _ = csv_rows(out)
+            check(len(rows) == len(crow), "track: one row per corner", "%d vs %d" % (len(rows), len(crow)))
+    crlf = os.path.join(tmp, "pts_crlf.csv")
+    with open(crlf, "wb") as f:
+        f.write(b"x,y\r\n30,30\r\n")
+    if ok(clv("track", "--points=" + crlf, prev, nxt, out), "track --points with CRLF line ends"):
+        _, rows, _ = csv_rows(out)
+        check(len(rows) == 1, "track CRLF: one point")
+    # An empty list is fine: just the header.
+    empty = os.path.join(tmp, "pts_empty.csv")
+    with open(empty, "w") as f:
+        f.write("x,y\n")
+    if ok(clv("track", "--points", empty, prev, nxt, out), "track with an empty point list"):
+        with open(out) as f:
+            check(f.read() == "x0,y0,x1,y1,status,error\n", "track, no points: only the header")
+    # Default: --corners 500 on PREV; the bundled pair against its known motion.
+    p0, p1 = os.path.join(DATA, "lk_prev.png"), os.path.join(DATA, "lk_next.png")
+    if os.path.isfile(p0) and os.path.isfile(p1):
+        for args in ([], ["--corners", "50"]):
+            r = clv("track", *(args + [p0, p1, out]))
+            if not ok(r, "track %s on the bundled pair" % (" ".join(args) or "(default corners)")):
+                continue
+            _, rows, _ = csv_rows(out)
+            vals = [[float(v) for v in row] for row in rows]
+            a = lk_motion(png_header(p0)[0], png_header(p0)[1])
+            errs = sorted(((v[2] - (a[0] * v[0] + a[1] * v[1] + a[2])) ** 2 +
+                           (v[3] - (a[3] * v[0] + a[4] * v[1] + a[5])) ** 2) ** 0.5 for v in vals if v[4] == 1)
+            tracked = len(errs)
+            check(len(vals) == 50 if args else len(vals) >= 100, "track %s: the number of points"
+                  % " ".join(args), "%d" % len(vals))
+            check(tracked >= 0.9 * len(vals), "track %s: most points tracked" % " ".join(args),
+                  "%d of %d" % (tracked, len(vals)))
+            check(errs and errs[len(errs) // 2] < 0.1, "track %s: median error < 0.1 px vs the known motion"
+                  % " ".join(args), repr(errs[len(errs) // 2] if errs else None))
+        # Colour and 16-bit frames of one size work (converted on the host).
+        r = clv("track", "--corners", "20", os.path.join(tmp, "rgb8.png"), os.path.join(tmp, "rgb8.png"), out)
+        if ok(r, "track on RGB frames"):
+            _, rows, _ = csv_rows(out)
+            check(all(float(row[0]) == float(row[2]) and float(row[1]) == float(row[3]) for row in rows
+                      if row[4] == "1"), "track between identical frames: points stay")
+
+
+def test_flow(tmp, inputs):
+    r = clv("flow", "--help")
+    check(r.code == 0 and r.err == "" and "--poly-sigma" in r.out and "(default 1.2)" in r.out, "flow --help",
+          r.describe())
+    prev, nxt = os.path.join(tmp, "ftex0.png"), os.path.join(tmp, "ftex1.png")
+    w, h = 96, 72
+    png_write(prev, texture(w, h))
+    png_write(nxt, texture(w, h, 1.5, -1.0))
+    flo = os.path.join(tmp, "f.flo")
+    color = os.path.join(tmp, "f_color.png")
+    if ok(clv("flow", prev, nxt, flo, "--color", color), "flow on a moved texture"):
+        fw, fh, uv = flo_read(flo)
+        check((fw, fh) == (w, h), "flow .flo has the input size", "%dx%d" % (fw, fh))
+        inner = [uv[y * w + x] for y in range(16, h - 16) for x in range(16, w - 16)]
+        mu = sum(p[0] for p in inner) / len(inner)
+        mv = sum(p[1] for p in inner) / len(inner)
+        check(abs(mu - 1.5) < 0.1 and abs(mv + 1.0) < 0.1, "flow finds the (1.5, -1) motion inside",
+              "mean (%g, %g)" % (mu, mv))
+        check(png_header(color) == (w, h, 8, 2), "flow --color is 8-bit RGB of the input size",
+              repr(png_header(color)))
+        # Against itself: every error is 0.
+        r = clv("flow-eval", flo, flo)
+        check(r.code == 0 and r.err == "" and r.out == "AEE=0.0000 AAE=0.0000 R1=0.0000 R3=0.0000 R5=0.0000\n",
+              "flow-eval of a flow against itself is 0", r.describe())
+        # The ground truth of the motion: the estimate is close.
+        gt = os.path.join(tmp, "f_gt.flo")
+        flo_write(gt, w, h, [(1.5, -1.0)] * (w * h))
+        r = clv("flow-eval", flo, gt)
+        if check(r.code == 0 and FLOW_EVAL_LINE.match(r.out), "flow-eval output format", r.describe()):
+            aee = float(r.out.split()[0].split("=")[1])
+            check(aee < 0.3, "flow vs its ground truth: AEE < 0.3", r.out)
+        # Warping NEXT by the flow gives about PREV inside.
+        back = os.path.join(tmp, "f_back.png")
+        if ok(clv("warp", nxt, flo, back), "warp NEXT by the flow"):
+            a, b = png_read(back), png_read(prev)
+            d = sum(abs(a.at(x, y) - b.at(x, y)) for y in range(16, h - 16) for x in range(16, w - 16)) / len(inner)
+            check(d < 3, "warped NEXT ~ PREV inside (mean abs diff < 3)", "%g" % d)
+    # Every option.
+    r = clv("flow", "--pyr-scale", "0.6", "--levels", "2", "--winsize", "9", "--iterations", "2", "--poly-n", "7",
+            "--poly-sigma", "1.5", "--gaussian", prev, nxt, flo)
+    ok(r, "flow with every option")
+    r = clv("flow", "--pyr-scale=0.5", "--levels=0", "--winsize=21", "--iterations=1", "--poly-n=5",
+            "--poly-sigma=1.1", prev, nxt, flo)
+    ok(r, "flow with --option=value")
+    # Colour and 16-bit inputs of one size.
+    rgb, u16 = os.path.join(tmp, "ftex_rgb.png"), os.path.join(tmp, "ftex16.png")
+    t = texture(w, h)
+    png_write(rgb, Image(w, h, 3, 8, [v for v in t.pixels for _ in range(3)]))
+    png_write(u16, Image(w, h, 1, 16, [v * 257 for v in t.pixels]))
+    zero = os.path.join(tmp, "zero.flo")
+    flo_write(zero, w, h, [(0.0, 0.0)] * (w * h))
+    for a, b, what in ((rgb, prev, "RGB and gray"), (u16, prev, "16-bit and 8-bit")):
+        if ok(clv("flow", a, b, flo), "flow on %s frames" % what):
+            r = clv("flow-eval", flo, zero)
+            check(r.code == 0 and r.out.startswith("AEE=0.00"), "flow between equal %s frames ~ 0" % what, r.describe())
+
+
+def test_flow_eval(tmp):
+    r = clv("flow-eval", "--help")
+    check(r.code == 0 and r.err == "" and "AEE" in r.out, "flow-eval --help", r.describe())
+    w, h = 7, 5
+    gt, est = os.path.join(tmp, "e_gt.flo"), os.path.join(tmp, "e_est.flo")
+    # Zero truth, estimate (3, 4): AEE 5, AAE acos(1/sqrt(26)), all errors above 1 and 3, none above 5.
+    flo_write(gt, w, h, [(0.0, 0.0)] * (w * h))
+    flo_write(est, w, h, [(3.0, 4.0)] * (w * h))
+    r = clv("flow-eval", est, gt)
+    check(r.code == 0 and r.err == "" and r.out == "AEE=5.0000 AAE=78.6901 R1=100.0000 R3=100.0000 R5=0.0000\n",
+          "flow-eval of a known error", r.describe())
+    # Unknown ground truth (1e9) is left out.
+    flo_write(gt, w, h, [(0.0, 0.0) if x < 3 else (1e9, 0.0) for y in range(h) for x in range(w)])
+    flo_write(est, w, h, [(0.0, 2.0) if x < 3 else (50.0, 50.0) for y in range(h) for x in range(w)])
+    r = clv("flow-eval", est, gt)
+    check(r.code == 0 and r.out.startswith("AEE=2.0000 ") and " R1=100.0000 R3=0.0000 R5=0.0000\n" in r.out,
+          "flow-eval leaves out unknown ground truth", r.describe())
+    r = clv("--time", "flow-eval", est, gt)
+    check(r.code == 0 and FLOW_EVAL_LINE.match(r.out) and TIME_LINE.match(r.err),
+          "--time flow-eval: figures on stdout, time on stderr", r.describe())
+
+
+def test_warp(tmp, inputs):
+    r = clv("warp", "--help")
+    check(r.code == 0 and r.err == "" and "FLOW.flo" in r.out, "warp --help", r.describe())
+    for name, path, img in inputs:
+        zero = os.path.join(tmp, "wzero_%s.flo" % name)
+        flo_write(zero, img.width, img.height, [(0.0, 0.0)] * (img.width * img.height))
+        out = os.path.join(tmp, "warp0_%s.png" % name)
+        if ok(clv("warp", path, zero, out), "warp %s by a zero flow" % name):
+            check(same_image(png_read(out), img), "warp by a zero flow == input (%s)" % name)
+    # u = 1: out(x, y) = in(x + 1, y), the last column replicated; out has the flow's size.
+    name, path, img = [i for i in inputs if i[2].channels == 1 and i[2].depth == 8][0]
+    fw, fh = img.width - 3, img.height - 2
+    shift = os.path.join(tmp, "wshift.flo")
+    flo_write(shift, fw, fh, [(1.0, 0.0)] * (fw * fh))
+    out = os.path.join(tmp, "warp_shift.png")
+    if ok(clv("warp", path, shift, out), "warp by u = 1 with a smaller flow"):
+        got = png_read(out)
+        check((got.width, got.height) == (fw, fh), "warp output has the flow's size", repr(got))
+        check(all(got.at(x, y) == img.at(min(x + 1, img.width - 1), y) for y in range(fh) for x in range(fw)),
+              "warp by u = 1 shifts left by one pixel")
+
+
+def test_flow_seq(tmp, inputs):
+    r = clv("flow-seq", "--help")
+    check(r.code == 0 and r.err == "" and "FRAME_GLOB" in r.out and "--winsize" in r.out, "flow-seq --help",
+          r.describe())
+    frames = os.path.join(tmp, "frames")
+    os.mkdir(frames)
+    w, h = 64, 48
+    for i in range(3):
+        png_write(os.path.join(frames, "f%02d.png" % i), texture(w, h, 1.0 * i, -0.5 * i))
+    out = os.path.join(tmp, "seq", "out")
+    r = clv("flow-seq", "--color", os.path.join(frames, "f*.png"), out)
+    if ok(r, "flow-seq over 3 frames"):
+        check(sorted(os.listdir(out)) == ["flow_0000.flo", "flow_0000.png", "flow_0001.flo", "flow_0001.png"],
+              "flow-seq writes 2 .flo and 2 .png files, nothing else", repr(os.listdir(out)))
+        # flow_0000 is the flow of the first pair, as 'clv flow' computes it.
+        single = os.path.join(tmp, "seq_single.flo")
+        if ok(clv("flow", os.path.join(frames, "f00.png"), os.path.join(frames, "f01.png"), single),
+              "flow on the first pair"):
+            with open(single, "rb") as a, open(os.path.join(out, "flow_0000.flo"), "rb") as b:
+                check(a.read() == b.read(), "flow-seq flow_0000.flo == clv flow on frames 0 and 1")
+        with open(os.path.join(out, "flow_0001.flo"), "rb") as f:
+            check(f.read(4) == b"PIEH", "flow_0001.flo is a .flo file")
+        check(png_header(os.path.join(out, "flow_0001.png")) == (w, h, 8, 2), "flow-seq colour PNGs")
+    out2 = os.path.join(tmp, "seq2")
+    r = clv("flow-seq", "--levels", "2", "--gaussian", os.path.join(frames, "f0[01].png"), out2)
+    if ok(r, "flow-seq over 2 frames, with options, no colour"):
+        check(sorted(os.listdir(out2)) == ["flow_0000.flo"], "flow-seq over 2 frames writes one .flo",
+              repr(os.listdir(out2)))
+    r = clv("--time", "flow-seq", os.path.join(frames, "f*.png"), os.path.join(tmp, "seq3"))
+    check(r.code == 0 and r.out == "" and TIME_LINE.match(r.err), "--time flow-seq prints one time line",
+          r.describe())
+
+
+def test_flow_time(tmp, inputs):
+    name, path, img = inputs[0]
+    gray = [i for i in inputs if i[2].channels == 1 and i[2].depth == 8][0][1]
+    flo = os.path.join(tmp, "t.flo")
+    flo_write(flo, img.width, img.height, [(0.5, -0.25)] * (img.width * img.height))
+    for args, outs in ((["pyramid", "--levels", "2", path, os.path.join(tmp, "tpyr")], ["tpyr_0.png", "tpyr_1.png"]),
+                       (["corners", "--max", "5", "--quality", "0.1", "--min-distance", "2", path,
+                         os.path.join(tmp, "tc.csv")], ["tc.csv"]),
+                       (["track", "--corners", "5", path, path, os.path.join(tmp, "tt.csv")], ["tt.csv"]),
+                       (["flow", gray, gray, os.path.join(tmp, "tf.flo")], ["tf.flo"]),
+                       (["warp", path, flo, os.path.join(tmp, "tw.png")], ["tw.png"])):
+        r = clv("--time", *args)
+        check(r.code == 0 and r.out == "" and TIME_LINE.match(r.err), "--time %s prints one time line" % args[0],
+              r.describe())
+        check(all(os.path.exists(os.path.join(tmp, o)) for o in outs), "--time %s still writes the output" % args[0])
+
+
+def test_flow_errors(tmp, inputs):
+    name, path, img = inputs[0]
+    u16 = [p for n, p, i in inputs if i.depth == 16][0]
+    other = [p for n, p, i in inputs if (i.width, i.height) != (img.width, img.height)][0]
+    missing = os.path.join(tmp, "does_not_exist.png")
+    errdir = os.path.join(tmp, "flowerr")
+    os.mkdir(errdir)
+    out = os.path.join(errdir, "out.png")
+    csv = os.path.join(errdir, "out.csv")
+    flo = os.path.join(errdir, "out.flo")
+    good_flo = os.path.join(tmp, "err_good.flo")
+    flo_write(good_flo, img.width, img.height, [(0.0, 0.0)] * (img.width * img.height))
+    small_flo = os.path.join(tmp, "err_small.flo")
+    flo_write(small_flo, 3, 2, [(0.0, 0.0)] * 6)
+    trunc_flo = os.path.join(tmp, "err_trunc.flo")
+    with open(good_flo, "rb") as f:
+        whole = f.read()
+    with open(trunc_flo, "wb") as f:
+        f.write(whole[:len(whole) // 2])
+    frames = os.path.join(tmp, "errframes")
+    os.mkdir(frames)
+    shutil.copy(path, os.path.join(frames, "a0.png"))
+    shutil.copy(path, os.path.join(frames, "a1.png"))
+    shutil.copy(other, os.path.join(frames, "a2.png"))
+    shutil.copy(path, os.path.join(frames, "b0.png"))
+    seq_out = os.path.join(errdir, "seq")
+
+    def pts_file(label, text):
+        p = os.path.join(tmp, "pts_%s.csv" % label)
+        with open(p, "wb") as f:
+            f.write(text)
+        return p
+
+    bad_points = [
+        (pts_file("noheader", b"1,2\n"), "line 1"),
+        (pts_file("badheader", b"x;y\n1;2\n"), "line 1"),
+        (pts_file("empty", b""), "empty"),
+        (pts_file("onefield", b"x,y\n1,2\n3\n"), "line 3"),
+        (pts_file("threefields", b"x,y\n1,2,3\n"), "line 2"),
+        (pts_file("twofields", b"x,y,response\n1,2,0.5\n3,4\n"), "line 3"),
+        (pts_file("nan", b"x,y\nnan,2\n"), "line 2"),
+        (pts_file("inf", b"x,y\n1,1e400\n"), "line 2"),
+        (pts_file("blank", b"x,y\n1,2\n\n3,4\n"), "line 3"),
+        (pts_file("space", b"x,y\n 1,2\n"), "line 2"),
+        (pts_file("hex", b"x,y\n0x10,2\n"), "line 2"),
+        (pts_file("text", b"x,y\n1,abc\n"), "line 2"),
+        (pts_file("nul", b"x,y\n1,2\x00\n"), "line 2"),
+    ]
+    usage, runtime = 2, 1
+    cases = [
+        # pyramid
+        (usage, ["pyramid", path, os.path.join(errdir, "p")]),
+        (usage, ["pyramid", "--levels", "0", path, os.path.join(errdir, "p")]),
+        (usage, ["pyramid", "--levels", "17", path, os.path.join(errdir, "p")]),
+        (usage, ["pyramid", "--levels", "2.5", path, os.path.join(errdir, "p")]),
+        (usage, ["pyramid", "--levels", "3", "--scale", "1", path, os.path.join(errdir, "p")]),
+        (usage, ["pyramid", "--levels", "3", "--scale", "0", path, os.path.join(errdir, "p")]),
+        (usage, ["pyramid", "--levels", "3", "--scale", "nan", path, os.path.join(errdir, "p")]),
+        (usage, ["pyramid", "--levels", "3", path]),
+        (usage, ["pyramid", "--levels", "3", path, os.path.join(errdir, "p"), "x"]),
+        (usage, ["pyramid", "--levels", "3", "--bogus", path, os.path.join(errdir, "p")]),
+        (usage, ["pyramid", path, os.path.join(errdir, "p"), "--levels"]),
+        (runtime, ["pyramid", "--levels", "6", path, os.path.join(errdir, "p")]),
+        (runtime, ["pyramid", "--levels", "3", missing, os.path.join(errdir, "p")]),
+        (runtime, ["pyramid", "--levels", "3", u16, os.path.join(errdir, "p.jpg")]),
+        (runtime, ["pyramid", "--levels", "3", path, os.path.join(errdir, "nodir", "p")]),
+        # corners
+        (usage, ["corners", "--quality", "0.1", "--min-distance", "5", path, csv]),
+        (usage, ["corners", "--max", "10", "--min-distance", "5", path, csv]),
+        (usage, ["corners", "--max", "10", "--quality", "0.1", path, csv]),
+        (usage, ["corners", "--max", "0", "--quality", "0.1", "--min-distance", "5", path, csv]),
+        (usage, ["corners", "--max", "ten", "--quality", "0.1", "--min-distance", "5", path, csv]),
+        (usage, ["corners", "--max", "10", "--quality", "0", "--min-distance", "5", path, csv]),
+        (usage, ["corners", "--max", "10", "--quality", "1.5", "--min-distance", "5", path, csv]),
+        (usage, ["corners", "--max", "10", "--quality", "nan", "--min-distance", "5", path, csv]),
+        (usage, ["corners", "--max", "10", "--quality", "0.1", "--min-distance", "-1", path, csv]),
+        (usage, ["corners", "--max", "10", "--quality", "0.1", "--min-distance", "inf", path, csv]),
+        (usage, ["corners", "--max", "10", "--quality", "0.1", "--min-distance", "5", "--block-size", "4", path, csv]),
+        (usage, ["corners", "--max", "10", "--quality", "0.1", "--min-distance", "5", "--block-size", "33", path, csv]),
+        (usage, ["corners", "--max", "10", "--quality", "0.1", "--min-distance", "5", "--draw", "", path, csv]),
+        (usage, ["corners", "--max", "10", "--quality", "0.1", "--min-distance", "5", path, csv, "--draw"]),
+        (usage, ["corners", "--max", "10", "--quality", "0.1", "--min-distance", "5", path]),
+        (usage, ["corners", "--max", "10", "--quality", "0.1", "--min-distance", "5", path, csv, csv]),
+        (runtime, ["corners", "--max", "10", "--quality", "0.1", "--min-distance", "5", missing, csv]),
+        (runtime, ["corners", "--max", "10", "--quality", "0.1", "--min-distance", "5", path,
+                   os.path.join(errdir, "nodir", "c.csv")]),
+        # --draw fails after the CSV would be written: neither appears.
+        (runtime, ["corners", "--max", "10", "--quality", "0.1", "--min-distance", "5", path, csv,
+                   "--draw", os.path.join(errdir, "out.xyz")]),
+        (runtime, ["corners", "--max", "10", "--quality", "0.1", "--min-distance", "5", path, csv,
+                   "--draw", os.path.join(errdir, "nodir", "d.png")]),
+        # track
+        (usage, ["track", path, path]),
+        (usage, ["track", path, path, csv, csv]),
+        (usage, ["track", "--corners", "0", path, path, csv]),
+        (usage, ["track", "--corners", "x", path, path, csv]),
+        (usage, ["track", "--win", "4", path, path, csv]),
+        (usage, ["track", "--win", "1", path, path, csv]),
+        (usage, ["track", "--win", "257", path, path, csv]),
+        (usage, ["track", "--levels", "0", path, path, csv]),
+        (usage, ["track", "--levels", "17", path, path, csv]),
+        (usage, ["track", "--iterations", "0", path, path, csv]),
+        (usage, ["track", "--iterations", "-3", path, path, csv]),
+        (usage, ["track", "--points", "", path, path, csv]),
+        (usage, ["track", "--points", bad_points[0][0], "--corners", "5", path, path, csv]),
+        (usage, ["track", "--bogus", path, path, csv]),
+        (usage, ["track", path, path, csv, "--points"]),
+        (runtime, ["track", path, other, csv]),
+        (runtime, ["track", missing, path, csv]),
+        (runtime, ["track", path, missing, csv]),
+        (runtime, ["track", "--points", missing, path, path, csv]),
+        (runtime, ["track", path, path, os.path.join(errdir, "nodir", "t.csv")]),
+        # flow
+        (usage, ["flow", path, path]),
+        (usage, ["flow", path, path, flo, flo]),
+        (usage, ["flow", "--pyr-scale", "1", path, path, flo]),
+        (usage, ["flow", "--pyr-scale", "0", path, path, flo]),
+        (usage, ["flow", "--pyr-scale", "-0.5", path, path, flo]),
+        (usage, ["flow", "--levels", "-1", path, path, flo]),
+        (usage, ["flow", "--levels", "17", path, path, flo]),
+        (usage, ["flow", "--winsize", "4", path, path, flo]),
+        (usage, ["flow", "--winsize", "1", path, path, flo]),
+        (usage, ["flow", "--winsize", "257", path, path, flo]),
+        (usage, ["flow", "--iterations", "0", path, path, flo]),
+        (usage, ["flow", "--iterations", "101", path, path, flo]),
+        (usage, ["flow", "--poly-n", "6", path, path, flo]),
+        (usage, ["flow", "--poly-n", "3", path, path, flo]),
+        (usage, ["flow", "--poly-sigma", "0", path, path, flo]),
+        (usage, ["flow", "--poly-sigma", "nan", path, path, flo]),
+        (usage, ["flow", "--poly-sigma", "1.2x", path, path, flo]),
+        (usage, ["flow", "--gaussian=1", path, path, flo]),
+        (usage, ["flow", "--color", "", path, path, flo]),
+        (usage, ["flow", path, path, flo, "--color"]),
+        (usage, ["flow", "--bogus", path, path, flo]),
+        (runtime, ["flow", path, other, flo]),
+        (runtime, ["flow", missing, path, flo]),
+        (runtime, ["flow", path, path, out]),
+        (runtime, ["flow", path, path, os.path.join(errdir, "nodir", "f.flo")]),
+        (runtime, ["flow", path, path, flo, "--color", os.path.join(errdir, "c.xyz")]),
+        (runtime, ["flow", path, path, flo, "--color", os.path.join(errdir, "nodir", "c.png")]),
+        # flow-eval
+        (usage, ["flow-eval", good_flo]),
+        (usage, ["flow-eval", good_flo, good_flo, good_flo]),
+        (usage, ["flow-eval", "--bogus", good_flo, good_flo]),
+        (usage, ["flow-eval", "", good_flo]),
+        (runtime, ["flow-eval", good_flo, small_flo]),
+        (runtime, ["flow-eval", good_flo, missing]),
+        (runtime, ["flow-eval", good_flo, path]),
+        (runtime, ["flow-eval", trunc_flo, good_flo]),
+        # warp
+        (usage, ["warp", path, good_flo]),
+        (usage, ["warp", path, good_flo, out, out]),
+        (usage, ["warp", "--bogus", path, good_flo, out]),
+        (runtime, ["warp", missing, good_flo, out]),
+        (runtime, ["warp", path, missing, out]),
+        (runtime, ["warp", path, path, out]),
+        (runtime, ["warp", path, trunc_flo, out]),
+        (runtime, ["warp", path, good_flo, os.path.join(errdir, "out.xyz")]),
+        # flow-seq
+        (usage, ["flow-seq", os.path.join(frames, "a*.png")]),
+        (usage, ["flow-seq", os.path.join(frames, "a*.png"), seq_out, "x"]),
+        (usage, ["flow-seq", "--color=1", os.path.join(frames, "a*.png"), seq_out]),
+        (usage, ["flow-seq", "--winsize", "4", os.path.join(frames, "a*.png"), seq_out]),
+        (usage, ["flow-seq", "--bogus", os.path.join(frames, "a*.png"), seq_out]),
+        (usage, ["flow-seq", "", seq_out]),
+        (runtime, ["flow-seq", os.path.join(frames, "none*.png"), seq_out]),
+        (runtime, ["flow-seq", os.path.join(frames, "b*.png"), seq_out]),
+        (runtime, ["flow-seq", os.path.join(frames, "a*.png"), seq_out]),
+        (runtime, ["flow-seq", "--color", os.path.join(frames, "a*.png"), os.path.join(seq_out, "deeper")]),
+        (runtime, ["flow-seq", os.path.join(frames, "a[01].png"), path]),
+    ]
+    for pts, where in bad_points:
+        cases.append((runtime, ["track", "--points", pts, path, path, csv]))
+    for want, args in cases:
+        r = clv(*args)
+        what = "clv %s" % " ".join(a.replace(tmp, "$TMP") for a in args)
+        check(one_error_line(r), "%s: exactly one error line, exit 1..127" % what, r.describe())
+        check(r.code == want, "%s: exit %d" % (what, want), r.describe())
+        check(r.out == "", "%s: nothing on stdout" % what, r.describe())
+        left = os.listdir(errdir)
+        check(left == [], "%s: no output file" % what, repr(left))
+        for f in left:
+            p = os.path.join(errdir, f)
+            if os.path.isdir(p):
+                shutil.rmtree(p)
+            else:
+                os.remove(p)
+    # The messages say what is wrong, with the line for point files.
+    for pts, where in bad_points:
+        r = clv("track", "--points", pts, path, path, csv)
+        check(where in r.err and os.path.basename(pts) in r.err, "track --points %s names %r and the file"
+              % (os.path.basename(pts), where), r.describe())
+    r = clv("track", path, other, csv)
+    check("must match" in r.err, "track with frames of two sizes says so", r.describe())
+    r = clv("flow", path, path, out)
+    check(".flo" in r.err, "flow to a non-.flo name says so", r.describe())
+    r = clv("flow-seq", os.path.join(frames, "a*.png"), seq_out)
+    check("a2.png" in r.err and "size" in r.err, "flow-seq names the frame of another size", r.describe())
+    r = clv("flow-seq", os.path.join(frames, "b*.png"), seq_out)
+    check("at least 2" in r.err, "flow-seq with one frame says 2 are needed", r.describe())
+    r = clv("pyramid", "--levels", "6", path, os.path.join(errdir, "p"))
+    check("5 of the 6" in r.err, "pyramid says how many levels fit", r.describe())
+    # A failing run leaves existing outputs alone (and no temporary files).
+    keep = os.path.join(errdir, "keep.csv")
+    with open(keep, "w") as f:
+        f.write("old")
+    r = clv("corners", "--max", "10", "--quality", "0.1", "--min-distance", "5", path, keep,
+            "--draw", os.path.join(errdir, "nodir", "d.png"))
+    check(r.code == 1, "corners failing after its CSV", r.describe())
+    with open(keep) as f:
+        check(f.read() == "old", "the existing CSV is untouched")
+    check(os.listdir(errdir) == ["keep.csv"], "no temporary files left", repr(os.listdir(errdir)))
+
+
+DEMO_LINE = re.compile(r"^(?P<label>\S.*?)\s+(?P<stem>chelsea|camera|chelsea_hdr|studio_256|lk_prev|lk_next"
+                       r"|flow_\w+0)\.(png|pfm|exr)"
                        r" (?P<w>\d+)x(?P<h>\d+) (gray|rgb|rgba) (u8|u16|f32)"
-                       r"\s+wall\s+[0-9.]+ ms\s+device\s+[0-9.]+ ms\s+-> (?P<out>\S+\.png)$")
+                       r"\s+wall\s+[0-9.]+ ms\s+device\s+[0-9.]+ ms\s+-> (?P<outs>\S+\.(png|csv|flo)(, \S+\.(png|csv|flo))*)"
+                       r"(?P<note> \(.*\))?$")
 DEMO_SKIP = re.compile(r"^tonemap  skipped: studio_256\.exr: built without OpenEXR$")
+DEMO_EVAL = re.compile(r"^flow-eval\s+(?P<est>\S+\.flo) vs (?P<gt>\S+\.flo)  (?P<figures>AEE=\d+\.\d{4} AAE=\d+\.\d{4}"
+                       r" R1=\d+\.\d{4} R3=\d+\.\d{4} R5=\d+\.\d{4})$")
+DEMO_TRACK_NOTE = re.compile(r"^ \((?P<tracked>\d+) of (?P<n>\d+) corners tracked into lk_next\.png, median error"
+                             r" (?P<median>[0-9.]+) px vs the known motion\)$")
 # 6 ops x 2 images x (own type, f32), bilateral, grid x 2, grid cross, and
-# tonemap of the synthetic HDR and of studio_256.exr (or its skip line).
-DEMO_LINES = 30
+# tonemap of the synthetic HDR and of studio_256.exr (or its skip line);
+# then corners, track, farneback, warp and flow-eval on the bundled pair,
+# and farneback and flow-eval per ground-truth pair (flow_*_gt.flo).
+DEMO_LINES = 35
 
 
 def test_demo(tmp):
@@ -920,38 +1545,80 @@ def test_demo(tmp):
         return
     chelsea = png_header(os.path.join(DATA, "chelsea.png"))
     camera = png_header(os.path.join(DATA, "camera.png"))
-    sizes = {"chelsea": chelsea[:2], "camera": camera[:2], "chelsea_hdr": chelsea[:2]}
+    lk = png_header(os.path.join(DATA, "lk_prev.png"))
+    sizes = {"chelsea": chelsea[:2], "camera": camera[:2], "chelsea_hdr": chelsea[:2], "lk_prev": lk[:2],
+             "lk_next": lk[:2]}
+    import glob
+    truth = sorted(glob.glob(os.path.join(DATA, "flow_*_gt.flo")))
 
     demo_dir = os.path.join(tmp, "demo", "nested")
     r = clv("demo", demo_dir, env={"CLV_DATA_DIR": DATA})
     if not ok(r, "demo runs"):
         return
     lines = r.out.rstrip("\n").split("\n")
-    check(len(lines) == DEMO_LINES, "demo prints one line per op (%d)" % DEMO_LINES,
+    want_lines = DEMO_LINES + 2 * len(truth)
+    check(len(lines) == want_lines, "demo prints one line per op (%d)" % want_lines,
           "%d lines:\n%s" % (len(lines), r.out))
     skipped = [l for l in lines if DEMO_SKIP.match(l)]
-    check(len(skipped) <= 1 and (not skipped or lines[-1] == skipped[0]),
-          "demo skips at most the EXR tone mapping, last", r.out)
+    check(len(skipped) <= 1 and (not skipped or lines[lines.index(skipped[0]) - 1].startswith("tonemap")),
+          "demo skips at most the EXR tone mapping, after the other one", r.out)
     files = set()
     in_size = {}  # output file -> size of its input
+    evals = []
     for line in lines:
         if DEMO_SKIP.match(line):
+            continue
+        m = DEMO_EVAL.match(line)
+        if m:
+            evals.append(m)
+            for key in ("est", "gt"):
+                if os.path.dirname(m.group(key)) == demo_dir:
+                    files.add(os.path.basename(m.group(key)))
             continue
         m = DEMO_LINE.match(line)
         if not check(m is not None, "demo line format", repr(line)):
             continue
-        stem, w, h, out = m.group("stem"), int(m.group("w")), int(m.group("h")), m.group("out")
+        stem, w, h = m.group("stem"), int(m.group("w")), int(m.group("h"))
         check((w, h) == sizes.get(stem, (w, h)), "demo line gives the input size", line)
-        check(os.path.dirname(out) == demo_dir, "demo writes into DIR", line)
-        check(os.path.isfile(out), "demo output exists", out)
-        files.add(os.path.basename(out))
-        in_size[os.path.basename(out)] = (w, h)
-    printed = len(lines) - len(skipped)
+        for out in m.group("outs").split(", "):
+            check(os.path.dirname(out) == demo_dir, "demo writes into DIR", line)
+            check(os.path.isfile(out), "demo output exists", out)
+            files.add(os.path.basename(out))
+            in_size[os.path.basename(out)] = (w, h)
+        if m.group("label") == "track LK":
+            n = DEMO_TRACK_NOTE.match(m.group("note") or "")
+            if check(n is not None, "demo track line says how many were tracked and how well", line):
+                check(int(n.group("tracked")) >= 0.9 * int(n.group("n")) >= 90 and float(n.group("median")) < 0.1,
+                      "demo tracks most corners of the bundled pair within 0.1 px (median)", line)
+    check(len(evals) == 1 + len(truth), "demo prints flow-eval for the bundled pair and each truth pair",
+          "%d lines for %d pairs" % (len(evals), len(truth)))
+    for m in evals:
+        # The line is what 'clv flow-eval EST GT' prints.
+        e = clv("flow-eval", m.group("est"), m.group("gt"))
+        check(e.code == 0 and e.out == m.group("figures") + "\n", "demo flow-eval line == clv flow-eval",
+              "%r vs %r" % (m.group(0), e.out))
+        check(float(m.group("figures").split()[0][4:]) < 2.0, "demo flow has an AEE below 2 px", m.group(0))
     files.add("chelsea_hdr.pfm")  # the synthetic HDR input, named on its line
     listed = set(os.listdir(demo_dir))
-    check(files == listed and len(files) == printed + 1,
-          "demo files are the %d printed ones and the PFM" % printed,
+    check(files == listed, "demo files are the printed ones and the PFM",
           "%r vs %r" % (sorted(files), sorted(listed)))
+    # The corners drawing and the colour wheel picture.
+    corners_csv = os.path.join(demo_dir, "camera_corners.csv")
+    if os.path.isfile(corners_csv):
+        header, rows, _ = csv_rows(corners_csv)
+        check(header == "x,y,response" and 50 <= len(rows) <= 500, "demo camera_corners.csv", repr(header))
+        drawn = png_read(os.path.join(demo_dir, "camera_corners.png"))
+        x, y = int(float(rows[0][0])), int(float(rows[0][1]))
+        check(drawn.channels == 3 and [drawn.at(x, y, c) for c in range(3)] == [255, 0, 0],
+              "demo camera_corners.png marks the strongest corner in red")
+    track_csv = os.path.join(demo_dir, "lk_track.csv")
+    if os.path.isfile(track_csv):
+        check(csv_rows(track_csv)[0] == "x0,y0,x1,y1,status,error", "demo lk_track.csv header")
+    wheel = os.path.join(demo_dir, "lk_flow.png")
+    if os.path.isfile(wheel):
+        img = png_read(wheel)
+        check(img.channels == 3 and len(set(zip(img.pixels[0::3], img.pixels[1::3], img.pixels[2::3]))) > 100,
+              "demo lk_flow.png is a colourful RGB picture")
     n_files = len(listed)
 
     # Shapes and spot checks of content.
@@ -1021,6 +1688,13 @@ def test_demo(tmp):
     check(one_error_line(r) and r.code == 1 and "studio_256.exr" in r.err and r.out == ""
           and not os.path.exists(os.path.join(tmp, "demo3")),
           "demo without studio_256.exr fails up front with one line naming it", r.describe())
+    # So is the flow pair.
+    os.symlink(os.path.abspath(os.path.join(DATA, "studio_256.exr")), os.path.join(partial, "studio_256.exr"))
+    os.symlink(os.path.abspath(os.path.join(DATA, "lk_prev.png")), os.path.join(partial, "lk_prev.png"))
+    r = clv("demo", os.path.join(tmp, "demo3"), env={"CLV_DATA_DIR": partial})
+    check(one_error_line(r) and r.code == 1 and "lk_next.png" in r.err and r.out == ""
+          and not os.path.exists(os.path.join(tmp, "demo3")),
+          "demo without lk_next.png fails up front with one line naming it", r.describe())
     # Without CLV_DATA_DIR: tests/data next to the executable or in the current
     # directory. Here the current directory has none, so the outcome depends on
     # where the build tree is: either it finds the images next to the binary
@@ -1096,6 +1770,15 @@ def run_all(tmp):
         test_device(tmp, inputs, device_lines)
         test_errors(tmp, inputs)
         test_bundled(tmp)
+        test_pyramid(tmp, inputs)
+        test_corners(tmp, inputs)
+        test_track(tmp, inputs)
+        test_flow(tmp, inputs)
+        test_flow_eval(tmp)
+        test_warp(tmp, inputs)
+        test_flow_seq(tmp, inputs)
+        test_flow_time(tmp, inputs)
+        test_flow_errors(tmp, inputs)
         test_demo(tmp)
     finally:
         if os.environ.get("CLV_KEEP_TMP"):

@@ -270,7 +270,7 @@ static void test_alloc(void)
     } bad[] = {
         {0, 5, 1, CLV_U8},       {5, 0, 1, CLV_U8},     {-1, 5, 1, CLV_U8},
         {CLV_MAX_DIMENSION + 1, 1, 1, CLV_U8},          {1, CLV_MAX_DIMENSION + 1, 1, CLV_U8},
-        {5, 5, 2, CLV_U8},       {5, 5, 0, CLV_U8},     {5, 5, 5, CLV_U8},
+        {5, 5, -2, CLV_U8},      {5, 5, 0, CLV_U8},     {5, 5, 5, CLV_U8},
         {5, 5, 1, (clv_pixel_type)0},                   {5, 5, 1, (clv_pixel_type)9},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
@@ -280,6 +280,10 @@ static void test_alloc(void)
         EXPECT(is_zeroed(&img), "failed alloc %zu must leave a zeroed struct", i);
     }
     EXPECT_STATUS(clv_host_image_alloc(NULL, 1, 1, 1, CLV_U8), CLV_ERROR_INVALID_ARGUMENT);
+    /* 2 channels (flow fields) are a valid host image */
+    EXPECT_STATUS(clv_host_image_alloc(&img, 5, 3, 2, CLV_F32), CLV_OK);
+    EXPECT(img.stride == 5 * 2 * sizeof(float) && img.data != NULL, "2-channel host image");
+    clv_host_image_free(&img);
 
     /* The largest side is accepted. */
     EXPECT_STATUS(clv_host_image_alloc(&img, CLV_MAX_DIMENSION, 1, 1, CLV_U8), CLV_OK);

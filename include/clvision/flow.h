@@ -138,7 +138,9 @@ CLV_API clv_farneback_params clv_farneback_params_default(void);
 
 /* Dense flow from prev to next (1-channel u8 or f32, same size) into flow
  * (2-channel f32 of the same size), with OpenCV's calcOpticalFlowFarneback
- * parameter meanings and algorithm (results agree to about 1e-5 px).
+ * parameter meanings and algorithm (results agree to about 1e-5 px). f32
+ * values are used as given, as OpenCV does: the solver's regularisation
+ * (1e-3) assumes 0..255 intensities, so scale 0..1 data by 255 first.
  * Known differences: the initial flow is shrunk bilinearly (OpenCV: area);
  * level blurs are capped at 255 taps (only matters above 4K with 7+
  * levels); on images with a side under 10 px every border pixel gets

@@ -9,6 +9,7 @@
 #define CLV_CLI_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include <clvision/clvision.h>
 
@@ -149,6 +150,13 @@ CLI_MUST_USE int cli_write(const char *cmd, const char *path, const clv_host_ima
 CLI_MUST_USE int cli_upload(const char *cmd, clv_context *ctx, const clv_host_image *host,
                             clv_image **out);
 
+/* clv_host_image_alloc, also for 2 channels (flow fields), which it
+ * refuses: those are allocated here, packed and zeroed, with malloc (what
+ * clv_host_image_free frees, as for the .flo reader's images). Prints the
+ * error. */
+CLI_MUST_USE int cli_host_alloc(const char *cmd, int width, int height, int channels,
+                                clv_pixel_type type, clv_host_image *out);
+
 /* New packed host image holding a copy of the device image. */
 CLI_MUST_USE int cli_download(const char *cmd, clv_context *ctx, const clv_image *img,
                               clv_host_image *out);
@@ -238,6 +246,12 @@ void cli_text_free(cli_text *t);
 /* "time: wall X ms, device Y ms" on stderr (stdout flushed first). */
 void cli_print_time(double wall_ms, double device_ms);
 
+/* A progress line on stderr (for terminals only: the caller checks isatty),
+ * rewritten in place; cli_error, cli_print_time or cli_status_end first end
+ * it with a newline, so no message lands on it. */
+void cli_status(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void cli_status_end(void);
+
 /* Monotonic clock in milliseconds. */
 double cli_now_ms(void);
 
@@ -303,5 +317,44 @@ CLI_MUST_USE clv_status cli_op_tonemap(clv_context *ctx, const clv_image *src, c
  * error; returns 0 or CLI_EXIT_RUNTIME. */
 CLI_MUST_USE int cli_hdr_input(const char *cmd, const char *path, const clv_host_image *in,
                                clv_host_image *out);
+
+/* ---- optical flow (cmd_flow.c), also used by the demo ---------------- */
+
+/* Shi-Tomasi corners of the device image gray (1-channel u8 or f32) into a
+ * new malloc'ed array (*corners, *count of them). wall_ms non-NULL: a
+ * second, timed run (device_ms too, with a profiling context). */
+CLI_MUST_USE int cli_find_corners(const char *cmd, clv_context *ctx, const clv_image *gray,
+                                  const clv_corner_params *cp, clv_corner **corners,
+                                  int *count, double *wall_ms, double *device_ms);
+/* New RGB image of in's type: gray replicated, alpha dropped. */
+CLI_MUST_USE int cli_host_rgb(const char *cmd, const clv_host_image *in, clv_host_image *out);
+/* A red 3x3 cross (centre and four neighbours) at each corner of an RGB image. */
+void cli_draw_corners(clv_host_image *rgb, const clv_corner *corners, int count);
+/* "x,y,response" CSV of the corners, staged in outs. */
+CLI_MUST_USE int cli_corners_csv(const char *cmd, cli_outputs *outs, const char *path,
+                                 const clv_corner *corners, int count);
+/* Points from a CSV file (header x,y or x,y,response): *pts malloc'ed (NULL
+ * when there are none). Errors name the file and line. */
+CLI_MUST_USE int cli_read_points(const char *cmd, const char *path, clv_point **pts, int *count);
+/* Builds both pyramids (scale 0.5) from prev and next and tracks the points
+ * (clv_lk_track). timed: once untimed, then again with *wall_ms and
+ * *device_ms (summed over the three calls) measured. */
+CLI_MUST_USE int cli_track_points(const char *cmd, clv_context *ctx, clv_pyramid *p_prev,
+                                  clv_pyramid *p_next, const clv_image *prev,
+                                  const clv_image *next, const clv_point *pts, clv_point *moved,
+                                  uint8_t *status, float *err, int count,
+                                  const clv_lk_params *lk, int timed, double *wall_ms,
+                                  double *device_ms);
+/* "x0,y0,x1,y1,status,error" CSV text of a tracking. */
+CLI_MUST_USE int cli_track_csv(const char *cmd, cli_text *t, const clv_point *pts,
+                               const clv_point *moved, const uint8_t *status, const float *err,
+                               int count);
+/* Farneback flow of prev -> next into flow and, downloaded, h_flow; with rgb
+ * its colour coding (largest magnitude = full saturation) into rgb and
+ * h_rgb. wall_ms/device_ms non-NULL: the flow's times are added to them. */
+CLI_MUST_USE int cli_flow_pair(const char *cmd, clv_context *ctx, const clv_image *prev,
+                               const clv_image *next, clv_image *flow, clv_image *rgb,
+                               const clv_farneback_params *fp, clv_host_image *h_flow,
+                               clv_host_image *h_rgb, double *wall_ms, double *device_ms);
 
 #endif

@@ -1,9 +1,10 @@
 /* clv command-line tool: error lines, strict parsing, option scanning,
- * image files <-> device images, timing. */
+ * image files <-> device images, staged output files, timing. */
 #include "cli.h"
 
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <math.h>
 #include <stdarg.h>
@@ -11,7 +12,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 /* ---- errors ---------------------------------------------------------- */
 
@@ -72,6 +75,31 @@ static void flatten(char *s)
     }
 }
 
+/* 1 while a cli_status line is on the terminal without its newline. */
+static int status_open;
+
+void cli_status_end(void)
+{
+    if (!status_open)
+        return;
+    status_open = 0;
+    fputc('\n', stderr);
+    fflush(stderr);
+}
+
+void cli_status(const char *fmt, ...)
+{
+    char msg[256];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    flatten(msg);
+    fprintf(stderr, "\r%s\033[K", msg);
+    fflush(stderr);
+    status_open = 1;
+}
+
 static void verror(const char *cmd, const char *fmt, va_list ap)
 {
     char name[64];
@@ -81,6 +109,7 @@ static void verror(const char *cmd, const char *fmt, va_list ap)
     flatten(name);
     flatten(msg);
     fflush(stdout);
+    cli_status_end();
     fprintf(stderr, "clv: %s: %s\n", name, msg);
 }
 
@@ -368,15 +397,42 @@ int cli_upload(const char *cmd, clv_context *ctx, const clv_host_image *host, cl
     return 0;
 }
 
+int cli_host_alloc(const char *cmd, int width, int height, int channels, clv_pixel_type type,
+                   clv_host_image *out)
+{
+    clv_status s = CLV_OK;
+    if (channels != 2) {
+        s = clv_host_image_alloc(out, width, height, channels, type);
+    } else {
+        memset(out, 0, sizeof *out);
+        const size_t es = clv_pixel_type_size(type);
+        if (width < 1 || width > CLV_MAX_DIMENSION || height < 1 ||
+            height > CLV_MAX_DIMENSION || es == 0)
+            s = CLV_ERROR_INVALID_ARGUMENT;
+        else if (!(out->data = calloc((size_t)height, (size_t)width * 2 * es)))
+            s = CLV_ERROR_OUT_OF_MEMORY;
+        if (s == CLV_OK) {
+            out->width = width;
+            out->height = height;
+            out->channels = 2;
+            out->type = type;
+            out->stride = (size_t)width * 2 * es;
+        }
+    }
+    if (s == CLV_OK)
+        return 0;
+    cli_error(cmd, "cannot allocate a %dx%d %s image: %s", width, height,
+              channels == 2 ? "flow" : cli_channels_name(channels), clv_status_string(s));
+    return CLI_EXIT_RUNTIME;
+}
+
 int cli_download(const char *cmd, clv_context *ctx, const clv_image *img, clv_host_image *out)
 {
-    clv_status s = clv_host_image_alloc(out, clv_image_width(img), clv_image_height(img),
-                                        clv_image_channels(img), clv_image_type(img));
-    if (s != CLV_OK) {
-        cli_error(cmd, "cannot allocate the result: %s", clv_status_string(s));
-        return CLI_EXIT_RUNTIME;
-    }
-    s = clv_image_download(img, out->data, out->stride);
+    int rc = cli_host_alloc(cmd, clv_image_width(img), clv_image_height(img),
+                            clv_image_channels(img), clv_image_type(img), out);
+    if (rc)
+        return rc;
+    clv_status s = clv_image_download(img, out->data, out->stride);
     if (s != CLV_OK) {
         clv_host_image_free(out);
         return cli_fail_status(cmd, ctx, s, "cannot download the result");
@@ -480,7 +536,389 @@ int cli_host_gray_to_rgb(const char *cmd, const clv_host_image *in, clv_host_ima
     return 0;
 }
 
+clv_pixel_type cli_gray_type(clv_pixel_type type)
+{
+    return type == CLV_U8 ? CLV_U8 : CLV_F32;
+}
+
+int cli_host_gray_into(const char *cmd, const clv_host_image *in, double f32_full,
+                       clv_host_image *out)
+{
+    if (in->channels != 1 && in->channels != 3 && in->channels != 4) {
+        cli_error(cmd, "cannot make a gray image from %d channels", in->channels);
+        return CLI_EXIT_RUNTIME;
+    }
+    if (out->width != in->width || out->height != in->height || out->channels != 1 ||
+        out->type != cli_gray_type(in->type)) {
+        cli_error(cmd, "internal error: gray image of the wrong shape");
+        return CLI_EXIT_RUNTIME;
+    }
+    const int cn = in->channels;
+    /* u16 and f32 become f32 with full scale at f32_full. */
+    const double scale = in->type == CLV_U16 ? f32_full / 65535.0 : f32_full;
+    for (int y = 0; y < in->height; y++) {
+        const unsigned char *row = (const unsigned char *)in->data + (size_t)y * in->stride;
+        unsigned char *orow = (unsigned char *)out->data + (size_t)y * out->stride;
+        for (int x = 0; x < in->width; x++) {
+            const size_t i = (size_t)x * (size_t)cn;
+            double v[3];
+            for (int c = 0; c < (cn == 1 ? 1 : 3); c++) {
+                if (in->type == CLV_U8)
+                    v[c] = row[i + (size_t)c];
+                else if (in->type == CLV_U16)
+                    v[c] = ((const uint16_t *)row)[i + (size_t)c];
+                else
+                    v[c] = ((const float *)row)[i + (size_t)c];
+            }
+            const double l = cn == 1 ? v[0] : 0.2126 * v[0] + 0.7152 * v[1] + 0.0722 * v[2];
+            if (in->type == CLV_U8) {
+                double q = floor(l + 0.5);
+                orow[x] = (unsigned char)(q < 0.0 ? 0.0 : q > 255.0 ? 255.0 : q);
+            } else {
+                ((float *)orow)[x] = (float)(l * scale);
+            }
+        }
+    }
+    return 0;
+}
+
+int cli_host_gray(const char *cmd, const clv_host_image *in, double f32_full,
+                  clv_host_image *out)
+{
+    clv_status s =
+        clv_host_image_alloc(out, in->width, in->height, 1, cli_gray_type(in->type));
+    if (s != CLV_OK) {
+        cli_error(cmd, "cannot allocate a %dx%d gray image: %s", in->width, in->height,
+                  clv_status_string(s));
+        return CLI_EXIT_RUNTIME;
+    }
+    int rc = cli_host_gray_into(cmd, in, f32_full, out);
+    if (rc)
+        clv_host_image_free(out);
+    return rc;
+}
+
+int cli_read_flo(const char *cmd, const char *path, clv_host_image *out)
+{
+    clv_status s = clv_flo_read(path, out);
+    if (s == CLV_OK)
+        return 0;
+    char detail[CLI_DETAIL_MAX + 1];
+    cli_one_line(clv_io_last_error(), detail, sizeof detail);
+    cli_error(cmd, "cannot read '%s': %s%s%s", path, clv_status_string(s), detail[0] ? ": " : "",
+              detail);
+    return CLI_EXIT_RUNTIME;
+}
+
+int cli_has_ext(const char *path, const char *ext)
+{
+    const size_t n = strlen(path), e = strlen(ext);
+    if (n <= e)
+        return 0;
+    for (size_t i = 0; i < e; i++) {
+        if (tolower((unsigned char)path[n - e + i]) != tolower((unsigned char)ext[i]))
+            return 0;
+    }
+    return path[n - e - 1] != '/';
+}
+
+/* ---- files ----------------------------------------------------------- */
+
+int cli_make_dirs(const char *cmd, const char *dir, char **first_created)
+{
+    char path[4096];
+    if (first_created)
+        *first_created = NULL;
+    if (snprintf(path, sizeof path, "%s", dir) >= (int)sizeof path) {
+        cli_error(cmd, "output directory name too long");
+        return CLI_EXIT_RUNTIME;
+    }
+    for (char *p = path + 1;; p++) {
+        if (*p != '/' && *p != '\0')
+            continue;
+        char c = *p;
+        *p = '\0';
+        if (mkdir(path, 0777) == 0) {
+            if (first_created && !*first_created)
+                *first_created = strdup(path); /* NULL: nothing removed on failure */
+        } else if (errno != EEXIST) {
+            cli_error(cmd, "cannot create directory '%s': %s", path, strerror(errno));
+            if (first_created && *first_created) {
+                char *slash = strrchr(path, '/'); /* the parent was made here */
+                if (slash)
+                    *slash = '\0';
+                cli_remove_created_dirs(path, *first_created);
+                free(*first_created);
+                *first_created = NULL;
+            }
+            return CLI_EXIT_RUNTIME;
+        }
+        *p = c;
+        if (c == '\0')
+            break;
+    }
+    struct stat st;
+    if (stat(path, &st) != 0 || !S_ISDIR(st.st_mode)) {
+        cli_error(cmd, "'%s' is not a directory", path);
+        return CLI_EXIT_RUNTIME;
+    }
+    return 0;
+}
+
+void cli_remove_created_dirs(const char *dir, const char *first_created)
+{
+    char path[4096];
+    if (!first_created || snprintf(path, sizeof path, "%s", dir) >= (int)sizeof path)
+        return;
+    for (;;) {
+        size_t n = strlen(path);
+        while (n > 1 && path[n - 1] == '/')
+            path[--n] = '\0';
+        if (rmdir(path) != 0 || strcmp(path, first_created) == 0)
+            return;
+        char *slash = strrchr(path, '/');
+        if (!slash || slash == path)
+            return;
+        *slash = '\0';
+    }
+}
+
+void cli_outputs_init(cli_outputs *o)
+{
+    memset(o, 0, sizeof *o);
+}
+
+/* A temporary name next to path: "<dir>/.clv-<pid>-<n>-<name>". Its
+ * extension is path's, so the library picks the same format. */
+static char *temp_name(const cli_outputs *o, const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    const size_t dir_len = slash ? (size_t)(slash - path) + 1 : 0;
+    const size_t size = strlen(path) + 64;
+    char *t = malloc(size);
+    if (t)
+        snprintf(t, size, "%.*s.clv-%ld-%d-%s", (int)dir_len, path, (long)getpid(), o->count,
+                 path + dir_len);
+    return t;
+}
+
+/* Writes "s" with every "from" replaced by "to" into buf (cut to size). */
+static void replace_all(const char *s, const char *from, const char *to, char *buf, size_t size)
+{
+    size_t n = 0;
+    const size_t fl = strlen(from), tl = strlen(to);
+    if (size == 0)
+        return;
+    while (*s && n + 1 < size) {
+        if (fl && strncmp(s, from, fl) == 0) {
+            size_t k = tl < size - 1 - n ? tl : size - 1 - n;
+            memcpy(buf + n, to, k);
+            n += k;
+            s += fl;
+        } else {
+            buf[n++] = *s++;
+        }
+    }
+    buf[n] = '\0';
+}
+
+/* A temporary name for path, refusing a path that is a directory. */
+static int outputs_begin(const char *cmd, cli_outputs *o, const char *path, char **temp)
+{
+    struct stat st;
+    *temp = NULL;
+    if (!*path) {
+        cli_error(cmd, "empty output file name");
+        return CLI_EXIT_RUNTIME;
+    }
+    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+        cli_error(cmd, "cannot write '%s': it is a directory", path);
+        return CLI_EXIT_RUNTIME;
+    }
+    if (o->count == o->cap) {
+        int cap = o->cap ? o->cap * 2 : 8;
+        char **f = realloc(o->final, (size_t)cap * sizeof *f);
+        if (f)
+            o->final = f;
+        char **t = f ? realloc(o->temp, (size_t)cap * sizeof *t) : NULL;
+        if (t)
+            o->temp = t;
+        if (!f || !t) {
+            cli_error(cmd, "out of memory");
+            return CLI_EXIT_RUNTIME;
+        }
+        o->cap = cap;
+    }
+    *temp = temp_name(o, path);
+    if (!*temp) {
+        cli_error(cmd, "out of memory");
+        return CLI_EXIT_RUNTIME;
+    }
+    return 0;
+}
+
+/* Keeps the written temporary file for the commit. */
+static int outputs_keep(const char *cmd, cli_outputs *o, const char *path, char *temp)
+{
+    char *f = strdup(path);
+    if (!f) {
+        unlink(temp);
+        free(temp);
+        cli_error(cmd, "out of memory");
+        return CLI_EXIT_RUNTIME;
+    }
+    o->final[o->count] = f;
+    o->temp[o->count] = temp;
+    o->count++;
+    return 0;
+}
+
+/* The library's message about the temporary file, naming the final one. */
+static int outputs_io_error(const char *cmd, const char *path, const char *temp, clv_status s)
+{
+    char fixed[2 * CLI_DETAIL_MAX + 1], detail[CLI_DETAIL_MAX + 1];
+    replace_all(clv_io_last_error(), temp, path, fixed, sizeof fixed);
+    cli_one_line(fixed, detail, sizeof detail);
+    cli_error(cmd, "cannot write '%s': %s%s%s", path, clv_status_string(s), detail[0] ? ": " : "",
+              detail);
+    return CLI_EXIT_RUNTIME;
+}
+
+int cli_outputs_image(const char *cmd, cli_outputs *o, const char *path,
+                      const clv_host_image *img)
+{
+    char *temp;
+    int rc = outputs_begin(cmd, o, path, &temp);
+    if (rc)
+        return rc;
+    clv_status s = clv_image_write(temp, img, 0);
+    if (s != CLV_OK) {
+        rc = outputs_io_error(cmd, path, temp, s);
+        free(temp);
+        return rc;
+    }
+    return outputs_keep(cmd, o, path, temp);
+}
+
+int cli_outputs_flo(const char *cmd, cli_outputs *o, const char *path, const clv_host_image *flow)
+{
+    char *temp;
+    int rc = outputs_begin(cmd, o, path, &temp);
+    if (rc)
+        return rc;
+    clv_status s = clv_flo_write(temp, flow);
+    if (s != CLV_OK) {
+        rc = outputs_io_error(cmd, path, temp, s);
+        free(temp);
+        return rc;
+    }
+    return outputs_keep(cmd, o, path, temp);
+}
+
+int cli_outputs_text(const char *cmd, cli_outputs *o, const char *path, const char *data,
+                     size_t len)
+{
+    char *temp;
+    int rc = outputs_begin(cmd, o, path, &temp);
+    if (rc)
+        return rc;
+    int fd = open(temp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+    int err = fd < 0 ? errno : 0;
+    for (size_t done = 0; !err && done < len;) {
+        ssize_t w = write(fd, data + done, len - done);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            err = w < 0 ? errno : EIO;
+        else
+            done += (size_t)w;
+    }
+    if (fd >= 0 && close(fd) != 0 && !err)
+        err = errno;
+    if (err) {
+        if (fd >= 0)
+            unlink(temp);
+        free(temp);
+        cli_error(cmd, "cannot write '%s': %s", path, strerror(err));
+        return CLI_EXIT_RUNTIME;
+    }
+    return outputs_keep(cmd, o, path, temp);
+}
+
+int cli_outputs_commit(const char *cmd, cli_outputs *o)
+{
+    for (int i = 0; i < o->count; i++) {
+        if (!o->temp[i])
+            continue;
+        if (rename(o->temp[i], o->final[i]) != 0) {
+            cli_error(cmd, "cannot write '%s': %s", o->final[i], strerror(errno));
+            return CLI_EXIT_RUNTIME;
+        }
+        free(o->temp[i]);
+        o->temp[i] = NULL;
+    }
+    return 0;
+}
+
+void cli_outputs_free(cli_outputs *o)
+{
+    for (int i = 0; i < o->count; i++) {
+        if (o->temp[i]) {
+            unlink(o->temp[i]);
+            free(o->temp[i]);
+        }
+        free(o->final[i]);
+    }
+    free(o->temp);
+    free(o->final);
+    memset(o, 0, sizeof *o);
+}
+
+void cli_text_printf(cli_text *t, const char *fmt, ...)
+{
+    if (t->failed)
+        return;
+    for (;;) {
+        va_list ap;
+        va_start(ap, fmt);
+        size_t room = t->cap - t->len;
+        int n = vsnprintf(t->data ? t->data + t->len : NULL, room, fmt, ap);
+        va_end(ap);
+        if (n < 0) {
+            t->failed = 1;
+            return;
+        }
+        if ((size_t)n < room) {
+            t->len += (size_t)n;
+            return;
+        }
+        size_t cap = t->cap ? t->cap * 2 : 4096;
+        while (cap - t->len <= (size_t)n)
+            cap *= 2;
+        char *d = realloc(t->data, cap);
+        if (!d) {
+            t->failed = 1;
+            return;
+        }
+        t->data = d;
+        t->cap = cap;
+    }
+}
+
+void cli_text_free(cli_text *t)
+{
+    free(t->data);
+    memset(t, 0, sizeof *t);
+}
+
 /* ---- timing ---------------------------------------------------------- */
+
+void cli_print_time(double wall_ms, double device_ms)
+{
+    fflush(stdout);
+    cli_status_end();
+    fprintf(stderr, "time: wall %.3f ms, device %.3f ms\n", wall_ms, device_ms);
+}
 
 double cli_now_ms(void)
 {

@@ -23,7 +23,16 @@ static const cli_command commands[] = {
      "--sigma-space S --sigma-range R [--blur B] [--edge E] IN OUT: fast bilateral"},
     {"tonemap", cli_cmd_tonemap,
      "[--contrast C] [--exposure E] ... IN OUT: tone map HDR to 8-bit RGB"},
-    {"demo", cli_cmd_demo, "[DIR]: run every operation on the bundled images, write PNGs to DIR"},
+    {"pyramid", cli_cmd_pyramid, "--levels N [--scale S] IN OUT_PREFIX: Gaussian pyramid"},
+    {"corners", cli_cmd_corners,
+     "--max N --quality Q --min-distance D IN OUT.csv: Shi-Tomasi corners"},
+    {"track", cli_cmd_track,
+     "[--points F | --corners N] PREV NEXT OUT.csv: Lucas-Kanade tracking"},
+    {"flow", cli_cmd_flow, "[options] PREV NEXT OUT.flo [--color OUT.png]: Farneback dense flow"},
+    {"flow-eval", cli_cmd_flow_eval, "EST.flo GT.flo: endpoint and angular errors"},
+    {"warp", cli_cmd_warp, "IN FLOW.flo OUT: warp an image by a flow field"},
+    {"flow-seq", cli_cmd_flow_seq, "[options] FRAME_GLOB OUT_DIR: flow over a frame sequence"},
+    {"demo", cli_cmd_demo, "[DIR]: run every operation on the bundled images, results into DIR"},
 };
 
 static void usage(FILE *f)
@@ -33,7 +42,8 @@ static void usage(FILE *f)
                "OpenCL computer vision on image files: PNG and JPEG, and f32 HDR files\n"
                "(OpenEXR, Radiance .hdr, PFM). The input's format is detected, the output's\n"
                "follows its file name's extension. The result keeps the input's pixel type\n"
-               "(except tonemap, which writes 8-bit RGB).\n"
+               "(except tonemap, which writes 8-bit RGB). Flow fields are Middlebury .flo\n"
+               "files; points and corners are CSV files with a header line.\n"
                "\n"
                "commands:\n");
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)

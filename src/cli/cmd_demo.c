@@ -4,6 +4,7 @@
 #include "cli.h"
 
 #include <errno.h>
+#include <glob.h>
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
@@ -110,35 +111,6 @@ static int find_data_dir(const char *cmd, char *out, size_t size)
     cli_error(cmd, "cannot find %s and %s; tried %s (set CLV_DATA_DIR to the directory)",
               demo_images[0], demo_images[1], list);
     return CLI_EXIT_RUNTIME;
-}
-
-/* mkdir -p. */
-static int make_dirs(const char *cmd, const char *dir)
-{
-    char path[DEMO_PATH_MAX];
-    if (snprintf(path, sizeof path, "%s", dir) >= (int)sizeof path) {
-        cli_error(cmd, "output directory name too long");
-        return CLI_EXIT_RUNTIME;
-    }
-    for (char *p = path + 1;; p++) {
-        if (*p != '/' && *p != '\0')
-            continue;
-        char c = *p;
-        *p = '\0';
-        if (mkdir(path, 0777) != 0 && errno != EEXIST) {
-            cli_error(cmd, "cannot create directory '%s': %s", path, strerror(errno));
-            return CLI_EXIT_RUNTIME;
-        }
-        *p = c;
-        if (c == '\0')
-            break;
-    }
-    struct stat st;
-    if (stat(path, &st) != 0 || !S_ISDIR(st.st_mode)) {
-        cli_error(cmd, "'%s' is not a directory", path);
-        return CLI_EXIT_RUNTIME;
-    }
-    return 0;
 }
 
 /* ---- u8/u16 <-> f32 on the host ---------------------------------------- */
@@ -355,6 +327,17 @@ out:
 static const cli_bilateral_params demo_bilateral = {3.0, 25.0, 0, CLV_BORDER_REFLECT101};
 static const cli_grid_params demo_grid = {{16.0, 25.5, 1.0}, NULL};
 
+static int read_data(const demo_state *st, const char *data_dir, const char *file,
+                     clv_host_image *host)
+{
+    char path[DEMO_PATH_MAX];
+    if (snprintf(path, sizeof path, "%s/%s", data_dir, file) >= (int)sizeof path) {
+        cli_error(st->cmd, "data path too long");
+        return CLI_EXIT_RUNTIME;
+    }
+    return cli_read(st->cmd, path, host);
+}
+
 static int read_upload(const demo_state *st, const char *data_dir, const char *file,
                        clv_host_image *host, clv_image **dev)
 {
@@ -532,6 +515,438 @@ out:
     return rc;
 }
 
+/* ---- optical flow -------------------------------------------------------- */
+
+/* The bundled pair: DEMO_NEXT is DEMO_PREV moved by a known affine motion
+ * (tests/data/make_lk.py): p -> c + s R(theta) (p - c) + t, c the centre. */
+#define DEMO_PREV "lk_prev.png"
+#define DEMO_NEXT "lk_next.png"
+#define LK_ZOOM 1.01
+#define LK_THETA_DEG 0.5
+#define LK_SHIFT_X 2.3
+#define LK_SHIFT_Y -1.7
+
+/* a: A(p) = [a0 a1; a3 a4] p + (a2, a5). */
+static void lk_motion(int w, int h, double a[6])
+{
+    const double cx = (w - 1) / 2.0, cy = (h - 1) / 2.0;
+    const double t = LK_THETA_DEG * 3.14159265358979323846 / 180.0;
+    const double c = LK_ZOOM * cos(t), s = LK_ZOOM * sin(t);
+    a[0] = c;
+    a[1] = -s;
+    a[3] = s;
+    a[4] = c;
+    a[2] = cx - (c * cx - s * cy) + LK_SHIFT_X;
+    a[5] = cy - (s * cx + c * cy) + LK_SHIFT_Y;
+}
+
+static void flow_line(const char *label, const char *file, const clv_host_image *img,
+                      double wall_ms, double device_ms, const char *outs)
+{
+    printf("%-14s %s %dx%d %s %-3s  wall %8.2f ms  device %8.2f ms  -> %s\n", label, file,
+           img->width, img->height, cli_channels_name(img->channels),
+           clv_pixel_type_name(img->type), wall_ms, device_ms, outs);
+    fflush(stdout);
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    const double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Shi-Tomasi corners of camera.png: CSV and a drawing. */
+static int demo_corners(const demo_state *st, const char *data_dir)
+{
+    const char *cmd = st->cmd, *file = demo_images[1];
+    clv_host_image host = {0}, gray = {0}, rgb = {0};
+    clv_image *dev = NULL;
+    clv_corner *corners = NULL;
+    int count = 0;
+    cli_outputs outs;
+    cli_outputs_init(&outs);
+    char csv[DEMO_PATH_MAX], png[DEMO_PATH_MAX], list[2 * DEMO_PATH_MAX + 64];
+    double wall_ms = 0.0, device_ms = 0.0;
+    clv_corner_params cp = clv_corner_params_default();
+    cp.max_corners = 500;
+
+    int rc = read_data(st, data_dir, file, &host);
+    if (rc || (rc = cli_host_gray(cmd, &host, 1.0, &gray)) != 0 ||
+        (rc = cli_upload(cmd, st->ctx, &gray, &dev)) != 0 ||
+        (rc = cli_find_corners(cmd, st->ctx, dev, &cp, &corners, &count, &wall_ms,
+                               &device_ms)) != 0 ||
+        (rc = demo_path(st, "camera_corners.csv", csv, sizeof csv)) != 0 ||
+        (rc = demo_path(st, "camera_corners.png", png, sizeof png)) != 0 ||
+        (rc = cli_corners_csv(cmd, &outs, csv, corners, count)) != 0 ||
+        (rc = cli_host_rgb(cmd, &host, &rgb)) != 0)
+        goto out;
+    cli_draw_corners(&rgb, corners, count);
+    if ((rc = cli_outputs_image(cmd, &outs, png, &rgb)) != 0 ||
+        (rc = cli_outputs_commit(cmd, &outs)) != 0)
+        goto out;
+    snprintf(list, sizeof list, "%s, %s (%d corners)", csv, png, count);
+    flow_line("corners", file, &host, wall_ms, device_ms, list);
+
+out:
+    cli_outputs_free(&outs);
+    free(corners);
+    clv_image_release(dev);
+    clv_host_image_free(&rgb);
+    clv_host_image_free(&gray);
+    clv_host_image_free(&host);
+    return rc;
+}
+
+/* Lucas-Kanade tracking of DEMO_PREV's corners into DEMO_NEXT, checked
+ * against the known motion. prev/next: device gray images (u8). */
+static int demo_track(const demo_state *st, const clv_host_image *h_prev, clv_image *prev,
+                      clv_image *next)
+{
+    const char *cmd = st->cmd;
+    clv_pyramid *p_prev = NULL, *p_next = NULL;
+    clv_corner *corners = NULL;
+    clv_point *pts = NULL, *moved = NULL;
+    uint8_t *status = NULL;
+    float *err = NULL;
+    double *epe = NULL;
+    int count = 0;
+    cli_text t = {0};
+    cli_outputs outs;
+    cli_outputs_init(&outs);
+    char csv[DEMO_PATH_MAX], list[DEMO_PATH_MAX + 128];
+    double wall_ms = 0.0, device_ms = 0.0;
+    clv_corner_params cp = clv_corner_params_default();
+    cp.max_corners = 500;
+    const clv_lk_params lk = clv_lk_params_default();
+    const int w = h_prev->width, h = h_prev->height;
+
+    int rc = cli_find_corners(cmd, st->ctx, prev, &cp, &corners, &count, NULL, NULL);
+    if (rc)
+        goto out;
+    clv_status s = clv_pyramid_create(st->ctx, w, h, 1, h_prev->type, lk.levels, 0.5, &p_prev);
+    if (s == CLV_OK)
+        s = clv_pyramid_create(st->ctx, w, h, 1, h_prev->type, lk.levels, 0.5, &p_next);
+    if (s != CLV_OK) {
+        rc = cli_fail_status(cmd, st->ctx, s, "cannot create the pyramids");
+        goto out;
+    }
+    const size_t n = (size_t)(count > 0 ? count : 1);
+    pts = malloc(n * sizeof *pts);
+    moved = malloc(n * sizeof *moved);
+    status = malloc(n);
+    err = malloc(n * sizeof *err);
+    epe = malloc(n * sizeof *epe);
+    if (!pts || !moved || !status || !err || !epe) {
+        cli_error(cmd, "out of memory");
+        rc = CLI_EXIT_RUNTIME;
+        goto out;
+    }
+    for (int i = 0; i < count; i++) {
+        pts[i].x = corners[i].x;
+        pts[i].y = corners[i].y;
+    }
+    if ((rc = cli_track_points(cmd, st->ctx, p_prev, p_next, prev, next, pts, moved, status, err,
+                               count, &lk, 1, &wall_ms, &device_ms)) != 0 ||
+        (rc = cli_track_csv(cmd, &t, pts, moved, status, err, count)) != 0 ||
+        (rc = demo_path(st, "lk_track.csv", csv, sizeof csv)) != 0 ||
+        (rc = cli_outputs_text(cmd, &outs, csv, t.data, t.len)) != 0 ||
+        (rc = cli_outputs_commit(cmd, &outs)) != 0)
+        goto out;
+
+    /* Endpoint errors of the tracked points against the known motion. */
+    double a[6];
+    lk_motion(w, h, a);
+    int tracked = 0;
+    for (int i = 0; i < count; i++) {
+        if (!status[i])
+            continue;
+        const double x = pts[i].x, y = pts[i].y;
+        epe[tracked++] = hypot(moved[i].x - (a[0] * x + a[1] * y + a[2]),
+                               moved[i].y - (a[3] * x + a[4] * y + a[5]));
+    }
+    qsort(epe, (size_t)tracked, sizeof *epe, cmp_double);
+    const double median = tracked == 0 ? 0.0
+                          : tracked % 2 ? epe[tracked / 2]
+                                        : 0.5 * (epe[tracked / 2 - 1] + epe[tracked / 2]);
+    snprintf(list, sizeof list,
+             "%s (%d of %d corners tracked into %s, median error %.3f px vs the known motion)",
+             csv, tracked, count, DEMO_NEXT, median);
+    flow_line("track LK", DEMO_PREV, h_prev, wall_ms, device_ms, list);
+
+out:
+    cli_outputs_free(&outs);
+    cli_text_free(&t);
+    free(epe);
+    free(err);
+    free(status);
+    free(moved);
+    free(pts);
+    free(corners);
+    clv_pyramid_release(p_next);
+    clv_pyramid_release(p_prev);
+    return rc;
+}
+
+/* Prints "flow-eval  EST vs GT  AEE=... AAE=... R1=... R3=... R5=...", the
+ * line 'clv flow-eval EST GT' reproduces. */
+static int demo_eval(const demo_state *st, const clv_image *est, const char *est_path,
+                     const clv_host_image *gt, const char *gt_path)
+{
+    clv_image *d_gt = NULL;
+    clv_flow_stats fs;
+    int rc = cli_upload(st->cmd, st->ctx, gt, &d_gt);
+    if (rc)
+        return rc;
+    clv_status s = clv_flow_eval(st->ctx, est, d_gt, &fs);
+    clv_image_release(d_gt);
+    if (s != CLV_OK)
+        return cli_fail_status(st->cmd, st->ctx, s, "flow evaluation failed");
+    printf("%-14s %s vs %s  AEE=%.4f AAE=%.4f R1=%.4f R3=%.4f R5=%.4f\n", "flow-eval", est_path,
+           gt_path, fs.aee, fs.aae, fs.r1, fs.r3, fs.r5);
+    fflush(stdout);
+    return 0;
+}
+
+/* Farneback (default parameters) of a pair of device gray u8 images into
+ * <stem>.flo and its colour coding <stem>.png; flow keeps the field. */
+static int demo_farneback(const demo_state *st, const char *file, const clv_host_image *h_prev,
+                          const clv_image *prev, const clv_image *next, const char *stem,
+                          clv_image *flow, char *flo_path, size_t flo_size)
+{
+    const char *cmd = st->cmd;
+    const int w = h_prev->width, h = h_prev->height;
+    const clv_farneback_params fp = clv_farneback_params_default();
+    clv_host_image h_flow = {0}, h_rgb = {0};
+    clv_image *rgb = NULL;
+    cli_outputs outs;
+    cli_outputs_init(&outs);
+    char name[512], png[DEMO_PATH_MAX], list[2 * DEMO_PATH_MAX + 8];
+    double wall_ms = 0.0, device_ms = 0.0;
+    int rc;
+
+    snprintf(name, sizeof name, "%s.flo", stem);
+    if ((rc = demo_path(st, name, flo_path, flo_size)) != 0)
+        return rc;
+    snprintf(name, sizeof name, "%s.png", stem);
+    if ((rc = demo_path(st, name, png, sizeof png)) != 0)
+        return rc;
+    clv_status s = clv_image_create(st->ctx, w, h, 3, CLV_U8, &rgb);
+    if (s != CLV_OK) {
+        rc = cli_fail_status(cmd, st->ctx, s, "cannot create the colour image");
+        goto out;
+    }
+    /* Untimed first run: builds the kernels and the workspace. */
+    s = clv_farneback(st->ctx, prev, next, flow, &fp);
+    if (s == CLV_OK)
+        s = clv_finish(st->ctx);
+    if (s != CLV_OK) {
+        rc = cli_fail_status(cmd, st->ctx, s, "flow failed");
+        goto out;
+    }
+    if ((rc = cli_host_alloc(cmd, w, h, 2, CLV_F32, &h_flow)) != 0 ||
+        (rc = cli_host_alloc(cmd, w, h, 3, CLV_U8, &h_rgb)) != 0 ||
+        (rc = cli_flow_pair(cmd, st->ctx, prev, next, flow, rgb, &fp, &h_flow, &h_rgb, &wall_ms,
+                            &device_ms)) != 0 ||
+        (rc = cli_outputs_flo(cmd, &outs, flo_path, &h_flow)) != 0 ||
+        (rc = cli_outputs_image(cmd, &outs, png, &h_rgb)) != 0 ||
+        (rc = cli_outputs_commit(cmd, &outs)) != 0)
+        goto out;
+    snprintf(list, sizeof list, "%s, %s", flo_path, png);
+    flow_line("farneback", file, h_prev, wall_ms, device_ms, list);
+
+out:
+    cli_outputs_free(&outs);
+    clv_image_release(rgb);
+    clv_host_image_free(&h_rgb);
+    clv_host_image_free(&h_flow);
+    return rc;
+}
+
+/* Reads and uploads the gray (u8 stays u8) of two frames of one size. */
+static int demo_pair(const demo_state *st, const char *data_dir, const char *f0, const char *f1,
+                     clv_host_image *h0, clv_host_image *h1, clv_image **d0, clv_image **d1)
+{
+    clv_host_image g0 = {0}, g1 = {0};
+    int rc = read_data(st, data_dir, f0, h0);
+    if (!rc)
+        rc = read_data(st, data_dir, f1, h1);
+    if (!rc && (h0->width != h1->width || h0->height != h1->height)) {
+        cli_error(st->cmd, "%s is %dx%d but %s is %dx%d (they must match)", f0, h0->width,
+                  h0->height, f1, h1->width, h1->height);
+        rc = CLI_EXIT_RUNTIME;
+    }
+    if (!rc && (h0->type != CLV_U8 || h1->type != CLV_U8)) {
+        cli_error(st->cmd, "%s and %s must be 8-bit images", f0, f1);
+        rc = CLI_EXIT_RUNTIME;
+    }
+    if (!rc)
+        rc = cli_host_gray(st->cmd, h0, 1.0, &g0);
+    if (!rc)
+        rc = cli_host_gray(st->cmd, h1, 1.0, &g1);
+    if (!rc)
+        rc = cli_upload(st->cmd, st->ctx, &g0, d0);
+    if (!rc)
+        rc = cli_upload(st->cmd, st->ctx, &g1, d1);
+    clv_host_image_free(&g1);
+    clv_host_image_free(&g0);
+    return rc;
+}
+
+/* Warps DEMO_NEXT by the flow from DEMO_PREV (which it then resembles). */
+static int demo_warp(const demo_state *st, const clv_host_image *h_next, const clv_image *flow)
+{
+    clv_image *dst = NULL, *src = NULL;
+    clv_host_image result = {0};
+    double wall_ms = 0.0, device_ms = 0.0;
+    char path[DEMO_PATH_MAX];
+    int rc = demo_path(st, "lk_next_warped.png", path, sizeof path);
+    if (rc)
+        return rc;
+    rc = cli_upload(st->cmd, st->ctx, h_next, &src);
+    if (rc)
+        return rc;
+    clv_status s = clv_image_create(st->ctx, clv_image_width(flow), clv_image_height(flow),
+                                    h_next->channels, h_next->type, &dst);
+    for (int run = 0; run < 2 && s == CLV_OK; run++) {
+        const double t0 = cli_now_ms();
+        s = clv_warp(st->ctx, src, flow, dst);
+        if (s == CLV_OK)
+            s = clv_finish(st->ctx);
+        wall_ms = cli_now_ms() - t0;
+    }
+    if (s == CLV_OK)
+        s = clv_last_op_device_time(st->ctx, &device_ms);
+    if (s != CLV_OK)
+        rc = cli_fail_status(st->cmd, st->ctx, s, "warp failed");
+    if (!rc)
+        rc = cli_download(st->cmd, st->ctx, dst, &result);
+    if (!rc)
+        rc = cli_write(st->cmd, path, &result);
+    if (!rc)
+        flow_line("warp", DEMO_NEXT, h_next, wall_ms, device_ms, path);
+    clv_host_image_free(&result);
+    clv_image_release(dst);
+    clv_image_release(src);
+    return rc;
+}
+
+/* The known motion of the bundled pair as a flow field (A(p) - p at every
+ * pixel of DEMO_PREV), saved as lk_gt.flo for 'clv flow-eval'. */
+static int demo_lk_truth(const demo_state *st, int w, int h, clv_host_image *gt, char *path,
+                         size_t size)
+{
+    int rc = demo_path(st, "lk_gt.flo", path, size);
+    if (rc || (rc = cli_host_alloc(st->cmd, w, h, 2, CLV_F32, gt)) != 0)
+        return rc;
+    double a[6];
+    lk_motion(w, h, a);
+    for (int y = 0; y < h; y++) {
+        float *row = (float *)((unsigned char *)gt->data + (size_t)y * gt->stride);
+        for (int x = 0; x < w; x++) {
+            row[2 * x] = (float)(a[0] * x + a[1] * y + a[2] - x);
+            row[2 * x + 1] = (float)(a[3] * x + a[4] * y + a[5] - y);
+        }
+    }
+    clv_status s = clv_flo_write(path, gt);
+    if (s == CLV_OK)
+        return 0;
+    char detail[CLI_DETAIL_MAX + 1];
+    cli_one_line(clv_io_last_error(), detail, sizeof detail);
+    cli_error(st->cmd, "cannot write '%s': %s%s%s", path, clv_status_string(s),
+              detail[0] ? ": " : "", detail);
+    return CLI_EXIT_RUNTIME;
+}
+
+/* Farneback on a ground-truth pair of the data directory:
+ * flow_<name>0.png, flow_<name>1.png and flow_<name>_gt.flo. */
+static int demo_truth_pair(const demo_state *st, const char *data_dir, const char *gt_path)
+{
+    const char *base = strrchr(gt_path, '/');
+    base = base ? base + 1 : gt_path;
+    const size_t len = strlen(base) - strlen("flow_") - strlen("_gt.flo");
+    char name[256], f0[300], f1[300], stem[300];
+    snprintf(name, sizeof name, "%.*s", (int)(len < 200 ? len : 200), base + strlen("flow_"));
+    snprintf(f0, sizeof f0, "flow_%s0.png", name);
+    snprintf(f1, sizeof f1, "flow_%s1.png", name);
+    snprintf(stem, sizeof stem, "flow_%s", name);
+    clv_host_image h0 = {0}, h1 = {0}, gt = {0};
+    clv_image *d0 = NULL, *d1 = NULL, *flow = NULL;
+    char flo[DEMO_PATH_MAX];
+    int rc = demo_pair(st, data_dir, f0, f1, &h0, &h1, &d0, &d1);
+    if (!rc)
+        rc = cli_read_flo(st->cmd, gt_path, &gt);
+    if (!rc && (gt.width != h0.width || gt.height != h0.height)) {
+        cli_error(st->cmd, "%s is %dx%d but %s is %dx%d (they must match)", gt_path, gt.width,
+                  gt.height, f0, h0.width, h0.height);
+        rc = CLI_EXIT_RUNTIME;
+    }
+    if (!rc) {
+        clv_status s = clv_image_create(st->ctx, h0.width, h0.height, 2, CLV_F32, &flow);
+        if (s != CLV_OK)
+            rc = cli_fail_status(st->cmd, st->ctx, s, "cannot create the flow image");
+    }
+    if (!rc)
+        rc = demo_farneback(st, f0, &h0, d0, d1, stem, flow, flo, sizeof flo);
+    if (!rc)
+        rc = demo_eval(st, flow, flo, &gt, gt_path);
+    clv_image_release(flow);
+    clv_image_release(d1);
+    clv_image_release(d0);
+    clv_host_image_free(&gt);
+    clv_host_image_free(&h1);
+    clv_host_image_free(&h0);
+    return rc;
+}
+
+/* Corners of camera.png; tracking, dense flow, warp and evaluation on the
+ * bundled pair; dense flow and evaluation on each ground-truth pair. */
+static int demo_flow(const demo_state *st, const char *data_dir)
+{
+    clv_host_image h_prev = {0}, h_next = {0}, gt = {0};
+    clv_image *prev = NULL, *next = NULL, *flow = NULL;
+    char flo[DEMO_PATH_MAX], gt_path[DEMO_PATH_MAX], pattern[DEMO_PATH_MAX];
+    glob_t gl;
+    memset(&gl, 0, sizeof gl);
+
+    int rc = demo_corners(st, data_dir);
+    if (!rc)
+        rc = demo_pair(st, data_dir, DEMO_PREV, DEMO_NEXT, &h_prev, &h_next, &prev, &next);
+    if (!rc)
+        rc = demo_track(st, &h_prev, prev, next);
+    if (!rc) {
+        clv_status s =
+            clv_image_create(st->ctx, h_prev.width, h_prev.height, 2, CLV_F32, &flow);
+        if (s != CLV_OK)
+            rc = cli_fail_status(st->cmd, st->ctx, s, "cannot create the flow image");
+    }
+    if (!rc)
+        rc = demo_farneback(st, DEMO_PREV, &h_prev, prev, next, "lk_flow", flow, flo, sizeof flo);
+    if (!rc)
+        rc = demo_warp(st, &h_next, flow);
+    if (!rc)
+        rc = demo_lk_truth(st, h_prev.width, h_prev.height, &gt, gt_path, sizeof gt_path);
+    if (!rc)
+        rc = demo_eval(st, flow, flo, &gt, gt_path);
+    if (rc)
+        goto out;
+
+    /* Ground-truth pairs (tests/data/make_flow.py), when there are any. */
+    snprintf(pattern, sizeof pattern, "%.4000s/flow_*_gt.flo", data_dir);
+    int gr = glob(pattern, 0, NULL, &gl);
+    for (size_t i = 0; gr == 0 && i < gl.gl_pathc && !rc; i++)
+        rc = demo_truth_pair(st, data_dir, gl.gl_pathv[i]);
+
+out:
+    globfree(&gl);
+    clv_image_release(flow);
+    clv_image_release(next);
+    clv_image_release(prev);
+    clv_host_image_free(&gt);
+    clv_host_image_free(&h_next);
+    clv_host_image_free(&h_prev);
+    return rc;
+}
+
 int cli_cmd_demo(const cli_globals *g, int argc, char **argv)
 {
     const char *cmd = "demo";
@@ -550,14 +965,22 @@ int cli_cmd_demo(const cli_globals *g, int argc, char **argv)
                    "image; and tone mapping of %s (skipped when the library was built\n"
                    "without OpenEXR) and of a synthetic HDR made from %s (16 stops of\n"
                    "exposure across the width), which is also saved as <stem>_hdr.pfm so\n"
-                   "'clv tonemap' can be rerun on it. The results go as PNG files into DIR\n"
-                   "(default ./clv-demo, created if missing).\n"
+                   "'clv tonemap' can be rerun on it. Then optical flow: Shi-Tomasi corners of\n"
+                   "%s (camera_corners.csv and a drawing); Lucas-Kanade tracking of the\n"
+                   "corners of %s into %s (the same photo moved by a known\n"
+                   "motion; the median error against it is printed), Farneback flow of that pair\n"
+                   "(lk_flow.flo and its colour wheel picture), %s warped back by it and\n"
+                   "flow-eval against the known motion (saved as lk_gt.flo); and Farneback flow\n"
+                   "and flow-eval for each ground-truth pair flow_<name>0.png, flow_<name>1.png,\n"
+                   "flow_<name>_gt.flo of the data directory. A flow-eval line is what\n"
+                   "'clv flow-eval EST GT' prints for its two files.\n"
+                   "The results go into DIR (default ./clv-demo, created if missing).\n"
                    "Each line gives the time of a second run (the first builds the kernels):\n"
                    "wall = enqueue to finish, device = kernel execution from profiling.\n"
                    "The images are found in CLV_DATA_DIR, else in tests/data next to the\n"
                    "executable or the current directory.\n",
                    demo_images[0], demo_images[1], demo_images[0], demo_images[0], DEMO_HDR,
-                   demo_images[0]);
+                   demo_images[0], demo_images[1], DEMO_PREV, DEMO_NEXT, DEMO_NEXT);
             return CLI_EXIT_OK;
         }
         if (k == 1)
@@ -583,7 +1006,17 @@ int cli_cmd_demo(const cli_globals *g, int argc, char **argv)
         cli_error(cmd, "cannot read the bundled HDR image '%s': %s", hdr_path, strerror(errno));
         return CLI_EXIT_RUNTIME;
     }
-    rc = make_dirs(cmd, out_dir);
+    /* So do the flow pair. */
+    const char *const pair[2] = {DEMO_PREV, DEMO_NEXT};
+    for (int i = 0; i < 2; i++) {
+        char pair_path[DEMO_PATH_MAX];
+        snprintf(pair_path, sizeof pair_path, "%.4000s/%s", data_dir, pair[i]);
+        if (access(pair_path, R_OK) != 0) {
+            cli_error(cmd, "cannot read the bundled frame '%s': %s", pair_path, strerror(errno));
+            return CLI_EXIT_RUNTIME;
+        }
+    }
+    rc = cli_make_dirs(cmd, out_dir, NULL);
     if (rc)
         return rc;
 
@@ -595,6 +1028,8 @@ int cli_cmd_demo(const cli_globals *g, int argc, char **argv)
         rc = demo_image(&st, data_dir, demo_images[i]);
     if (!rc)
         rc = demo_edge(&st, data_dir);
+    if (!rc)
+        rc = demo_flow(&st, data_dir);
     clv_context_release(st.ctx);
     return rc;
 }

@@ -142,9 +142,9 @@ CLV_API clv_status clv_host_image_alloc(clv_host_image *img, int width, int heig
         return clv__io_fail(CLV_ERROR_INVALID_ARGUMENT,
                             "host image: size %dx%d is outside 1..%d per side", width, height,
                             CLV_MAX_DIMENSION);
-    if (channels != 1 && channels != 3 && channels != 4)
+    if (channels < 1 || channels > 4)
         return clv__io_fail(CLV_ERROR_INVALID_ARGUMENT,
-                            "host image: channels must be 1, 3 or 4 (got %d)", channels);
+                            "host image: channels must be 1 to 4 (got %d)", channels);
     size_t elem = clv__io_type_size(type);
     if (elem == 0)
         return clv__io_fail(CLV_ERROR_INVALID_ARGUMENT, "host image: unknown pixel type %d",

@@ -1,0 +1,1373 @@
+/* clv sub-commands for optical flow: pyramid, corners, track (pyramidal
+ * Lucas-Kanade), flow (Farneback), flow-eval, warp and flow-seq (Farneback
+ * over a sequence of frames). Outputs are staged (cli_outputs): a failed run
+ * writes nothing. */
+#include "cli.h"
+
+#include <errno.h>
+#include <glob.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define MAX_POS 4 /* one more than any command takes, to name the extra one */
+
+/* Most corners asked for (--max, --corners): the library keeps them all. */
+#define MAX_CORNERS (1 << 20)
+
+/* Largest LK window side and iteration count taken on the command line. */
+#define MAX_LK_WIN 255
+#define MAX_LK_ITER 1000
+
+static void keep_positional(int *npos, const char **pos, const char *p)
+{
+    if (*npos < MAX_POS)
+        pos[(*npos)++] = p;
+}
+
+/* Exactly n non-empty positionals, named in `missing` ("PREV, NEXT and
+ * OUT.csv") for the message when there are fewer. */
+static int take_paths(const char *cmd, int npos, const char **pos, int n, const char *missing,
+                      const char **out)
+{
+    if (npos < n)
+        return cli_usage_error(cmd, "missing %s", missing);
+    if (npos > n)
+        return cli_usage_error(cmd, "unexpected argument '%s'", pos[n]);
+    for (int i = 0; i < n; i++) {
+        if (!pos[i][0])
+            return cli_usage_error(cmd, "empty file name");
+        out[i] = pos[i];
+    }
+    return 0;
+}
+
+/* The value of the option just returned as an integer in lo..hi; `want`
+ * describes the accepted values for the message. */
+static int int_option(cli_args *a, const char *name, long lo, long hi, const char *want,
+                      int *out)
+{
+    const char *v = cli_args_value(a, name);
+    if (!v)
+        return CLI_EXIT_USAGE;
+    if (cli_parse_int(v, lo, hi, out) != 0)
+        return cli_usage_error(a->cmd, "bad %s '%s' (expected %s)", name, v, want);
+    return 0;
+}
+
+/* The value of the option just returned as a number strictly between lo
+ * and hi. */
+static int open_option(cli_args *a, const char *name, double lo, double hi, double *out)
+{
+    const char *v = cli_args_value(a, name);
+    if (!v)
+        return CLI_EXIT_USAGE;
+    double d = 0.0;
+    if (cli_parse_double(v, &d) != 0 || !(d > lo && d < hi))
+        return cli_usage_error(a->cmd, "bad %s '%s' (expected a number > %g and < %g)", name, v,
+                               lo, hi);
+    *out = d;
+    return 0;
+}
+
+/* A file name option's value (non-empty). */
+static int path_option(cli_args *a, const char *name, const char **out)
+{
+    const char *v = cli_args_value(a, name);
+    if (!v)
+        return CLI_EXIT_USAGE;
+    if (!*v)
+        return cli_usage_error(a->cmd, "empty %s file name", name);
+    *out = v;
+    return 0;
+}
+
+static const cli_range from_zero = {0.0, INFINITY, 0};
+static const cli_range open_unit = {0.0, 1.0, 1}; /* (0, 1] */
+
+/* The .flo check for an output, before any work (exit 1, as any output
+ * format the library does not write). */
+static int flo_output(const char *cmd, const char *path)
+{
+    if (cli_has_ext(path, ".flo"))
+        return 0;
+    cli_error(cmd, "cannot write '%s': flow fields are written as Middlebury .flo files (give a "
+                   "name ending in .flo)",
+              path);
+    return CLI_EXIT_RUNTIME;
+}
+
+static int same_size(const char *cmd, const char *a_path, const clv_host_image *a,
+                     const char *b_path, const clv_host_image *b)
+{
+    if (a->width == b->width && a->height == b->height)
+        return 0;
+    cli_error(cmd, "'%s' is %dx%d but '%s' is %dx%d (they must match)", a_path, a->width,
+              a->height, b_path, b->width, b->height);
+    return CLI_EXIT_RUNTIME;
+}
+
+/* Device time of the last library call, added to *sum (with timing only). */
+static int add_device_time(const char *cmd, clv_context *ctx, double *sum)
+{
+    if (!sum)
+        return 0;
+    double ms = 0.0;
+    clv_status s = clv_last_op_device_time(ctx, &ms);
+    if (s != CLV_OK)
+        return cli_fail_status(cmd, ctx, s, "cannot read the device time");
+    *sum += ms;
+    return 0;
+}
+
+/* The gray images of two inputs of one size (cli_host_gray), in one type:
+ * u8 when both are u8, else f32 with full scale at f32_full (an 8-bit
+ * image among them is scaled to match). */
+static int gray_pair(const char *cmd, const clv_host_image *const in[2], double f32_full,
+                     clv_host_image *out[2])
+{
+    const clv_pixel_type gt =
+        in[0]->type == CLV_U8 && in[1]->type == CLV_U8 ? CLV_U8 : CLV_F32;
+    for (int i = 0; i < 2; i++) {
+        clv_host_image tmp = {0};
+        int rc = cli_host_gray(cmd, in[i], f32_full, cli_gray_type(in[i]->type) == gt ? out[i]
+                                                                                       : &tmp);
+        if (rc)
+            return rc;
+        if (!tmp.data)
+            continue;
+        /* u8 -> f32 */
+        clv_status s = clv_host_image_to_f32(&tmp, out[i], f32_full / 255.0);
+        clv_host_image_free(&tmp);
+        if (s != CLV_OK) {
+            cli_error(cmd, "cannot convert to f32: %s", clv_status_string(s));
+            return CLI_EXIT_RUNTIME;
+        }
+    }
+    return 0;
+}
+
+/* ---- pyramid ----------------------------------------------------------- */
+
+/* Known image extensions a prefix may end in. */
+static const char *const image_exts[] = {".png", ".jpg", ".jpeg", ".exr", ".hdr", ".pfm"};
+
+/* PREFIX_<level><ext>: ext from the prefix when it ends in one of image_exts
+ * (pyr.exr -> pyr_0.exr), else .png. */
+static int level_path(const char *prefix, int level, char *out, size_t size)
+{
+    size_t stem = strlen(prefix);
+    const char *ext = ".png";
+    for (size_t i = 0; i < sizeof image_exts / sizeof image_exts[0]; i++) {
+        if (cli_has_ext(prefix, image_exts[i])) {
+            stem -= strlen(image_exts[i]);
+            ext = prefix + stem;
+            break;
+        }
+    }
+    int n = snprintf(out, size, "%.*s_%d%s", (int)stem, prefix, level, ext);
+    return n < 0 || (size_t)n >= size ? -1 : 0;
+}
+
+int cli_cmd_pyramid(const cli_globals *g, int argc, char **argv)
+{
+    const char *cmd = "pyramid";
+    const char *pos[MAX_POS];
+    int npos = 0, levels = 0, rc;
+    double scale = 0.5;
+    cli_args a;
+    const char *name = NULL, *p = NULL;
+    int k;
+    cli_args_init(&a, cmd, argc, argv);
+    while ((k = cli_args_next(&a, &name, &p)) != 0) {
+        if (k == 2) {
+            keep_positional(&npos, pos, p);
+        } else if (cli_wants_help(name)) {
+            printf("usage: clv pyramid --levels N [--scale S] IN OUT_PREFIX\n"
+                   "Gaussian pyramid of N levels (1..%d), written as OUT_PREFIX_0.png (IN itself)\n"
+                   "to OUT_PREFIX_<N-1>.png. S = 0.5 (the default): each level is OpenCV pyrDown of\n"
+                   "the one before (5-tap Gaussian, (w+1)/2 x (h+1)/2). Other S in (0, 1), as\n"
+                   "Farneback's pyramid: level k is IN blurred with sigma (1/s - 1)/2, s = S^k, and\n"
+                   "resized to round(w s) x round(h s). Pixel type and channels are kept.\n"
+                   "OUT_PREFIX may end in .png, .jpg, .exr, .hdr or .pfm to pick the format\n"
+                   "(pyr.exr gives pyr_0.exr, ...). A level needs sides of at least 2 (and, for\n"
+                   "S != 0.5, a blur of at most %d taps): when IN is too small for N levels\n"
+                   "nothing is written.\n",
+                   CLV_PYRAMID_MAX_LEVELS, CLV_GAUSSIAN_MAX_KSIZE);
+            return CLI_EXIT_OK;
+        } else if (strcmp(name, "--levels") == 0) {
+            if ((rc = int_option(&a, name, 1, CLV_PYRAMID_MAX_LEVELS, "an integer 1..16",
+                                 &levels)) != 0)
+                return rc;
+        } else if (strcmp(name, "--scale") == 0) {
+            if ((rc = open_option(&a, name, 0.0, 1.0, &scale)) != 0)
+                return rc;
+        } else {
+            return cli_usage_error(cmd, "unknown option '%s'", name);
+        }
+    }
+    const char *paths[2] = {NULL};
+    if ((rc = take_paths(cmd, npos, pos, 2, npos == 0 ? "IN and OUT_PREFIX" : "OUT_PREFIX",
+                         paths)) != 0)
+        return rc;
+    if (levels == 0)
+        return cli_usage_error(cmd, "missing --levels N");
+    const char *in = paths[0], *prefix = paths[1];
+    char path[4096];
+    if (level_path(prefix, levels - 1, path, sizeof path) != 0)
+        return cli_usage_error(cmd, "OUT_PREFIX too long");
+
+    clv_host_image host = {0};
+    clv_host_image level = {0};
+    clv_context *ctx = NULL;
+    clv_image *src = NULL;
+    clv_pyramid *pyr = NULL;
+    cli_outputs outs;
+    cli_outputs_init(&outs);
+    double wall_ms = 0.0, device_ms = 0.0;
+
+    rc = cli_read(cmd, in, &host);
+    if (rc)
+        goto out;
+    rc = cli_context(cmd, g, g->time, &ctx);
+    if (rc)
+        goto out;
+    rc = cli_upload(cmd, ctx, &host, &src);
+    if (rc)
+        goto out;
+    clv_status s = clv_pyramid_create(ctx, host.width, host.height, host.channels, host.type,
+                                      levels, scale, &pyr);
+    if (s != CLV_OK) {
+        rc = cli_fail_status(cmd, ctx, s, "cannot create the pyramid");
+        goto out;
+    }
+    const int made = clv_pyramid_levels(pyr);
+    if (made < levels) {
+        cli_error(cmd, "'%s' is %dx%d: only %d of the %d levels can be made (a level needs "
+                       "sides of at least 2%s)",
+                  in, host.width, host.height, made, levels,
+                  scale == 0.5 ? "" : " and a blur of at most 255 taps");
+        rc = CLI_EXIT_RUNTIME;
+        goto out;
+    }
+    /* Once to build the kernels (and the result), once more timed. */
+    for (int run = 0; run < (g->time ? 2 : 1); run++) {
+        double t0 = cli_now_ms();
+        s = clv_pyramid_build(ctx, pyr, src);
+        if (s == CLV_OK)
+            s = clv_finish(ctx);
+        if (s != CLV_OK) {
+            rc = cli_fail_status(cmd, ctx, s, "pyramid failed");
+            goto out;
+        }
+        wall_ms = cli_now_ms() - t0;
+    }
+    if (g->time && (rc = add_device_time(cmd, ctx, &device_ms)) != 0)
+        goto out;
+    for (int i = 0; i < levels; i++) {
+        rc = cli_download(cmd, ctx, clv_pyramid_level(pyr, i), &level);
+        if (rc)
+            goto out;
+        if (level_path(prefix, i, path, sizeof path) != 0) {
+            cli_error(cmd, "OUT_PREFIX too long");
+            rc = CLI_EXIT_RUNTIME;
+            goto out;
+        }
+        rc = cli_outputs_image(cmd, &outs, path, &level);
+        if (rc)
+            goto out;
+        clv_host_image_free(&level);
+    }
+    rc = cli_outputs_commit(cmd, &outs);
+    if (rc == 0 && g->time)
+        cli_print_time(wall_ms, device_ms);
+
+out:
+    cli_outputs_free(&outs);
+    clv_pyramid_release(pyr);
+    clv_image_release(src);
+    clv_context_release(ctx);
+    clv_host_image_free(&level);
+    clv_host_image_free(&host);
+    return rc;
+}
+
+/* ---- corners ----------------------------------------------------------- */
+
+/* Shi-Tomasi corners of the device image gray (1-channel u8 or f32):
+ * *corners gets a malloc'ed array of *count. With timing, run twice and
+ * time the second. */
+int cli_find_corners(const char *cmd, clv_context *ctx, const clv_image *gray,
+                        const clv_corner_params *cp, clv_corner **corners, int *count,
+                        double *wall_ms, double *device_ms)
+{
+    *corners = malloc((size_t)cp->max_corners * sizeof **corners);
+    *count = 0;
+    if (!*corners) {
+        cli_error(cmd, "out of memory for %d corners", cp->max_corners);
+        return CLI_EXIT_RUNTIME;
+    }
+    for (int run = 0; run < (wall_ms ? 2 : 1); run++) {
+        double t0 = cli_now_ms();
+        clv_status s = clv_corners_shi_tomasi(ctx, gray, cp, *corners, count);
+        if (s != CLV_OK)
+            return cli_fail_status(cmd, ctx, s, "corner detection failed");
+        if (wall_ms)
+            *wall_ms = cli_now_ms() - t0;
+    }
+    return device_ms ? add_device_time(cmd, ctx, device_ms) : 0;
+}
+
+/* Full-scale value of a channel of the type. */
+static double full_scale(clv_pixel_type t)
+{
+    return t == CLV_U8 ? 255.0 : t == CLV_U16 ? 65535.0 : 1.0;
+}
+
+static void put_value(clv_host_image *img, int x, int y, int c, double v)
+{
+    unsigned char *row = (unsigned char *)img->data + (size_t)y * img->stride;
+    const size_t i = (size_t)x * (size_t)img->channels + (size_t)c;
+    if (img->type == CLV_U8)
+        row[i] = (unsigned char)v;
+    else if (img->type == CLV_U16)
+        ((uint16_t *)row)[i] = (uint16_t)v;
+    else
+        ((float *)row)[i] = (float)v;
+}
+
+/* New RGB image of in's type: gray replicated, alpha dropped. */
+int cli_host_rgb(const char *cmd, const clv_host_image *in, clv_host_image *out)
+{
+    if (in->channels == 1)
+        return cli_host_gray_to_rgb(cmd, in, out);
+    clv_status s = clv_host_image_alloc(out, in->width, in->height, 3, in->type);
+    if (s != CLV_OK) {
+        cli_error(cmd, "cannot allocate a %dx%d RGB image: %s", in->width, in->height,
+                  clv_status_string(s));
+        return CLI_EXIT_RUNTIME;
+    }
+    const size_t es = clv_pixel_type_size(in->type);
+    for (int y = 0; y < in->height; y++) {
+        const unsigned char *row = (const unsigned char *)in->data + (size_t)y * in->stride;
+        unsigned char *orow = (unsigned char *)out->data + (size_t)y * out->stride;
+        for (int x = 0; x < in->width; x++)
+            memcpy(orow + (size_t)x * 3 * es, row + (size_t)x * (size_t)in->channels * es,
+                   3 * es);
+    }
+    return 0;
+}
+
+/* A red 3x3 cross (centre and its four neighbours) at each corner. */
+void cli_draw_corners(clv_host_image *rgb, const clv_corner *c, int n)
+{
+    static const int dx[5] = {0, -1, 1, 0, 0}, dy[5] = {0, 0, 0, -1, 1};
+    const double top = full_scale(rgb->type);
+    for (int i = 0; i < n; i++) {
+        const int cx = (int)lround(c[i].x), cy = (int)lround(c[i].y);
+        for (int j = 0; j < 5; j++) {
+            const int x = cx + dx[j], y = cy + dy[j];
+            if (x < 0 || y < 0 || x >= rgb->width || y >= rgb->height)
+                continue;
+            put_value(rgb, x, y, 0, top);
+            put_value(rgb, x, y, 1, 0.0);
+            put_value(rgb, x, y, 2, 0.0);
+        }
+    }
+}
+
+int cli_corners_csv(const char *cmd, cli_outputs *outs, const char *path,
+                       const clv_corner *c, int n)
+{
+    cli_text t = {0};
+    cli_text_printf(&t, "x,y,response\n");
+    for (int i = 0; i < n; i++)
+        cli_text_printf(&t, "%.9g,%.9g,%.9g\n", c[i].x, c[i].y, c[i].response);
+    int rc;
+    if (t.failed) {
+        cli_error(cmd, "out of memory for the CSV text");
+        rc = CLI_EXIT_RUNTIME;
+    } else {
+        rc = cli_outputs_text(cmd, outs, path, t.data, t.len);
+    }
+    cli_text_free(&t);
+    return rc;
+}
+
+int cli_cmd_corners(const cli_globals *g, int argc, char **argv)
+{
+    const char *cmd = "corners";
+    const char *pos[MAX_POS];
+    int npos = 0, rc;
+    const char *draw = NULL;
+    clv_corner_params cp = clv_corner_params_default();
+    int have_max = 0, have_quality = 0, have_distance = 0;
+    cli_args a;
+    const char *name = NULL, *p = NULL;
+    int k;
+    cli_args_init(&a, cmd, argc, argv);
+    while ((k = cli_args_next(&a, &name, &p)) != 0) {
+        if (k == 2) {
+            keep_positional(&npos, pos, p);
+        } else if (cli_wants_help(name)) {
+            printf("usage: clv corners --max N --quality Q --min-distance D [--block-size B]\n"
+                   "                   IN OUT.csv [--draw OUT.png]\n"
+                   "Shi-Tomasi corners (OpenCV goodFeaturesToTrack): the minimum eigenvalue of\n"
+                   "the structure tensor over a B x B window (odd 1..31, default 3) of Sobel\n"
+                   "gradients, kept where it is at least Q (0 < Q <= 1) times the largest, is a\n"
+                   "3x3 local maximum and no stronger corner is within D pixels (>= 0); the N\n"
+                   "strongest (1..%d). Colour input is turned into Rec. 709 luma on the host.\n"
+                   "OUT.csv: header x,y,response, then one corner a line, strongest first.\n"
+                   "--draw OUT.png: IN as RGB (pixel type kept) with a red cross at each corner.\n",
+                   MAX_CORNERS);
+            return CLI_EXIT_OK;
+        } else if (strcmp(name, "--max") == 0) {
+            if ((rc = int_option(&a, name, 1, MAX_CORNERS, "an integer 1..1048576",
+                                 &cp.max_corners)) != 0)
+                return rc;
+            have_max = 1;
+        } else if (strcmp(name, "--quality") == 0) {
+            if ((rc = cli_args_number(&a, name, open_unit, &cp.quality_level)) != 0)
+                return rc;
+            have_quality = 1;
+        } else if (strcmp(name, "--min-distance") == 0) {
+            if ((rc = cli_args_number(&a, name, from_zero, &cp.min_distance)) != 0)
+                return rc;
+            have_distance = 1;
+        } else if (strcmp(name, "--block-size") == 0) {
+            if ((rc = int_option(&a, name, 1, 31, "an odd integer 1..31", &cp.block_size)) != 0)
+                return rc;
+            if (cp.block_size % 2 == 0)
+                return cli_usage_error(cmd, "bad --block-size '%d' (expected an odd integer "
+                                            "1..31)",
+                                       cp.block_size);
+        } else if (strcmp(name, "--draw") == 0) {
+            if ((rc = path_option(&a, name, &draw)) != 0)
+                return rc;
+        } else {
+            return cli_usage_error(cmd, "unknown option '%s'", name);
+        }
+    }
+    const char *paths[2] = {NULL};
+    if ((rc = take_paths(cmd, npos, pos, 2, npos == 0 ? "IN and OUT.csv" : "OUT.csv",
+                         paths)) != 0)
+        return rc;
+    if (!have_max)
+        return cli_usage_error(cmd, "missing --max N");
+    if (!have_quality)
+        return cli_usage_error(cmd, "missing --quality Q");
+    if (!have_distance)
+        return cli_usage_error(cmd, "missing --min-distance D");
+
+    clv_host_image host = {0}, gray = {0}, rgb = {0};
+    clv_context *ctx = NULL;
+    clv_image *dev = NULL;
+    clv_corner *corners = NULL;
+    int count = 0;
+    cli_outputs outs;
+    cli_outputs_init(&outs);
+    double wall_ms = 0.0, device_ms = 0.0;
+
+    rc = cli_read(cmd, paths[0], &host);
+    if (rc)
+        goto out;
+    rc = cli_host_gray(cmd, &host, 1.0, &gray);
+    if (rc)
+        goto out;
+    rc = cli_context(cmd, g, g->time, &ctx);
+    if (rc)
+        goto out;
+    rc = cli_upload(cmd, ctx, &gray, &dev);
+    if (rc)
+        goto out;
+    rc = cli_find_corners(cmd, ctx, dev, &cp, &corners, &count, g->time ? &wall_ms : NULL,
+                      g->time ? &device_ms : NULL);
+    if (rc)
+        goto out;
+    rc = cli_corners_csv(cmd, &outs, paths[1], corners, count);
+    if (rc)
+        goto out;
+    if (draw) {
+        rc = cli_host_rgb(cmd, &host, &rgb);
+        if (rc)
+            goto out;
+        cli_draw_corners(&rgb, corners, count);
+        rc = cli_outputs_image(cmd, &outs, draw, &rgb);
+        if (rc)
+            goto out;
+    }
+    rc = cli_outputs_commit(cmd, &outs);
+    if (rc == 0 && g->time)
+        cli_print_time(wall_ms, device_ms);
+
+out:
+    cli_outputs_free(&outs);
+    free(corners);
+    clv_image_release(dev);
+    clv_context_release(ctx);
+    clv_host_image_free(&rgb);
+    clv_host_image_free(&gray);
+    clv_host_image_free(&host);
+    return rc;
+}
+
+/* ---- track ------------------------------------------------------------- */
+
+/* Points from a CSV file: a header "x,y" or "x,y,response", then one point
+ * a line with as many fields, each a finite decimal number (cli_parse_double).
+ * Every other line is an error naming the file and the line. */
+int cli_read_points(const char *cmd, const char *path, clv_point **pts, int *count)
+{
+    *pts = NULL;
+    *count = 0;
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        cli_error(cmd, "cannot read '%s': %s", path, strerror(errno));
+        return CLI_EXIT_RUNTIME;
+    }
+    char *line = NULL;
+    size_t line_cap = 0, cap = 0;
+    long lineno = 0;
+    int fields = 0, rc = 0;
+    ssize_t n;
+    errno = 0;
+    while ((n = getline(&line, &line_cap, f)) >= 0) {
+        lineno++;
+        if (n > 0 && line[n - 1] == '\n')
+            line[--n] = '\0';
+        if (n > 0 && line[n - 1] == '\r')
+            line[--n] = '\0';
+        if (strlen(line) != (size_t)n) {
+            cli_error(cmd, "'%s' line %ld: contains a NUL byte", path, lineno);
+            rc = CLI_EXIT_RUNTIME;
+            break;
+        }
+        if (lineno == 1) {
+            fields = strcmp(line, "x,y") == 0 ? 2 : strcmp(line, "x,y,response") == 0 ? 3 : 0;
+            if (!fields) {
+                cli_error(cmd, "'%s' line 1: expected the header 'x,y' or 'x,y,response' (got "
+                               "'%.60s')",
+                          path, line);
+                rc = CLI_EXIT_RUNTIME;
+                break;
+            }
+            continue;
+        }
+        double v[3];
+        int got = 0;
+        char *field = line;
+        for (;;) {
+            char *comma = strchr(field, ',');
+            if (comma)
+                *comma = '\0';
+            if (got < fields && cli_parse_double(field, &v[got]) != 0) {
+                static const char *const names[3] = {"x", "y", "response"};
+                cli_error(cmd, "'%s' line %ld: bad %s '%.40s' (expected a finite decimal number)",
+                          path, lineno, names[got], field);
+                rc = CLI_EXIT_RUNTIME;
+                break;
+            }
+            got++;
+            if (!comma)
+                break;
+            field = comma + 1;
+        }
+        if (rc)
+            break;
+        if (got != fields) {
+            cli_error(cmd, "'%s' line %ld: %d fields, expected %d (%s)", path, lineno, got, fields,
+                      fields == 2 ? "x,y" : "x,y,response");
+            rc = CLI_EXIT_RUNTIME;
+            break;
+        }
+        if ((size_t)*count == cap) {
+            if (cap >= MAX_CORNERS) {
+                cli_error(cmd, "'%s': more than %d points", path, MAX_CORNERS);
+                rc = CLI_EXIT_RUNTIME;
+                break;
+            }
+            cap = cap ? cap * 2 : 256;
+            clv_point *np = realloc(*pts, cap * sizeof *np);
+            if (!np) {
+                cli_error(cmd, "out of memory reading '%s'", path);
+                rc = CLI_EXIT_RUNTIME;
+                break;
+            }
+            *pts = np;
+        }
+        (*pts)[*count].x = (float)v[0];
+        (*pts)[*count].y = (float)v[1];
+        (*count)++;
+    }
+    if (!rc && ferror(f)) {
+        cli_error(cmd, "cannot read '%s': %s", path, strerror(errno ? errno : EIO));
+        rc = CLI_EXIT_RUNTIME;
+    } else if (!rc && lineno == 0) {
+        cli_error(cmd, "'%s' is empty (expected the header 'x,y' or 'x,y,response')", path);
+        rc = CLI_EXIT_RUNTIME;
+    }
+    free(line);
+    fclose(f);
+    if (rc) {
+        free(*pts);
+        *pts = NULL;
+        *count = 0;
+    }
+    return rc;
+}
+
+int cli_track_points(const char *cmd, clv_context *ctx, clv_pyramid *p_prev, clv_pyramid *p_next,
+                     const clv_image *prev, const clv_image *next, const clv_point *pts,
+                     clv_point *moved, uint8_t *status, float *err, int count,
+                     const clv_lk_params *lk, int timed, double *wall_ms, double *device_ms)
+{
+    int rc = 0;
+    for (int run = 0; run < (timed ? 2 : 1); run++) {
+        double *dev = run == 1 ? device_ms : NULL;
+        double t0 = cli_now_ms();
+        clv_status s = clv_pyramid_build(ctx, p_prev, prev);
+        if (s == CLV_OK && (rc = add_device_time(cmd, ctx, dev)) != 0)
+            return rc;
+        if (s == CLV_OK)
+            s = clv_pyramid_build(ctx, p_next, next);
+        if (s == CLV_OK && (rc = add_device_time(cmd, ctx, dev)) != 0)
+            return rc;
+        if (s == CLV_OK)
+            s = clv_lk_track(ctx, p_prev, p_next, pts, moved, status, err, count, lk);
+        /* No points: no kernels, no device time. */
+        if (s == CLV_OK && count > 0 && (rc = add_device_time(cmd, ctx, dev)) != 0)
+            return rc;
+        if (s == CLV_OK)
+            s = clv_finish(ctx);
+        if (s != CLV_OK)
+            return cli_fail_status(cmd, ctx, s, "tracking failed");
+        if (wall_ms)
+            *wall_ms = cli_now_ms() - t0;
+    }
+    return 0;
+}
+
+int cli_track_csv(const char *cmd, cli_text *t, const clv_point *pts, const clv_point *moved,
+                  const uint8_t *status, const float *err, int count)
+{
+    cli_text_printf(t, "x0,y0,x1,y1,status,error\n");
+    for (int i = 0; i < count; i++)
+        cli_text_printf(t, "%.9g,%.9g,%.9g,%.9g,%d,%.9g\n", pts[i].x, pts[i].y, moved[i].x,
+                        moved[i].y, status[i] ? 1 : 0, err[i]);
+    if (!t->failed)
+        return 0;
+    cli_error(cmd, "out of memory for the CSV text");
+    return CLI_EXIT_RUNTIME;
+}
+
+typedef struct track_job {
+    clv_lk_params lk;
+    const char *points;  /* --points file, or NULL */
+    int corners;         /* --corners N (0: not given) */
+    const char *prev, *next, *out;
+} track_job;
+
+int cli_cmd_track(const cli_globals *g, int argc, char **argv)
+{
+    const char *cmd = "track";
+    const char *pos[MAX_POS];
+    int npos = 0, rc, win = 0;
+    track_job job = {clv_lk_params_default(), NULL, 0, NULL, NULL, NULL};
+    cli_args a;
+    const char *name = NULL, *p = NULL;
+    int k;
+    cli_args_init(&a, cmd, argc, argv);
+    while ((k = cli_args_next(&a, &name, &p)) != 0) {
+        if (k == 2) {
+            keep_positional(&npos, pos, p);
+        } else if (cli_wants_help(name)) {
+            printf("usage: clv track [--win W] [--levels L] [--iterations I]\n"
+                   "                 [--points IN.csv | --corners N] PREV NEXT OUT.csv\n"
+                   "Pyramidal Lucas-Kanade (OpenCV calcOpticalFlowPyrLK) of points from PREV into\n"
+                   "NEXT (images of one size; colour is turned into Rec. 709 luma on the host).\n"
+                   "W: odd window side 3..%d (default %d); L: pyramid levels (scale 0.5) 1..%d\n"
+                   "(default %d; fewer when the images are too small, as OpenCV); I: iterations\n"
+                   "per level 1..%d (default %d; stop below %g px).\n"
+                   "--points IN.csv: header x,y or x,y,response, then one point a line (corners'\n"
+                   "output works); --corners N: the N strongest Shi-Tomasi corners of PREV\n"
+                   "(quality 0.01, minimum distance 10); default --corners 500.\n"
+                   "OUT.csv: header x0,y0,x1,y1,status,error, one point a line in input order;\n"
+                   "status 1 tracked, 0 lost; error = mean absolute difference over the window\n"
+                   "(0..255 units). --time measures the pyramids and the tracking.\n",
+                   MAX_LK_WIN, job.lk.win_width, CLV_PYRAMID_MAX_LEVELS, job.lk.levels,
+                   MAX_LK_ITER, job.lk.max_iterations, job.lk.epsilon);
+            return CLI_EXIT_OK;
+        } else if (strcmp(name, "--win") == 0) {
+            if ((rc = int_option(&a, name, 3, MAX_LK_WIN, "an odd integer 3..255", &win)) != 0)
+                return rc;
+            if (win % 2 == 0)
+                return cli_usage_error(cmd, "bad --win '%d' (expected an odd integer 3..255)",
+                                       win);
+            job.lk.win_width = job.lk.win_height = win;
+        } else if (strcmp(name, "--levels") == 0) {
+            if ((rc = int_option(&a, name, 1, CLV_PYRAMID_MAX_LEVELS, "an integer 1..16",
+                                 &job.lk.levels)) != 0)
+                return rc;
+        } else if (strcmp(name, "--iterations") == 0) {
+            if ((rc = int_option(&a, name, 1, MAX_LK_ITER, "an integer 1..1000",
+                                 &job.lk.max_iterations)) != 0)
+                return rc;
+        } else if (strcmp(name, "--points") == 0) {
+            if ((rc = path_option(&a, name, &job.points)) != 0)
+                return rc;
+        } else if (strcmp(name, "--corners") == 0) {
+            if ((rc = int_option(&a, name, 1, MAX_CORNERS, "an integer 1..1048576",
+                                 &job.corners)) != 0)
+                return rc;
+        } else {
+            return cli_usage_error(cmd, "unknown option '%s'", name);
+        }
+    }
+    const char *paths[3] = {NULL};
+    if ((rc = take_paths(cmd, npos, pos, 3,
+                         npos == 0   ? "PREV, NEXT and OUT.csv"
+                         : npos == 1 ? "NEXT and OUT.csv"
+                                     : "OUT.csv",
+                         paths)) != 0)
+        return rc;
+    if (job.points && job.corners)
+        return cli_usage_error(cmd, "give --points or --corners, not both");
+    if (!job.points && !job.corners)
+        job.corners = 500;
+    job.prev = paths[0];
+    job.next = paths[1];
+    job.out = paths[2];
+
+    clv_host_image h_prev = {0}, h_next = {0}, g_prev = {0}, g_next = {0};
+    clv_context *ctx = NULL;
+    clv_image *d_prev = NULL, *d_next = NULL;
+    clv_pyramid *p_prev = NULL, *p_next = NULL;
+    clv_point *pts = NULL, *moved = NULL;
+    clv_corner *corners = NULL;
+    uint8_t *status = NULL;
+    float *err = NULL;
+    int count = 0;
+    cli_text t = {0};
+    cli_outputs outs;
+    cli_outputs_init(&outs);
+    double wall_ms = 0.0, device_ms = 0.0;
+
+    if (job.points && (rc = cli_read_points(cmd, job.points, &pts, &count)) != 0)
+        goto out;
+    if ((rc = cli_read(cmd, job.prev, &h_prev)) != 0 ||
+        (rc = cli_read(cmd, job.next, &h_next)) != 0 ||
+        (rc = same_size(cmd, job.prev, &h_prev, job.next, &h_next)) != 0)
+        goto out;
+    {
+        const clv_host_image *const in[2] = {&h_prev, &h_next};
+        clv_host_image *gray[2] = {&g_prev, &g_next};
+        if ((rc = gray_pair(cmd, in, 1.0, gray)) != 0)
+            goto out;
+    }
+    if ((rc = cli_context(cmd, g, g->time, &ctx)) != 0 ||
+        (rc = cli_upload(cmd, ctx, &g_prev, &d_prev)) != 0 ||
+        (rc = cli_upload(cmd, ctx, &g_next, &d_next)) != 0)
+        goto out;
+    clv_status s = clv_pyramid_create(ctx, g_prev.width, g_prev.height, 1, g_prev.type,
+                                      job.lk.levels, 0.5, &p_prev);
+    if (s == CLV_OK)
+        s = clv_pyramid_create(ctx, g_prev.width, g_prev.height, 1, g_prev.type, job.lk.levels,
+                               0.5, &p_next);
+    if (s != CLV_OK) {
+        rc = cli_fail_status(cmd, ctx, s, "cannot create the pyramids");
+        goto out;
+    }
+    /* As OpenCV: no more levels than the image allows. */
+    if (job.lk.levels > clv_pyramid_levels(p_prev))
+        job.lk.levels = clv_pyramid_levels(p_prev);
+
+    if (job.corners) {
+        clv_corner_params cp = clv_corner_params_default();
+        cp.max_corners = job.corners;
+        cp.quality_level = 0.01;
+        cp.min_distance = 10.0;
+        if ((rc = cli_find_corners(cmd, ctx, d_prev, &cp, &corners, &count, NULL, NULL)) != 0)
+            goto out;
+        pts = malloc((size_t)(count > 0 ? count : 1) * sizeof *pts);
+        if (!pts) {
+            cli_error(cmd, "out of memory");
+            rc = CLI_EXIT_RUNTIME;
+            goto out;
+        }
+        for (int i = 0; i < count; i++) {
+            pts[i].x = corners[i].x;
+            pts[i].y = corners[i].y;
+        }
+    }
+    const size_t n = (size_t)(count > 0 ? count : 1);
+    moved = malloc(n * sizeof *moved);
+    status = malloc(n);
+    err = malloc(n * sizeof *err);
+    if (!moved || !status || !err) {
+        cli_error(cmd, "out of memory for %d points", count);
+        rc = CLI_EXIT_RUNTIME;
+        goto out;
+    }
+
+    if ((rc = cli_track_points(cmd, ctx, p_prev, p_next, d_prev, d_next, pts, moved, status, err,
+                               count, &job.lk, g->time, &wall_ms, &device_ms)) != 0)
+        goto out;
+    if ((rc = cli_track_csv(cmd, &t, pts, moved, status, err, count)) != 0)
+        goto out;
+    if ((rc = cli_outputs_text(cmd, &outs, job.out, t.data, t.len)) != 0 ||
+        (rc = cli_outputs_commit(cmd, &outs)) != 0)
+        goto out;
+    if (g->time)
+        cli_print_time(wall_ms, device_ms);
+
+out:
+    cli_outputs_free(&outs);
+    cli_text_free(&t);
+    free(err);
+    free(status);
+    free(moved);
+    free(corners);
+    free(pts);
+    clv_pyramid_release(p_next);
+    clv_pyramid_release(p_prev);
+    clv_image_release(d_next);
+    clv_image_release(d_prev);
+    clv_context_release(ctx);
+    clv_host_image_free(&g_next);
+    clv_host_image_free(&g_prev);
+    clv_host_image_free(&h_next);
+    clv_host_image_free(&h_prev);
+    return rc;
+}
+
+/* ---- Farneback options (flow, flow-seq) -------------------------------- */
+
+/* Farneback's inputs in u8 units, as OpenCV (which takes 8-bit images)
+ * sees them: u16 / 257, f32 x 255. */
+#define FLOW_F32_FULL 255.0
+
+/* Takes the option just returned when it is a Farneback one: 1 taken, 0 not
+ * one of them, CLI_EXIT_USAGE (negated) on a bad value. Bounds as
+ * clv_farneback checks them. */
+static int farneback_option(cli_args *a, const char *name, clv_farneback_params *fp)
+{
+    int rc = 0;
+    if (strcmp(name, "--pyr-scale") == 0) {
+        rc = open_option(a, name, 0.0, 1.0, &fp->pyr_scale);
+    } else if (strcmp(name, "--levels") == 0) {
+        rc = int_option(a, name, 0, 16, "an integer 0..16", &fp->levels);
+    } else if (strcmp(name, "--winsize") == 0) {
+        rc = int_option(a, name, 3, 255, "an odd integer 3..255", &fp->winsize);
+        if (!rc && fp->winsize % 2 == 0)
+            rc = cli_usage_error(a->cmd, "bad --winsize '%d' (expected an odd integer 3..255)",
+                                 fp->winsize);
+    } else if (strcmp(name, "--iterations") == 0) {
+        rc = int_option(a, name, 1, 100, "an integer 1..100", &fp->iterations);
+    } else if (strcmp(name, "--poly-n") == 0) {
+        rc = int_option(a, name, 5, 7, "5 or 7", &fp->poly_n);
+        if (!rc && fp->poly_n == 6)
+            rc = cli_usage_error(a->cmd, "bad --poly-n '6' (expected 5 or 7)");
+    } else if (strcmp(name, "--poly-sigma") == 0) {
+        rc = open_option(a, name, 0.0, 100.0, &fp->poly_sigma);
+    } else if (strcmp(name, "--gaussian") == 0) {
+        if (a->inline_value)
+            rc = cli_usage_error(a->cmd, "option --gaussian takes no value");
+        fp->gaussian_window = 1;
+    } else {
+        return 0;
+    }
+    return rc ? -rc : 1;
+}
+
+#define FARNEBACK_HELP                                                                          \
+    "Farneback dense optical flow (OpenCV calcOpticalFlowFarneback); defaults as in\n"         \
+    "its common call:\n"                                                                        \
+    "  --pyr-scale S   pyramid scale, 0 < S < 1 (default 0.5)\n"                                \
+    "  --levels N      coarser pyramid levels, 0..16 (default 3): N + 1 scales, as in\n"       \
+    "                  OpenCV's code, while a side stays >= 32 px\n"                             \
+    "  --winsize W     averaging window, odd 3..255 (default 15)\n"                             \
+    "  --iterations I  per level, 1..100 (default 3)\n"                                         \
+    "  --poly-n N      polynomial expansion neighbourhood, 5 or 7 (default 5)\n"                \
+    "  --poly-sigma S  its Gaussian sigma, 0 < S < 100 (default 1.2)\n"                         \
+    "  --gaussian      Gaussian instead of box averaging window\n"                              \
+    "Colour input is turned into Rec. 709 luma on the host; 16-bit and f32 images are\n"       \
+    "scaled to 8-bit units (f32 0..1 -> 0..255) as OpenCV's 8-bit input.\n"
+
+/* ---- flow -------------------------------------------------------------- */
+
+/* Flow (and, when rgb is not NULL, its colour coding) of one pair of device
+ * images into host images. */
+int cli_flow_pair(const char *cmd, clv_context *ctx, const clv_image *prev,
+                     const clv_image *next, clv_image *flow, clv_image *rgb,
+                     const clv_farneback_params *fp, clv_host_image *h_flow,
+                     clv_host_image *h_rgb, double *wall_ms, double *device_ms)
+{
+    double t0 = cli_now_ms();
+    clv_status s = clv_farneback(ctx, prev, next, flow, fp);
+    if (s == CLV_OK)
+        s = clv_finish(ctx);
+    if (s != CLV_OK)
+        return cli_fail_status(cmd, ctx, s, "flow failed");
+    if (wall_ms)
+        *wall_ms += cli_now_ms() - t0;
+    int rc = add_device_time(cmd, ctx, device_ms);
+    if (rc)
+        return rc;
+    s = clv_image_download(flow, h_flow->data, h_flow->stride);
+    if (s != CLV_OK)
+        return cli_fail_status(cmd, ctx, s, "cannot download the flow");
+    if (!rgb)
+        return 0;
+    s = clv_flow_to_color(ctx, flow, rgb, 0.0);
+    if (s == CLV_OK)
+        s = clv_image_download(rgb, h_rgb->data, h_rgb->stride);
+    if (s != CLV_OK)
+        return cli_fail_status(cmd, ctx, s, "colour coding failed");
+    return 0;
+}
+
+static int create_image(const char *cmd, clv_context *ctx, int w, int h, int channels,
+                        clv_pixel_type type, clv_image **out)
+{
+    clv_status s = clv_image_create(ctx, w, h, channels, type, out);
+    if (s == CLV_OK)
+        return 0;
+    return cli_fail_status(cmd, ctx, s, "cannot create a device image");
+}
+
+int cli_cmd_flow(const cli_globals *g, int argc, char **argv)
+{
+    const char *cmd = "flow";
+    const char *pos[MAX_POS];
+    int npos = 0, rc;
+    const char *color = NULL;
+    clv_farneback_params fp = clv_farneback_params_default();
+    cli_args a;
+    const char *name = NULL, *p = NULL;
+    int k;
+    cli_args_init(&a, cmd, argc, argv);
+    while ((k = cli_args_next(&a, &name, &p)) != 0) {
+        if (k == 2) {
+            keep_positional(&npos, pos, p);
+            continue;
+        }
+        if (cli_wants_help(name)) {
+            printf("usage: clv flow [--pyr-scale S] [--levels N] [--winsize W] [--iterations I]\n"
+                   "                [--poly-n N] [--poly-sigma S] [--gaussian] PREV NEXT OUT.flo\n"
+                   "                [--color OUT.png]\n"
+                   "Flow from PREV to NEXT (images of one size): NEXT(x + u, y + v) ~ PREV(x, y),\n"
+                   "written as a Middlebury .flo file.\n" FARNEBACK_HELP
+                   "--color OUT.png: the flow in the Middlebury colour wheel (hue = direction,\n"
+                   "saturation = magnitude, full at the field's largest).\n");
+            return CLI_EXIT_OK;
+        }
+        if (strcmp(name, "--color") == 0) {
+            if ((rc = path_option(&a, name, &color)) != 0)
+                return rc;
+            continue;
+        }
+        rc = farneback_option(&a, name, &fp);
+        if (rc < 0)
+            return -rc;
+        if (rc == 0)
+            return cli_usage_error(cmd, "unknown option '%s'", name);
+    }
+    const char *paths[3] = {NULL};
+    if ((rc = take_paths(cmd, npos, pos, 3,
+                         npos == 0   ? "PREV, NEXT and OUT.flo"
+                         : npos == 1 ? "NEXT and OUT.flo"
+                                     : "OUT.flo",
+                         paths)) != 0)
+        return rc;
+    if ((rc = flo_output(cmd, paths[2])) != 0)
+        return rc;
+
+    clv_host_image h_prev = {0}, h_next = {0}, g_prev = {0}, g_next = {0};
+    clv_host_image h_flow = {0}, h_rgb = {0};
+    clv_context *ctx = NULL;
+    clv_image *d_prev = NULL, *d_next = NULL, *d_flow = NULL, *d_rgb = NULL;
+    cli_outputs outs;
+    cli_outputs_init(&outs);
+    double wall_ms = 0.0, device_ms = 0.0;
+
+    if ((rc = cli_read(cmd, paths[0], &h_prev)) != 0 ||
+        (rc = cli_read(cmd, paths[1], &h_next)) != 0 ||
+        (rc = same_size(cmd, paths[0], &h_prev, paths[1], &h_next)) != 0)
+        goto out;
+    const int w = h_prev.width, h = h_prev.height;
+    {
+        const clv_host_image *const in[2] = {&h_prev, &h_next};
+        clv_host_image *gray[2] = {&g_prev, &g_next};
+        if ((rc = gray_pair(cmd, in, FLOW_F32_FULL, gray)) != 0)
+            goto out;
+    }
+    if ((rc = cli_host_alloc(cmd, w, h, 2, CLV_F32, &h_flow)) != 0 ||
+        (color && (rc = cli_host_alloc(cmd, w, h, 3, CLV_U8, &h_rgb)) != 0))
+        goto out;
+    if ((rc = cli_context(cmd, g, g->time, &ctx)) != 0 ||
+        (rc = cli_upload(cmd, ctx, &g_prev, &d_prev)) != 0 ||
+        (rc = cli_upload(cmd, ctx, &g_next, &d_next)) != 0 ||
+        (rc = create_image(cmd, ctx, w, h, 2, CLV_F32, &d_flow)) != 0 ||
+        (color && (rc = create_image(cmd, ctx, w, h, 3, CLV_U8, &d_rgb)) != 0))
+        goto out;
+    if (g->time) {
+        /* Untimed first run: builds the kernels and the workspace. */
+        clv_status s = clv_farneback(ctx, d_prev, d_next, d_flow, &fp);
+        if (s == CLV_OK)
+            s = clv_finish(ctx);
+        if (s != CLV_OK) {
+            rc = cli_fail_status(cmd, ctx, s, "flow failed");
+            goto out;
+        }
+    }
+    if ((rc = cli_flow_pair(cmd, ctx, d_prev, d_next, d_flow, d_rgb, &fp, &h_flow, &h_rgb,
+                        g->time ? &wall_ms : NULL, g->time ? &device_ms : NULL)) != 0)
+        goto out;
+    if ((rc = cli_outputs_flo(cmd, &outs, paths[2], &h_flow)) != 0 ||
+        (color && (rc = cli_outputs_image(cmd, &outs, color, &h_rgb)) != 0) ||
+        (rc = cli_outputs_commit(cmd, &outs)) != 0)
+        goto out;
+    if (g->time)
+        cli_print_time(wall_ms, device_ms);
+
+out:
+    cli_outputs_free(&outs);
+    clv_image_release(d_rgb);
+    clv_image_release(d_flow);
+    clv_image_release(d_next);
+    clv_image_release(d_prev);
+    clv_context_release(ctx);
+    clv_host_image_free(&h_rgb);
+    clv_host_image_free(&h_flow);
+    clv_host_image_free(&g_next);
+    clv_host_image_free(&g_prev);
+    clv_host_image_free(&h_next);
+    clv_host_image_free(&h_prev);
+    return rc;
+}
+
+/* ---- flow-eval --------------------------------------------------------- */
+
+int cli_cmd_flow_eval(const cli_globals *g, int argc, char **argv)
+{
+    const char *cmd = "flow-eval";
+    const char *pos[MAX_POS];
+    int npos = 0, rc;
+    cli_args a;
+    const char *name = NULL, *p = NULL;
+    int k;
+    cli_args_init(&a, cmd, argc, argv);
+    while ((k = cli_args_next(&a, &name, &p)) != 0) {
+        if (k == 2) {
+            keep_positional(&npos, pos, p);
+        } else if (cli_wants_help(name)) {
+            printf("usage: clv flow-eval EST.flo GT.flo\n"
+                   "Compares an estimated flow with ground truth of the same size and prints\n"
+                   "  AEE=<px> AAE=<degrees> R1=<%%> R3=<%%> R5=<%%>\n"
+                   "AEE: average endpoint error; AAE: average angular error (Barron et al.);\n"
+                   "Rn: percent of pixels with an endpoint error above n pixels. Pixels whose\n"
+                   "ground truth is unknown (|u| or |v| >= 1e9, NaN) are left out; with none\n"
+                   "known every figure is 0.\n");
+            return CLI_EXIT_OK;
+        } else {
+            return cli_usage_error(cmd, "unknown option '%s'", name);
+        }
+    }
+    const char *paths[2] = {NULL};
+    if ((rc = take_paths(cmd, npos, pos, 2, npos == 0 ? "EST.flo and GT.flo" : "GT.flo",
+                         paths)) != 0)
+        return rc;
+
+    clv_host_image est = {0}, gt = {0};
+    clv_context *ctx = NULL;
+    clv_image *d_est = NULL, *d_gt = NULL;
+    clv_flow_stats st;
+    double wall_ms = 0.0, device_ms = 0.0;
+    if ((rc = cli_read_flo(cmd, paths[0], &est)) != 0 ||
+        (rc = cli_read_flo(cmd, paths[1], &gt)) != 0 ||
+        (rc = same_size(cmd, paths[0], &est, paths[1], &gt)) != 0 ||
+        (rc = cli_context(cmd, g, g->time, &ctx)) != 0 ||
+        (rc = cli_upload(cmd, ctx, &est, &d_est)) != 0 ||
+        (rc = cli_upload(cmd, ctx, &gt, &d_gt)) != 0)
+        goto out;
+    for (int run = 0; run < (g->time ? 2 : 1); run++) {
+        double t0 = cli_now_ms();
+        clv_status s = clv_flow_eval(ctx, d_est, d_gt, &st);
+        if (s != CLV_OK) {
+            rc = cli_fail_status(cmd, ctx, s, "evaluation failed");
+            goto out;
+        }
+        wall_ms = cli_now_ms() - t0;
+    }
+    if (g->time && (rc = add_device_time(cmd, ctx, &device_ms)) != 0)
+        goto out;
+    printf("AEE=%.4f AAE=%.4f R1=%.4f R3=%.4f R5=%.4f\n", st.aee, st.aae, st.r1, st.r3, st.r5);
+    if (g->time)
+        cli_print_time(wall_ms, device_ms);
+
+out:
+    clv_image_release(d_gt);
+    clv_image_release(d_est);
+    clv_context_release(ctx);
+    clv_host_image_free(&gt);
+    clv_host_image_free(&est);
+    return rc;
+}
+
+/* ---- warp -------------------------------------------------------------- */
+
+int cli_cmd_warp(const cli_globals *g, int argc, char **argv)
+{
+    const char *cmd = "warp";
+    const char *pos[MAX_POS];
+    int npos = 0, rc;
+    cli_args a;
+    const char *name = NULL, *p = NULL;
+    int k;
+    cli_args_init(&a, cmd, argc, argv);
+    while ((k = cli_args_next(&a, &name, &p)) != 0) {
+        if (k == 2) {
+            keep_positional(&npos, pos, p);
+        } else if (cli_wants_help(name)) {
+            printf("usage: clv warp IN FLOW.flo OUT\n"
+                   "Backward warp: OUT(x, y) = IN(x + u(x, y), y + v(x, y)), bilinear, border\n"
+                   "replicate. OUT has the flow's size and IN's pixel type and channels, so\n"
+                   "warping NEXT by the flow from PREV to NEXT gives about PREV.\n");
+            return CLI_EXIT_OK;
+        } else {
+            return cli_usage_error(cmd, "unknown option '%s'", name);
+        }
+    }
+    const char *paths[3] = {NULL};
+    if ((rc = take_paths(cmd, npos, pos, 3,
+                         npos == 0   ? "IN, FLOW.flo and OUT"
+                         : npos == 1 ? "FLOW.flo and OUT"
+                                     : "OUT",
+                         paths)) != 0)
+        return rc;
+
+    clv_host_image host = {0}, flow = {0}, result = {0};
+    clv_context *ctx = NULL;
+    clv_image *src = NULL, *d_flow = NULL, *dst = NULL;
+    double wall_ms = 0.0, device_ms = 0.0;
+    if ((rc = cli_read(cmd, paths[0], &host)) != 0 ||
+        (rc = cli_read_flo(cmd, paths[1], &flow)) != 0 ||
+        (rc = cli_context(cmd, g, g->time, &ctx)) != 0 ||
+        (rc = cli_upload(cmd, ctx, &host, &src)) != 0 ||
+        (rc = cli_upload(cmd, ctx, &flow, &d_flow)) != 0 ||
+        (rc = create_image(cmd, ctx, flow.width, flow.height, host.channels, host.type, &dst)) !=
+            0)
+        goto out;
+    for (int run = 0; run < (g->time ? 2 : 1); run++) {
+        double t0 = cli_now_ms();
+        clv_status s = clv_warp(ctx, src, d_flow, dst);
+        if (s == CLV_OK)
+            s = clv_finish(ctx);
+        if (s != CLV_OK) {
+            rc = cli_fail_status(cmd, ctx, s, "warp failed");
+            goto out;
+        }
+        wall_ms = cli_now_ms() - t0;
+    }
+    if (g->time && (rc = add_device_time(cmd, ctx, &device_ms)) != 0)
+        goto out;
+    if ((rc = cli_download(cmd, ctx, dst, &result)) != 0 ||
+        (rc = cli_write(cmd, paths[2], &result)) != 0)
+        goto out;
+    if (g->time)
+        cli_print_time(wall_ms, device_ms);
+
+out:
+    clv_image_release(dst);
+    clv_image_release(d_flow);
+    clv_image_release(src);
+    clv_context_release(ctx);
+    clv_host_image_free(&result);
+    clv_host_image_free(&flow);
+    clv_host_image_free(&host);
+    return rc;
+}
+
+/* ---- flow-seq ---------------------------------------------------------- */
+
+int cli_cmd_flow_seq(const cli_globals *g, int argc, char **argv)
+{
+    const char *cmd = "flow-seq";
+    const char *pos[MAX_POS];
+    int npos = 0, rc, color = 0;
+    clv_farneback_params fp = clv_farneback_params_default();
+    cli_args a;
+    const char *name = NULL, *p = NULL;
+    int k;
+    cli_args_init(&a, cmd, argc, argv);
+    while ((k = cli_args_next(&a, &name, &p)) != 0) {
+        if (k == 2) {
+            keep_positional(&npos, pos, p);
+            continue;
+        }
+        if (cli_wants_help(name)) {
+            printf("usage: clv flow-seq [--pyr-scale S] [--levels N] [--winsize W]\n"
+                   "                    [--iterations I] [--poly-n N] [--poly-sigma S]\n"
+                   "                    [--gaussian] [--color] FRAME_GLOB OUT_DIR\n"
+                   "Flow between consecutive frames: FRAME_GLOB (quote it) is expanded and sorted\n"
+                   "by name; OUT_DIR/flow_NNNN.flo is the flow from frame NNNN to frame NNNN+1\n"
+                   "(from 0), and with --color OUT_DIR/flow_NNNN.png its colour coding (each\n"
+                   "frame scaled to its own largest motion). At least 2 frames, all of one size\n"
+                   "and pixel type. OUT_DIR is created if missing; the files appear only when\n"
+                   "every pair succeeded. A progress line is shown when stderr is a terminal;\n"
+                   "--time gives the flow computations summed over the pairs.\n" FARNEBACK_HELP);
+            return CLI_EXIT_OK;
+        }
+        if (strcmp(name, "--color") == 0) {
+            if (a.inline_value)
+                return cli_usage_error(cmd, "option --color takes no value");
+            color = 1;
+            continue;
+        }
+        rc = farneback_option(&a, name, &fp);
+        if (rc < 0)
+            return -rc;
+        if (rc == 0)
+            return cli_usage_error(cmd, "unknown option '%s'", name);
+    }
+    const char *paths[2] = {NULL};
+    if ((rc = take_paths(cmd, npos, pos, 2, npos == 0 ? "FRAME_GLOB and OUT_DIR" : "OUT_DIR",
+                         paths)) != 0)
+        return rc;
+    const char *pattern = paths[0], *out_dir = paths[1];
+
+    glob_t gl;
+    memset(&gl, 0, sizeof gl);
+    int gr = glob(pattern, GLOB_ERR, NULL, &gl);
+    if (gr != 0 && gr != GLOB_NOMATCH) {
+        cli_error(cmd, "cannot expand '%s': %s", pattern,
+                  gr == GLOB_NOSPACE ? "out of memory" : "a directory could not be read");
+        globfree(&gl);
+        return CLI_EXIT_RUNTIME;
+    }
+    const int frames = gr == GLOB_NOMATCH ? 0 : (int)gl.gl_pathc;
+    if (frames < 2) {
+        cli_error(cmd, "'%s' matches %d file%s: flow needs at least 2 frames", pattern, frames,
+                  frames == 1 ? "" : "s");
+        globfree(&gl);
+        return CLI_EXIT_RUNTIME;
+    }
+    char **files = gl.gl_pathv;
+
+    clv_host_image frame = {0}, gray = {0}, h_flow = {0}, h_rgb = {0};
+    clv_context *ctx = NULL;
+    clv_image *dev[2] = {NULL, NULL}, *d_flow = NULL, *d_rgb = NULL;
+    char *first_created = NULL;
+    int made_dir = 0;
+    cli_outputs outs;
+    cli_outputs_init(&outs);
+    const int show = isatty(STDERR_FILENO);
+    double wall_ms = 0.0, device_ms = 0.0;
+    char path[4096];
+
+    if ((rc = cli_read(cmd, files[0], &frame)) != 0)
+        goto out;
+    const int w = frame.width, h = frame.height;
+    const clv_pixel_type type = frame.type;
+    if ((rc = cli_host_alloc(cmd, w, h, 1, cli_gray_type(type), &gray)) != 0 ||
+        (rc = cli_host_gray_into(cmd, &frame, FLOW_F32_FULL, &gray)) != 0 ||
+        (rc = cli_host_alloc(cmd, w, h, 2, CLV_F32, &h_flow)) != 0 ||
+        (color && (rc = cli_host_alloc(cmd, w, h, 3, CLV_U8, &h_rgb)) != 0))
+        goto out;
+    clv_host_image_free(&frame);
+    if ((rc = cli_make_dirs(cmd, out_dir, &first_created)) != 0)
+        goto out;
+    made_dir = 1;
+    /* Everything the loop needs, made once: two frame images (each new
+     * frame goes into the one that held frame n-2), the flow, its colour. */
+    if ((rc = cli_context(cmd, g, g->time, &ctx)) != 0 ||
+        (rc = create_image(cmd, ctx, w, h, 1, gray.type, &dev[0])) != 0 ||
+        (rc = create_image(cmd, ctx, w, h, 1, gray.type, &dev[1])) != 0 ||
+        (rc = create_image(cmd, ctx, w, h, 2, CLV_F32, &d_flow)) != 0 ||
+        (color && (rc = create_image(cmd, ctx, w, h, 3, CLV_U8, &d_rgb)) != 0))
+        goto out;
+    clv_status s = clv_image_upload(dev[0], gray.data, gray.stride);
+    if (s != CLV_OK) {
+        rc = cli_fail_status(cmd, ctx, s, "cannot upload a frame");
+        goto out;
+    }
+    if (show)
+        cli_status("clv: flow-seq: 0/%d pairs", frames - 1);
+    for (int i = 1; i < frames; i++) {
+        if ((rc = cli_read(cmd, files[i], &frame)) != 0)
+            goto out;
+        if (frame.width != w || frame.height != h || frame.type != type) {
+            cli_error(cmd, "frame '%s' is %dx%d %s but '%s' is %dx%d %s (frames must share size "
+                           "and pixel type)",
+                      files[i], frame.width, frame.height, clv_pixel_type_name(frame.type),
+                      files[0], w, h, clv_pixel_type_name(type));
+            rc = CLI_EXIT_RUNTIME;
+            goto out;
+        }
+        if ((rc = cli_host_gray_into(cmd, &frame, FLOW_F32_FULL, &gray)) != 0)
+            goto out;
+        clv_host_image_free(&frame);
+        clv_image *prev = dev[(i - 1) % 2], *next = dev[i % 2];
+        s = clv_image_upload(next, gray.data, gray.stride);
+        if (s != CLV_OK) {
+            rc = cli_fail_status(cmd, ctx, s, "cannot upload a frame");
+            goto out;
+        }
+        if (g->time && i == 1) {
+            /* Untimed first run: builds the kernels and the workspace. */
+            s = clv_farneback(ctx, prev, next, d_flow, &fp);
+            if (s == CLV_OK)
+                s = clv_finish(ctx);
+            if (s != CLV_OK) {
+                    rc = cli_fail_status(cmd, ctx, s, "flow failed");
+                goto out;
+            }
+        }
+        if ((rc = cli_flow_pair(cmd, ctx, prev, next, d_flow, d_rgb, &fp, &h_flow, &h_rgb,
+                            g->time ? &wall_ms : NULL, g->time ? &device_ms : NULL)) != 0)
+            goto out;
+        const size_t dir_len = strlen(out_dir);
+        const char *sep = out_dir[dir_len - 1] == '/' ? "" : "/";
+        if (snprintf(path, sizeof path, "%s%sflow_%04d.flo", out_dir, sep, i - 1) >=
+            (int)sizeof path - 4) {
+            cli_error(cmd, "output path too long");
+            rc = CLI_EXIT_RUNTIME;
+            goto out;
+        }
+        if ((rc = cli_outputs_flo(cmd, &outs, path, &h_flow)) != 0)
+            goto out;
+        if (color) {
+            memcpy(path + strlen(path) - 4, ".png", 4);
+            if ((rc = cli_outputs_image(cmd, &outs, path, &h_rgb)) != 0)
+                goto out;
+        }
+        if (show)
+            cli_status("clv: flow-seq: %d/%d pairs", i, frames - 1);
+    }
+    cli_status_end();
+    if ((rc = cli_outputs_commit(cmd, &outs)) != 0)
+        goto out;
+    if (g->time)
+        cli_print_time(wall_ms, device_ms);
+
+out:
+    cli_status_end();
+    cli_outputs_free(&outs);
+    if (rc && made_dir)
+        cli_remove_created_dirs(out_dir, first_created);
+    free(first_created);
+    clv_image_release(d_rgb);
+    clv_image_release(d_flow);
+    clv_image_release(dev[1]);
+    clv_image_release(dev[0]);
+    clv_context_release(ctx);
+    clv_host_image_free(&h_rgb);
+    clv_host_image_free(&h_flow);
+    clv_host_image_free(&gray);
+    clv_host_image_free(&frame);
+    globfree(&gl);
+    return rc;
+}
