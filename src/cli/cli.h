@@ -124,6 +124,25 @@ typedef struct cli_range {
  * bounds and returns CLI_EXIT_USAGE otherwise; 0 on success. */
 CLI_MUST_USE int cli_args_number(cli_args *a, const char *name, cli_range range, double *out);
 
+/* Room for the positionals a command keeps: one more than any command
+ * takes, to name the extra one. */
+#define CLI_MAX_POS 4
+
+/* Keep positional p in pos (CLI_MAX_POS entries) while there is room; *npos
+ * counts up to CLI_MAX_POS. */
+void cli_keep_positional(int *npos, const char **pos, const char *p);
+
+/* The whole argument scan of a command that takes no options: keeps the
+ * positionals (cli_keep_positional) and prints usage (plain text, no format)
+ * on stdout for -h/--help. Returns -1 to go on, CLI_EXIT_OK after the help,
+ * CLI_EXIT_USAGE (with the error printed) for any other option. */
+CLI_MUST_USE int cli_args_positionals(const char *cmd, int argc, char **argv, const char *usage,
+                                      const char **pos, int *npos);
+
+/* The value of the option just returned as a border mode
+ * (cli_parse_border). 0 or CLI_EXIT_USAGE (error printed). */
+CLI_MUST_USE int cli_args_border(cli_args *a, const char *name, clv_border *out);
+
 /* "-h" or "--help". */
 int cli_wants_help(const char *name);
 
@@ -267,6 +286,27 @@ typedef clv_status (*cli_op_fn)(clv_context *ctx, const clv_image *src, clv_imag
 CLI_MUST_USE int cli_run_op(const char *cmd, const char *what, clv_context *ctx, cli_op_fn op,
                             const clv_image *src, clv_image *dst, const void *params,
                             double *wall_ms, double *device_ms);
+
+/* One operation from a host image to a file: upload src (and edge, when not
+ * NULL, whose device image is stored in *edge_slot, inside params, for the
+ * run), create a width x height result (0 x 0: src's size) with channels
+ * and type, run op (cli_run_op, timed with --time), download the result,
+ * write it to out and print the times when asked. */
+typedef struct cli_job {
+    const char *cmd;
+    const char *what; /* for error lines: "bilateral filter failed" */
+    const clv_host_image *src;
+    const clv_host_image *edge;
+    const clv_image **edge_slot;
+    int width, height;
+    int channels;
+    clv_pixel_type type;
+    cli_op_fn op;
+    const void *params;
+    const char *out;
+} cli_job;
+
+CLI_MUST_USE int cli_run_job(const cli_globals *g, const cli_job *job);
 
 /* ---- the operations behind cli_op_fn (cmd_filter.c) ------------------ */
 

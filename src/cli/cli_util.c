@@ -311,6 +311,40 @@ int cli_args_number(cli_args *a, const char *name, cli_range range, double *out)
     return 0;
 }
 
+void cli_keep_positional(int *npos, const char **pos, const char *p)
+{
+    if (*npos < CLI_MAX_POS)
+        pos[(*npos)++] = p;
+}
+
+int cli_args_positionals(const char *cmd, int argc, char **argv, const char *usage,
+                         const char **pos, int *npos)
+{
+    cli_args a;
+    const char *name = NULL, *p = NULL;
+    int k;
+    cli_args_init(&a, cmd, argc, argv);
+    while ((k = cli_args_next(&a, &name, &p)) != 0) {
+        if (k == 2) {
+            cli_keep_positional(npos, pos, p);
+        } else if (cli_wants_help(name)) {
+            fputs(usage, stdout);
+            return CLI_EXIT_OK;
+        } else {
+            return cli_usage_error(cmd, "unknown option '%s'", name);
+        }
+    }
+    return -1;
+}
+
+int cli_args_border(cli_args *a, const char *name, clv_border *out)
+{
+    const char *v = cli_args_value(a, name);
+    if (!v)
+        return CLI_EXIT_USAGE;
+    return cli_parse_border(a->cmd, v, out);
+}
+
 int cli_wants_help(const char *name)
 {
     return strcmp(name, "--help") == 0 || strcmp(name, "-h") == 0;
@@ -954,4 +988,56 @@ int cli_run_op(const char *cmd, const char *what, clv_context *ctx, cli_op_fn op
             return cli_fail_status(cmd, ctx, s, "cannot read the device time");
     }
     return 0;
+}
+
+int cli_run_job(const cli_globals *g, const cli_job *job)
+{
+    clv_context *ctx = NULL;
+    clv_image *src = NULL;
+    clv_image *edge = NULL;
+    clv_image *dst = NULL;
+    clv_host_image result = {0};
+    double wall_ms = 0.0, device_ms = 0.0;
+    const int width = job->width ? job->width : job->src->width;
+    const int height = job->height ? job->height : job->src->height;
+
+    int rc = cli_context(job->cmd, g, g->time, &ctx);
+    if (rc)
+        goto out;
+    rc = cli_upload(job->cmd, ctx, job->src, &src);
+    if (rc)
+        goto out;
+    if (job->edge) {
+        rc = cli_upload(job->cmd, ctx, job->edge, &edge);
+        if (rc)
+            goto out;
+        *job->edge_slot = edge;
+    }
+    clv_status s = clv_image_create(ctx, width, height, job->channels, job->type, &dst);
+    if (s != CLV_OK) {
+        rc = cli_fail_status(job->cmd, ctx, s, "cannot create the result image");
+        goto out;
+    }
+    rc = cli_run_op(job->cmd, job->what, ctx, job->op, src, dst, job->params,
+                    g->time ? &wall_ms : NULL, g->time ? &device_ms : NULL);
+    if (rc)
+        goto out;
+    rc = cli_download(job->cmd, ctx, dst, &result);
+    if (rc)
+        goto out;
+    rc = cli_write(job->cmd, job->out, &result);
+    if (rc)
+        goto out;
+    if (g->time)
+        cli_print_time(wall_ms, device_ms);
+
+out:
+    if (job->edge_slot)
+        *job->edge_slot = NULL;
+    clv_host_image_free(&result);
+    clv_image_release(dst);
+    clv_image_release(edge);
+    clv_image_release(src);
+    clv_context_release(ctx);
+    return rc;
 }

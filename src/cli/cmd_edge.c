@@ -67,83 +67,7 @@ int cli_hdr_input(const char *cmd, const char *path, const clv_host_image *in,
     return rc;
 }
 
-/* ---- shared driver: host images -> device -> op -> device -> file ------ */
-
-typedef struct edge_job {
-    const char *cmd;
-    const char *what; /* for error lines: "bilateral filter failed" */
-    const clv_host_image *src;
-    const clv_host_image *edge;  /* uploaded too when not NULL ... */
-    const clv_image **edge_slot; /* ... and its device image stored here (inside params) */
-    int channels;                /* of the result, which has src's size */
-    clv_pixel_type type;
-    cli_op_fn op;
-    const void *params;
-    const char *out;
-} edge_job;
-
-static int run_job(const cli_globals *g, const edge_job *job)
-{
-    clv_context *ctx = NULL;
-    clv_image *src = NULL;
-    clv_image *edge = NULL;
-    clv_image *dst = NULL;
-    clv_host_image result = {0};
-    double wall_ms = 0.0, device_ms = 0.0;
-
-    int rc = cli_context(job->cmd, g, g->time, &ctx);
-    if (rc)
-        goto out;
-    rc = cli_upload(job->cmd, ctx, job->src, &src);
-    if (rc)
-        goto out;
-    if (job->edge) {
-        rc = cli_upload(job->cmd, ctx, job->edge, &edge);
-        if (rc)
-            goto out;
-        *job->edge_slot = edge;
-    }
-    clv_status s =
-        clv_image_create(ctx, job->src->width, job->src->height, job->channels, job->type, &dst);
-    if (s != CLV_OK) {
-        rc = cli_fail_status(job->cmd, ctx, s, "cannot create the result image");
-        goto out;
-    }
-    rc = cli_run_op(job->cmd, job->what, ctx, job->op, src, dst, job->params,
-                    g->time ? &wall_ms : NULL, g->time ? &device_ms : NULL);
-    if (rc)
-        goto out;
-    rc = cli_download(job->cmd, ctx, dst, &result);
-    if (rc)
-        goto out;
-    rc = cli_write(job->cmd, job->out, &result);
-    if (rc)
-        goto out;
-    if (g->time) {
-        fflush(stdout);
-        fprintf(stderr, "time: wall %.3f ms, device %.3f ms\n", wall_ms, device_ms);
-    }
-
-out:
-    if (job->edge_slot)
-        *job->edge_slot = NULL;
-    clv_host_image_free(&result);
-    clv_image_release(dst);
-    clv_image_release(edge);
-    clv_image_release(src);
-    clv_context_release(ctx);
-    return rc;
-}
-
 /* ---- argument handling ------------------------------------------------- */
-
-#define MAX_POS 3 /* one more than any command takes, to name the extra one */
-
-static void keep_positional(int *npos, const char **pos, const char *p)
-{
-    if (*npos < MAX_POS)
-        pos[(*npos)++] = p;
-}
 
 static const cli_range above_zero = {0.0, INFINITY, 1};
 static const cli_range from_zero = {0.0, INFINITY, 0};
@@ -153,7 +77,7 @@ static const cli_range from_zero = {0.0, INFINITY, 0};
 int cli_cmd_bilateral(const cli_globals *g, int argc, char **argv)
 {
     const char *cmd = "bilateral";
-    const char *pos[MAX_POS];
+    const char *pos[CLI_MAX_POS];
     int npos = 0;
     cli_bilateral_params bp = {0.0, 0.0, 0, CLV_BORDER_REFLECT101};
     cli_args a;
@@ -162,7 +86,7 @@ int cli_cmd_bilateral(const cli_globals *g, int argc, char **argv)
     cli_args_init(&a, cmd, argc, argv);
     while ((k = cli_args_next(&a, &name, &p)) != 0) {
         if (k == 2) {
-            keep_positional(&npos, pos, p);
+            cli_keep_positional(&npos, pos, p);
         } else if (cli_wants_help(name)) {
             printf("usage: clv bilateral --sigma-space S --sigma-range R [--radius N]\n"
                    "                     [--border B] IN OUT\n"
@@ -191,10 +115,7 @@ int cli_cmd_bilateral(const cli_globals *g, int argc, char **argv)
                                        "ceil(3 sigma-space))",
                                        v, CLV_BILATERAL_MAX_RADIUS);
         } else if (strcmp(name, "--border") == 0) {
-            const char *v = cli_args_value(&a, name);
-            if (!v)
-                return CLI_EXIT_USAGE;
-            if ((rc = cli_parse_border(cmd, v, &bp.border)) != 0)
+            if ((rc = cli_args_border(&a, name, &bp.border)) != 0)
                 return rc;
         } else {
             return cli_usage_error(cmd, "unknown option '%s'", name);
@@ -218,7 +139,7 @@ int cli_cmd_bilateral(const cli_globals *g, int argc, char **argv)
     rc = cli_read(cmd, in, &host);
     if (rc)
         return rc;
-    edge_job job = {.cmd = cmd,
+    cli_job job = {.cmd = cmd,
                     .what = "bilateral filter failed",
                     .src = &host,
                     .channels = host.channels,
@@ -226,7 +147,7 @@ int cli_cmd_bilateral(const cli_globals *g, int argc, char **argv)
                     .op = cli_op_bilateral,
                     .params = &bp,
                     .out = out};
-    rc = run_job(g, &job);
+    rc = cli_run_job(g, &job);
     clv_host_image_free(&host);
     return rc;
 }
@@ -236,7 +157,7 @@ int cli_cmd_bilateral(const cli_globals *g, int argc, char **argv)
 int cli_cmd_grid(const cli_globals *g, int argc, char **argv)
 {
     const char *cmd = "grid";
-    const char *pos[MAX_POS];
+    const char *pos[CLI_MAX_POS];
     int npos = 0;
     const char *edge_path = NULL;
     cli_grid_params gp = {clv_grid_params_default(), NULL};
@@ -248,7 +169,7 @@ int cli_cmd_grid(const cli_globals *g, int argc, char **argv)
     cli_args_init(&a, cmd, argc, argv);
     while ((k = cli_args_next(&a, &name, &p)) != 0) {
         if (k == 2) {
-            keep_positional(&npos, pos, p);
+            cli_keep_positional(&npos, pos, p);
         } else if (cli_wants_help(name)) {
             printf("usage: clv grid --sigma-space S --sigma-range R [--blur B] [--edge EDGE]\n"
                    "                IN OUT\n"
@@ -313,7 +234,7 @@ int cli_cmd_grid(const cli_globals *g, int argc, char **argv)
         if (rc)
             goto out;
     }
-    edge_job job = {.cmd = cmd,
+    cli_job job = {.cmd = cmd,
                     .what = edge_path ? "cross bilateral grid failed" : "bilateral grid failed",
                     .src = &host,
                     .edge = edge_path ? &edge : NULL,
@@ -323,7 +244,7 @@ int cli_cmd_grid(const cli_globals *g, int argc, char **argv)
                     .op = cli_op_grid,
                     .params = &gp,
                     .out = out};
-    rc = run_job(g, &job);
+    rc = cli_run_job(g, &job);
 
 out:
     clv_host_image_free(&edge);
@@ -337,7 +258,7 @@ out:
 int cli_cmd_tonemap(const cli_globals *g, int argc, char **argv)
 {
     const char *cmd = "tonemap";
-    const char *pos[MAX_POS];
+    const char *pos[CLI_MAX_POS];
     int npos = 0;
     clv_tonemap_params tp = clv_tonemap_params_default();
     const clv_tonemap_params def = tp;
@@ -361,7 +282,7 @@ int cli_cmd_tonemap(const cli_globals *g, int argc, char **argv)
     cli_args_init(&a, cmd, argc, argv);
     while ((k = cli_args_next(&a, &name, &p)) != 0) {
         if (k == 2) {
-            keep_positional(&npos, pos, p);
+            cli_keep_positional(&npos, pos, p);
             continue;
         }
         if (cli_wants_help(name)) {
@@ -406,7 +327,7 @@ int cli_cmd_tonemap(const cli_globals *g, int argc, char **argv)
     rc = cli_hdr_input(cmd, in, &file, &hdr);
     if (rc)
         goto out;
-    edge_job job = {.cmd = cmd,
+    cli_job job = {.cmd = cmd,
                     .what = "tone mapping failed",
                     .src = &hdr,
                     .channels = 3,
@@ -414,7 +335,7 @@ int cli_cmd_tonemap(const cli_globals *g, int argc, char **argv)
                     .op = cli_op_tonemap,
                     .params = &tp,
                     .out = out};
-    rc = run_job(g, &job);
+    rc = cli_run_job(g, &job);
 
 out:
     clv_host_image_free(&hdr);

@@ -1,6 +1,7 @@
 /* clv sub-commands: devices, transpose, resize, box, gaussian. */
 #include "cli.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -32,7 +33,7 @@ clv_status cli_op_gaussian(clv_context *ctx, const clv_image *src, clv_image *ds
     return clv_gaussian_blur(ctx, src, dst, p->sigma_x, p->sigma_y, p->kx, p->ky, p->border);
 }
 
-/* ---- shared driver: file -> device -> op -> device -> file ------------- */
+/* ---- shared driver: file -> cli_run_job ---------------------------------- */
 
 enum { SHAPE_SAME, SHAPE_TRANSPOSED, SHAPE_GIVEN };
 
@@ -50,96 +51,27 @@ typedef struct filter_job {
 static int run_filter(const cli_globals *g, const filter_job *job)
 {
     clv_host_image host = {0};
-    clv_host_image result = {0};
-    clv_context *ctx = NULL;
-    clv_image *src = NULL;
-    clv_image *dst = NULL;
-    double wall_ms = 0.0, device_ms = 0.0;
     int rc = cli_read(job->cmd, job->in, &host);
     if (rc)
-        goto out;
-
-    int w = host.width, h = host.height;
+        return rc;
+    cli_job run = {.cmd = job->cmd,
+                   .what = job->what,
+                   .src = &host,
+                   .channels = host.channels,
+                   .type = host.type,
+                   .op = job->op,
+                   .params = job->params,
+                   .out = job->out};
     if (job->shape == SHAPE_TRANSPOSED) {
-        w = host.height;
-        h = host.width;
+        run.width = host.height;
+        run.height = host.width;
     } else if (job->shape == SHAPE_GIVEN) {
-        w = job->width;
-        h = job->height;
+        run.width = job->width;
+        run.height = job->height;
     }
-
-    rc = cli_context(job->cmd, g, g->time, &ctx);
-    if (rc)
-        goto out;
-    rc = cli_upload(job->cmd, ctx, &host, &src);
-    if (rc)
-        goto out;
-    clv_status s = clv_image_create(ctx, w, h, host.channels, host.type, &dst);
-    if (s != CLV_OK) {
-        rc = cli_fail_status(job->cmd, ctx, s, "cannot create the result image");
-        goto out;
-    }
-    rc = cli_run_op(job->cmd, job->what, ctx, job->op, src, dst, job->params,
-                    g->time ? &wall_ms : NULL, g->time ? &device_ms : NULL);
-    if (rc)
-        goto out;
-    rc = cli_download(job->cmd, ctx, dst, &result);
-    if (rc)
-        goto out;
-    rc = cli_write(job->cmd, job->out, &result);
-    if (rc)
-        goto out;
-    if (g->time) {
-        fflush(stdout);
-        fprintf(stderr, "time: wall %.3f ms, device %.3f ms\n", wall_ms, device_ms);
-    }
-
-out:
-    clv_image_release(dst);
-    clv_image_release(src);
-    clv_context_release(ctx);
-    clv_host_image_free(&result);
+    rc = cli_run_job(g, &run);
     clv_host_image_free(&host);
     return rc;
-}
-
-/* ---- argument handling ------------------------------------------------- */
-
-/* Takes IN and OUT from the positionals collected so far. */
-static int two_paths(const char *cmd, int npos, const char **pos, const char **in, const char **out)
-{
-    if (npos < 2)
-        return cli_usage_error(cmd, "%s", npos == 0 ? "missing IN and OUT" : "missing OUT");
-    if (npos > 2)
-        return cli_usage_error(cmd, "unexpected argument '%s'", pos[2]);
-    if (!pos[0][0] || !pos[1][0])
-        return cli_usage_error(cmd, "empty file name");
-    *in = pos[0];
-    *out = pos[1];
-    return 0;
-}
-
-static int parse_border(const char *cmd, const char *value, clv_border *out)
-{
-    if (clv_border_from_string(value, out) != CLV_OK)
-        return cli_usage_error(cmd,
-                               "bad --border '%s' (expected replicate, reflect, reflect101, "
-                               "constant or wrap)",
-                               value);
-    return 0;
-}
-
-#define MAX_POS 3 /* one more than any command takes, to name the extra one */
-
-static void keep_positional(int *npos, const char **pos, const char *p)
-{
-    if (*npos < MAX_POS)
-        pos[(*npos)++] = p;
-}
-
-static int wants_help(const char *name)
-{
-    return strcmp(name, "--help") == 0 || strcmp(name, "-h") == 0;
 }
 
 /* ---- devices ----------------------------------------------------------- */
@@ -153,7 +85,7 @@ int cli_cmd_devices(const cli_globals *g, int argc, char **argv)
     int k;
     cli_args_init(&a, cmd, argc, argv);
     while ((k = cli_args_next(&a, &name, &p)) != 0) {
-        if (k == 1 && wants_help(name)) {
+        if (k == 1 && cli_wants_help(name)) {
             printf("usage: clv devices\n"
                    "List OpenCL platforms and devices: index P:D (for --device), type, name,\n"
                    "driver version and OpenCL C version.\n");
@@ -182,33 +114,23 @@ int cli_cmd_devices(const cli_globals *g, int argc, char **argv)
 int cli_cmd_transpose(const cli_globals *g, int argc, char **argv)
 {
     const char *cmd = "transpose";
-    const char *pos[MAX_POS];
-    int npos = 0;
-    cli_args a;
-    const char *name = NULL, *p = NULL;
-    int k;
-    cli_args_init(&a, cmd, argc, argv);
-    while ((k = cli_args_next(&a, &name, &p)) != 0) {
-        if (k == 2) {
-            keep_positional(&npos, pos, p);
-        } else if (wants_help(name)) {
-            printf("usage: clv transpose IN OUT\n"
-                   "OUT(x, y) = IN(y, x): a W x H image becomes H x W.\n");
-            return CLI_EXIT_OK;
-        } else {
-            return cli_usage_error(cmd, "unknown option '%s'", name);
-        }
-    }
+    const char *pos[CLI_MAX_POS];
+    int npos = 0, rc;
+    const char *usage =
+        "usage: clv transpose IN OUT\n"
+        "OUT(x, y) = IN(y, x): a W x H image becomes H x W.\n";
+    if ((rc = cli_args_positionals(cmd, argc, argv, usage, pos, &npos)) >= 0)
+        return rc;
     filter_job job = {
         .cmd = cmd, .what = "transpose failed", .shape = SHAPE_TRANSPOSED, .op = cli_op_transpose};
-    int rc = two_paths(cmd, npos, pos, &job.in, &job.out);
+    rc = cli_two_paths(cmd, npos, pos, &job.in, &job.out);
     return rc ? rc : run_filter(g, &job);
 }
 
 int cli_cmd_resize(const cli_globals *g, int argc, char **argv)
 {
     const char *cmd = "resize";
-    const char *pos[MAX_POS];
+    const char *pos[CLI_MAX_POS];
     int npos = 0;
     int w = 0, h = 0;
     cli_args a;
@@ -217,8 +139,8 @@ int cli_cmd_resize(const cli_globals *g, int argc, char **argv)
     cli_args_init(&a, cmd, argc, argv);
     while ((k = cli_args_next(&a, &name, &p)) != 0) {
         if (k == 2) {
-            keep_positional(&npos, pos, p);
-        } else if (wants_help(name)) {
+            cli_keep_positional(&npos, pos, p);
+        } else if (cli_wants_help(name)) {
             printf("usage: clv resize --size WxH IN OUT\n"
                    "Bilinear resize to W x H pixels (each 1..%d), OpenCV INTER_LINEAR\n"
                    "convention (pixel centres aligned).\n",
@@ -241,7 +163,7 @@ int cli_cmd_resize(const cli_globals *g, int argc, char **argv)
                       .width = w,
                       .height = h,
                       .op = cli_op_resize};
-    int rc = two_paths(cmd, npos, pos, &job.in, &job.out);
+    int rc = cli_two_paths(cmd, npos, pos, &job.in, &job.out);
     if (rc)
         return rc;
     if (w == 0)
@@ -254,7 +176,7 @@ int cli_cmd_resize(const cli_globals *g, int argc, char **argv)
 int cli_cmd_box(const cli_globals *g, int argc, char **argv)
 {
     const char *cmd = "box";
-    const char *pos[MAX_POS];
+    const char *pos[CLI_MAX_POS];
     int npos = 0;
     cli_box_params bp = {0, 0, CLV_BORDER_REFLECT101};
     cli_args a;
@@ -263,8 +185,8 @@ int cli_cmd_box(const cli_globals *g, int argc, char **argv)
     cli_args_init(&a, cmd, argc, argv);
     while ((k = cli_args_next(&a, &name, &p)) != 0) {
         if (k == 2) {
-            keep_positional(&npos, pos, p);
-        } else if (wants_help(name)) {
+            cli_keep_positional(&npos, pos, p);
+        } else if (cli_wants_help(name)) {
             printf("usage: clv box --ksize WxH [--border B] IN OUT\n"
                    "Normalised box (mean) filter over a W x H window (each 1..%d), anchored\n"
                    "at its centre. B: reflect101 (default), replicate, reflect, constant, wrap.\n",
@@ -278,10 +200,7 @@ int cli_cmd_box(const cli_globals *g, int argc, char **argv)
                 return cli_usage_error(cmd, "bad --ksize '%s' (expected WxH, each 1..%d)", v,
                                        CLV_BOX_MAX_KSIZE);
         } else if (strcmp(name, "--border") == 0) {
-            const char *v = cli_args_value(&a, name);
-            if (!v)
-                return CLI_EXIT_USAGE;
-            if (parse_border(cmd, v, &bp.border) != 0)
+            if (cli_args_border(&a, name, &bp.border) != 0)
                 return CLI_EXIT_USAGE;
         } else {
             return cli_usage_error(cmd, "unknown option '%s'", name);
@@ -292,7 +211,7 @@ int cli_cmd_box(const cli_globals *g, int argc, char **argv)
                       .shape = SHAPE_SAME,
                       .op = cli_op_box,
                       .params = &bp};
-    int rc = two_paths(cmd, npos, pos, &job.in, &job.out);
+    int rc = cli_two_paths(cmd, npos, pos, &job.in, &job.out);
     if (rc)
         return rc;
     if (bp.kx == 0)
@@ -308,7 +227,7 @@ static int gaussian_side_ok(int k)
 int cli_cmd_gaussian(const cli_globals *g, int argc, char **argv)
 {
     const char *cmd = "gaussian";
-    const char *pos[MAX_POS];
+    const char *pos[CLI_MAX_POS];
     int npos = 0;
     cli_gaussian_params gp = {0.0, 0.0, 0, 0, CLV_BORDER_REFLECT101};
     cli_args a;
@@ -317,8 +236,8 @@ int cli_cmd_gaussian(const cli_globals *g, int argc, char **argv)
     cli_args_init(&a, cmd, argc, argv);
     while ((k = cli_args_next(&a, &name, &p)) != 0) {
         if (k == 2) {
-            keep_positional(&npos, pos, p);
-        } else if (wants_help(name)) {
+            cli_keep_positional(&npos, pos, p);
+        } else if (cli_wants_help(name)) {
             printf("usage: clv gaussian --sigma S [--sigma-y S] [--ksize WxH] [--border B] IN OUT\n"
                    "Separable Gaussian blur. --sigma-y defaults to --sigma. --ksize sides are odd\n"
                    "(1..%d) or 0 for 2*ceil(3*sigma)+1 (the default). B: reflect101 (default),\n"
@@ -326,18 +245,11 @@ int cli_cmd_gaussian(const cli_globals *g, int argc, char **argv)
                    CLV_GAUSSIAN_MAX_KSIZE);
             return CLI_EXIT_OK;
         } else if (strcmp(name, "--sigma") == 0 || strcmp(name, "--sigma-y") == 0) {
-            int is_y = strcmp(name, "--sigma-y") == 0;
-            const char *v = cli_args_value(&a, name);
-            double s = 0.0;
-            if (!v)
-                return CLI_EXIT_USAGE;
-            if (cli_parse_double(v, &s) != 0 || !(s > 0.0))
-                return cli_usage_error(cmd, "bad %s '%s' (expected a number > 0)",
-                                       is_y ? "--sigma-y" : "--sigma", v);
-            if (is_y)
-                gp.sigma_y = s;
-            else
-                gp.sigma_x = s;
+            const cli_range above_zero = {0.0, INFINITY, 1};
+            double *sigma = strcmp(name, "--sigma-y") == 0 ? &gp.sigma_y : &gp.sigma_x;
+            int rc = cli_args_number(&a, name, above_zero, sigma);
+            if (rc)
+                return rc;
         } else if (strcmp(name, "--ksize") == 0) {
             const char *v = cli_args_value(&a, name);
             if (!v)
@@ -349,10 +261,7 @@ int cli_cmd_gaussian(const cli_globals *g, int argc, char **argv)
                                        "to derive it from sigma)",
                                        v, CLV_GAUSSIAN_MAX_KSIZE);
         } else if (strcmp(name, "--border") == 0) {
-            const char *v = cli_args_value(&a, name);
-            if (!v)
-                return CLI_EXIT_USAGE;
-            if (parse_border(cmd, v, &gp.border) != 0)
+            if (cli_args_border(&a, name, &gp.border) != 0)
                 return CLI_EXIT_USAGE;
         } else {
             return cli_usage_error(cmd, "unknown option '%s'", name);
@@ -363,7 +272,7 @@ int cli_cmd_gaussian(const cli_globals *g, int argc, char **argv)
                       .shape = SHAPE_SAME,
                       .op = cli_op_gaussian,
                       .params = &gp};
-    int rc = two_paths(cmd, npos, pos, &job.in, &job.out);
+    int rc = cli_two_paths(cmd, npos, pos, &job.in, &job.out);
     if (rc)
         return rc;
     if (gp.sigma_x == 0.0)

@@ -13,20 +13,12 @@
 #include <string.h>
 #include <unistd.h>
 
-#define MAX_POS 4 /* one more than any command takes, to name the extra one */
-
 /* Most corners asked for (--max, --corners): the library keeps them all. */
 #define MAX_CORNERS (1 << 20)
 
 /* Largest LK window side and iteration count taken on the command line. */
 #define MAX_LK_WIN 255
 #define MAX_LK_ITER 1000
-
-static void keep_positional(int *npos, const char **pos, const char *p)
-{
-    if (*npos < MAX_POS)
-        pos[(*npos)++] = p;
-}
 
 /* Exactly n non-empty positionals, named in `missing` ("PREV, NEXT and
  * OUT.csv") for the message when there are fewer. */
@@ -175,7 +167,7 @@ static int level_path(const char *prefix, int level, char *out, size_t size)
 int cli_cmd_pyramid(const cli_globals *g, int argc, char **argv)
 {
     const char *cmd = "pyramid";
-    const char *pos[MAX_POS];
+    const char *pos[CLI_MAX_POS];
     int npos = 0, levels = 0, rc;
     double scale = 0.5;
     cli_args a;
@@ -184,7 +176,7 @@ int cli_cmd_pyramid(const cli_globals *g, int argc, char **argv)
     cli_args_init(&a, cmd, argc, argv);
     while ((k = cli_args_next(&a, &name, &p)) != 0) {
         if (k == 2) {
-            keep_positional(&npos, pos, p);
+            cli_keep_positional(&npos, pos, p);
         } else if (cli_wants_help(name)) {
             printf("usage: clv pyramid --levels N [--scale S] IN OUT_PREFIX\n"
                    "Gaussian pyramid of N levels (1..%d), written as OUT_PREFIX_0.png (IN itself)\n"
@@ -400,7 +392,7 @@ int cli_corners_csv(const char *cmd, cli_outputs *outs, const char *path,
 int cli_cmd_corners(const cli_globals *g, int argc, char **argv)
 {
     const char *cmd = "corners";
-    const char *pos[MAX_POS];
+    const char *pos[CLI_MAX_POS];
     int npos = 0, rc;
     const char *draw = NULL;
     clv_corner_params cp = clv_corner_params_default();
@@ -411,7 +403,7 @@ int cli_cmd_corners(const cli_globals *g, int argc, char **argv)
     cli_args_init(&a, cmd, argc, argv);
     while ((k = cli_args_next(&a, &name, &p)) != 0) {
         if (k == 2) {
-            keep_positional(&npos, pos, p);
+            cli_keep_positional(&npos, pos, p);
         } else if (cli_wants_help(name)) {
             printf("usage: clv corners --max N --quality Q --min-distance D [--block-size B]\n"
                    "                   IN OUT.csv [--draw OUT.png]\n"
@@ -673,7 +665,7 @@ typedef struct track_job {
 int cli_cmd_track(const cli_globals *g, int argc, char **argv)
 {
     const char *cmd = "track";
-    const char *pos[MAX_POS];
+    const char *pos[CLI_MAX_POS];
     int npos = 0, rc, win = 0;
     track_job job = {clv_lk_params_default(), NULL, 0, NULL, NULL, NULL};
     cli_args a;
@@ -682,7 +674,7 @@ int cli_cmd_track(const cli_globals *g, int argc, char **argv)
     cli_args_init(&a, cmd, argc, argv);
     while ((k = cli_args_next(&a, &name, &p)) != 0) {
         if (k == 2) {
-            keep_positional(&npos, pos, p);
+            cli_keep_positional(&npos, pos, p);
         } else if (cli_wants_help(name)) {
             printf("usage: clv track [--win W] [--levels L] [--iterations I]\n"
                    "                 [--points IN.csv | --corners N] PREV NEXT OUT.csv\n"
@@ -941,7 +933,7 @@ static int create_image(const char *cmd, clv_context *ctx, int w, int h, int cha
 int cli_cmd_flow(const cli_globals *g, int argc, char **argv)
 {
     const char *cmd = "flow";
-    const char *pos[MAX_POS];
+    const char *pos[CLI_MAX_POS];
     int npos = 0, rc;
     const char *color = NULL;
     clv_farneback_params fp = clv_farneback_params_default();
@@ -951,7 +943,7 @@ int cli_cmd_flow(const cli_globals *g, int argc, char **argv)
     cli_args_init(&a, cmd, argc, argv);
     while ((k = cli_args_next(&a, &name, &p)) != 0) {
         if (k == 2) {
-            keep_positional(&npos, pos, p);
+            cli_keep_positional(&npos, pos, p);
             continue;
         }
         if (cli_wants_help(name)) {
@@ -1054,28 +1046,18 @@ out:
 int cli_cmd_flow_eval(const cli_globals *g, int argc, char **argv)
 {
     const char *cmd = "flow-eval";
-    const char *pos[MAX_POS];
+    const char *pos[CLI_MAX_POS];
     int npos = 0, rc;
-    cli_args a;
-    const char *name = NULL, *p = NULL;
-    int k;
-    cli_args_init(&a, cmd, argc, argv);
-    while ((k = cli_args_next(&a, &name, &p)) != 0) {
-        if (k == 2) {
-            keep_positional(&npos, pos, p);
-        } else if (cli_wants_help(name)) {
-            printf("usage: clv flow-eval EST.flo GT.flo\n"
-                   "Compares an estimated flow with ground truth of the same size and prints\n"
-                   "  AEE=<px> AAE=<degrees> R1=<%%> R3=<%%> R5=<%%>\n"
-                   "AEE: average endpoint error; AAE: average angular error (Barron et al.);\n"
-                   "Rn: percent of pixels with an endpoint error above n pixels. Pixels whose\n"
-                   "ground truth is unknown (|u| or |v| >= 1e9, NaN) are left out; with none\n"
-                   "known every figure is 0.\n");
-            return CLI_EXIT_OK;
-        } else {
-            return cli_usage_error(cmd, "unknown option '%s'", name);
-        }
-    }
+    const char *usage =
+        "usage: clv flow-eval EST.flo GT.flo\n"
+        "Compares an estimated flow with ground truth of the same size and prints\n"
+        "  AEE=<px> AAE=<degrees> R1=<%> R3=<%> R5=<%>\n"
+        "AEE: average endpoint error; AAE: average angular error (Barron et al.);\n"
+        "Rn: percent of pixels with an endpoint error above n pixels. Pixels whose\n"
+        "ground truth is unknown (|u| or |v| >= 1e9, NaN) are left out; with none\n"
+        "known every figure is 0.\n";
+    if ((rc = cli_args_positionals(cmd, argc, argv, usage, pos, &npos)) >= 0)
+        return rc;
     const char *paths[2] = {NULL};
     if ((rc = take_paths(cmd, npos, pos, 2, npos == 0 ? "EST.flo and GT.flo" : "GT.flo",
                          paths)) != 0)
@@ -1122,25 +1104,15 @@ out:
 int cli_cmd_warp(const cli_globals *g, int argc, char **argv)
 {
     const char *cmd = "warp";
-    const char *pos[MAX_POS];
+    const char *pos[CLI_MAX_POS];
     int npos = 0, rc;
-    cli_args a;
-    const char *name = NULL, *p = NULL;
-    int k;
-    cli_args_init(&a, cmd, argc, argv);
-    while ((k = cli_args_next(&a, &name, &p)) != 0) {
-        if (k == 2) {
-            keep_positional(&npos, pos, p);
-        } else if (cli_wants_help(name)) {
-            printf("usage: clv warp IN FLOW.flo OUT\n"
-                   "Backward warp: OUT(x, y) = IN(x + u(x, y), y + v(x, y)), bilinear, border\n"
-                   "replicate. OUT has the flow's size and IN's pixel type and channels, so\n"
-                   "warping NEXT by the flow from PREV to NEXT gives about PREV.\n");
-            return CLI_EXIT_OK;
-        } else {
-            return cli_usage_error(cmd, "unknown option '%s'", name);
-        }
-    }
+    const char *usage =
+        "usage: clv warp IN FLOW.flo OUT\n"
+        "Backward warp: OUT(x, y) = IN(x + u(x, y), y + v(x, y)), bilinear, border\n"
+        "replicate. OUT has the flow's size and IN's pixel type and channels, so\n"
+        "warping NEXT by the flow from PREV to NEXT gives about PREV.\n";
+    if ((rc = cli_args_positionals(cmd, argc, argv, usage, pos, &npos)) >= 0)
+        return rc;
     const char *paths[3] = {NULL};
     if ((rc = take_paths(cmd, npos, pos, 3,
                          npos == 0   ? "IN, FLOW.flo and OUT"
@@ -1196,7 +1168,7 @@ out:
 int cli_cmd_flow_seq(const cli_globals *g, int argc, char **argv)
 {
     const char *cmd = "flow-seq";
-    const char *pos[MAX_POS];
+    const char *pos[CLI_MAX_POS];
     int npos = 0, rc, color = 0;
     clv_farneback_params fp = clv_farneback_params_default();
     cli_args a;
@@ -1205,7 +1177,7 @@ int cli_cmd_flow_seq(const cli_globals *g, int argc, char **argv)
     cli_args_init(&a, cmd, argc, argv);
     while ((k = cli_args_next(&a, &name, &p)) != 0) {
         if (k == 2) {
-            keep_positional(&npos, pos, p);
+            cli_keep_positional(&npos, pos, p);
             continue;
         }
         if (cli_wants_help(name)) {
