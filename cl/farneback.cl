@@ -211,6 +211,104 @@ __kernel void fb_blur_h_solve(__global const float *TM, int w, int h, int pp, __
 /* CPU variants of the two averaging passes: 16 consecutive pixels of a row
  * per work-item in float16 registers (PoCL vectorises these; it runs the
  * per-pixel loops above scalar). */
+/* 16 pixels of fb_matrices at once (x0 .. x0+15 of row y, lanes past the
+ * row land in the planes' padding). The bilinear taps of R1 are gathered lane
+ * by lane; the arithmetic runs in float16. Needs w >= 2 and h >= 2 (the
+ * caller uses the scalar form otherwise). */
+inline void fb_matrices_vec(__global const float *R0, __global const float *R1, int w, int h,
+                            int pp, int x0, int y, float16 dx, float16 dy, __global float *M)
+{
+    const size_t ps = (size_t)pp * h, i = (size_t)y * pp + x0;
+    const int16 lane = (int16)(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+    const int16 xi = (int16)(x0) + lane;
+    float16 fx = convert_float16(xi) + dx, fy = (float16)((float)y) + dy;
+    const float16 flx = floor(fx), fly = floor(fy);
+    const int16 x1 = convert_int16(clamp(flx, -1.0e6f, 1.0e6f));
+    const int16 y1 = convert_int16(clamp(fly, -1.0e6f, 1.0e6f));
+    fx -= flx;
+    fy -= fly;
+    const int16 inside = (x1 >= 0) & (y1 >= 0) & (x1 < (int16)(w - 1)) & (y1 < (int16)(h - 1));
+    const int16 xs = clamp(x1, 0, w - 2), ys = clamp(y1, 0, h - 2);
+    float tap[5][4][16];
+    int jl[16];
+    vstore16(ys * (int16)(pp) + xs, 0, jl);
+    for (int l = 0; l < 16; l++) {
+        const size_t j = (size_t)jl[l];
+        for (int c = 0; c < 5; c++) {
+            __global const float *p = R1 + (size_t)c * ps + j;
+            tap[c][0][l] = p[0];
+            tap[c][1][l] = p[1];
+            tap[c][2][l] = p[pp];
+            tap[c][3][l] = p[pp + 1];
+        }
+    }
+    const float16 a00 = (1.f - fx) * (1.f - fy), a01 = fx * (1.f - fy), a10 = (1.f - fx) * fy,
+                  a11 = fx * fy;
+#define FB_BILV(c) (a00 * vload16(0, tap[c][0]) + a01 * vload16(0, tap[c][1]) + \
+                    a10 * vload16(0, tap[c][2]) + a11 * vload16(0, tap[c][3]))
+    const float16 q0 = vload16(0, R0 + i), q1 = vload16(0, R0 + ps + i),
+                  q2 = vload16(0, R0 + 2 * ps + i), q3 = vload16(0, R0 + 3 * ps + i),
+                  q4 = vload16(0, R0 + 4 * ps + i);
+    float16 r2 = select((float16)(0.f), FB_BILV(0), inside);
+    float16 r3 = select((float16)(0.f), FB_BILV(1), inside);
+    float16 r4 = select(q2, (q2 + FB_BILV(2)) * 0.5f, inside);
+    float16 r5 = select(q3, (q3 + FB_BILV(3)) * 0.5f, inside);
+    float16 r6 = select(q4 * 0.5f, (q4 + FB_BILV(4)) * 0.25f, inside);
+#undef FB_BILV
+    r2 = (q0 - r2) * 0.5f;
+    r3 = (q1 - r3) * 0.5f;
+    r2 += r4 * dy + r6 * dx;
+    r3 += r6 * dy + r5 * dx;
+    const int B = 5;
+    if (x0 < B || y < B || x0 + 15 >= w - B || y >= h - B) {
+        /* OpenCV's border weights, per lane */
+        float sc[16];
+        for (int l = 0; l < 16; l++) {
+            const int x = x0 + l;
+            const float border[5] = {0.14f, 0.14f, 0.4472f, 0.4472f, 0.4472f};
+            float v = 1.f;
+            if (x < w) {
+                v = (x < B ? border[x] : 1.f) * (x >= w - B ? border[w - x - 1] : 1.f) *
+                    (y < B ? border[y] : 1.f) * (y >= h - B ? border[h - y - 1] : 1.f);
+            }
+            sc[l] = v;
+        }
+        const float16 scale = vload16(0, sc);
+        r2 *= scale;
+        r3 *= scale;
+        r4 *= scale;
+        r5 *= scale;
+        r6 *= scale;
+    }
+    vstore16(r4 * r4 + r6 * r6, 0, M + i);
+    vstore16((r4 + r5) * r6, 0, M + ps + i);
+    vstore16(r5 * r5 + r6 * r6, 0, M + 2 * ps + i);
+    vstore16(r4 * r2 + r6 * r3, 0, M + 3 * ps + i);
+    vstore16(r6 * r2 + r5 * r3, 0, M + 4 * ps + i);
+}
+
+__kernel void fb_update_matrices_vec(__global const float *R0, __global const float *R1,
+                                     __global const float *flow, int fp, int w, int h, int pp,
+                                     __global float *M)
+{
+    const int x0 = get_global_id(0) * 16, y = get_global_id(1);
+    if (x0 >= w || y >= h)
+        return;
+    __global const float *f = ROW(flow, fp, y);
+    float fx[16], fy[16];
+    const int n = min(16, w - x0);
+    for (int l = 0; l < 16; l++) {
+        fx[l] = l < n ? f[2 * (x0 + l)] : 0.f;
+        fy[l] = l < n ? f[2 * (x0 + l) + 1] : 0.f;
+    }
+    if (w >= 2 && h >= 2) {
+        fb_matrices_vec(R0, R1, w, h, pp, x0, y, vload16(0, fx), vload16(0, fy), M);
+    } else {
+        for (int l = 0; l < n; l++)
+            fb_matrices(R0, R1, w, h, pp, x0 + l, y, fx[l], fy[l], M);
+    }
+}
+
 __kernel void fb_blur_v_vec(__global const float *M, int w, int h, int pp, __constant float *wt,
                             int m, __global float *TM)
 {
@@ -295,9 +393,13 @@ __kernel void fb_blur_h_solve_vec(__global const float *TM, int w, int h, int pp
         frow[2 * (x0 + l)] = fx[l];
         frow[2 * (x0 + l) + 1] = fy[l];
     }
-    if (update)
-        for (int l = 0; l < n; l++)
-            fb_matrices(R0, R1, w, h, pp, x0 + l, y, fx[l], fy[l], M);
+    if (update) {
+        if (w >= 2 && h >= 2)
+            fb_matrices_vec(R0, R1, w, h, pp, x0, y, dx, dy, M);
+        else
+            for (int l = 0; l < n; l++)
+                fb_matrices(R0, R1, w, h, pp, x0 + l, y, fx[l], fy[l], M);
+    }
 }
 #endif
 

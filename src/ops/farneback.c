@@ -275,7 +275,8 @@ CLV_API clv_status clv_farneback(clv_context *ctx, const clv_image *prev, const 
     CLV_TRY(clv__get_kernel(ctx, CLV__SRC_FARNEBACK, opts, "fb_convert", &kconv));
     CLV_TRY(clv__get_kernel(ctx, CLV__SRC_FARNEBACK, opts, "fb_poly_v", &kpv));
     CLV_TRY(clv__get_kernel(ctx, CLV__SRC_FARNEBACK, opts, "fb_poly_h", &kph));
-    CLV_TRY(clv__get_kernel(ctx, CLV__SRC_FARNEBACK, opts, "fb_update_matrices", &kmat));
+    CLV_TRY(clv__get_kernel(ctx, CLV__SRC_FARNEBACK, opts,
+                            vec ? "fb_update_matrices_vec" : "fb_update_matrices", &kmat));
     CLV_TRY(clv__get_kernel(ctx, CLV__SRC_FARNEBACK, opts, vec ? "fb_blur_v_vec" : "fb_blur_v",
                             &kbv));
     CLV_TRY(clv__get_kernel(ctx, CLV__SRC_FARNEBACK, opts,
@@ -367,7 +368,8 @@ CLV_API clv_status clv_farneback(clv_context *ctx, const clv_image *prev, const 
                                CLV_ARG(rr[i])));
         }
 
-        CLV_TRY(CLV_LAUNCH(ctx, OP, kmat, 2, g, NULL, CLV_ARG(ws->r0), CLV_ARG(ws->r1),
+        const size_t gm[2] = {vec ? ((size_t)w + 15) / 16 : (size_t)w, (size_t)h};
+        CLV_TRY(CLV_LAUNCH(ctx, OP, kmat, 2, gm, NULL, CLV_ARG(ws->r0), CLV_ARG(ws->r1),
                            CLV_ARG(fl->mem), CLV_ARG(fp), CLV_ARG(w), CLV_ARG(h), CLV_ARG(pp),
                            CLV_ARG(ws->m)));
         const size_t gv[2] = {vec ? ((size_t)w + 15) / 16 : (size_t)w, (size_t)h};
