@@ -8,6 +8,8 @@
 
 #define PITCH_ALIGN 64
 
+static clv_status settle(clv_image *img, const char *op);
+
 CLV_API size_t clv_pixel_type_size(clv_pixel_type type)
 {
     switch (type) {
@@ -85,6 +87,10 @@ CLV_API void clv_image_release(clv_image *img)
 {
     if (!img)
         return;
+    if (img->pending) {
+        (void)clWaitForEvents(1, &img->pending); /* the caller's host memory is in use */
+        clv__release_event(img->pending);
+    }
     clv__release_mem(img->mem);
     free(img);
 }
@@ -101,6 +107,9 @@ static clv_status transfer(const clv_image *cimg, void *host, size_t host_stride
     if (!cimg)
         return CLV_ERROR_INVALID_ARGUMENT;
     clv_context *ctx = cimg->ctx;
+    clv_status settled = settle((clv_image *)cimg, op);
+    if (settled != CLV_OK)
+        return settled;
     clv__clear_error(ctx); /* not an operation: the last op's timing stays readable */
     if (!host)
         return clv__fail(ctx, CLV_ERROR_INVALID_ARGUMENT, op, "host pointer is NULL");
@@ -149,6 +158,93 @@ clv_status clv__check_image(clv_context *ctx, const char *op, const char *name,
     if (img->ctx != ctx)
         return clv__fail(ctx, CLV_ERROR_INVALID_ARGUMENT, op,
                          "%s image belongs to another context", name);
+    if (img->pending) {
+        if (ctx->nwaits == ctx->waits_cap) {
+            size_t cap = ctx->waits_cap ? ctx->waits_cap * 2 : 4;
+            cl_event *p = realloc(ctx->waits, cap * sizeof *p);
+            if (!p)
+                return clv__fail(ctx, CLV_ERROR_OUT_OF_MEMORY, op, "out of host memory");
+            ctx->waits = p;
+            ctx->waits_cap = cap;
+        }
+        cl_int err = clRetainEvent(img->pending);
+        if (err != CL_SUCCESS)
+            return clv__fail_cl(ctx, err, op, "clRetainEvent(upload)");
+        ctx->waits[ctx->nwaits++] = img->pending;
+    }
+    return CLV_OK;
+}
+
+/* Wait for an asynchronous upload into img, if any, and forget it. */
+static clv_status settle(clv_image *img, const char *op)
+{
+    if (!img->pending)
+        return CLV_OK;
+    cl_int err = clWaitForEvents(1, &img->pending);
+    clv__release_event(img->pending);
+    img->pending = NULL;
+    if (err != CL_SUCCESS)
+        return clv__fail_cl(img->ctx, err, op, "clWaitForEvents(upload)");
+    return CLV_OK;
+}
+
+CLV_API clv_status clv_image_wait(clv_image *img)
+{
+    if (!img)
+        return CLV_ERROR_INVALID_ARGUMENT;
+    return settle(img, "image_wait");
+}
+
+CLV_API clv_status clv_image_upload_async(clv_image *img, const void *host, size_t host_stride)
+{
+    const char *op = "image_upload_async";
+    if (!img)
+        return CLV_ERROR_INVALID_ARGUMENT;
+    clv_context *ctx = img->ctx;
+    clv__clear_error(ctx);
+    if (!host)
+        return clv__fail(ctx, CLV_ERROR_INVALID_ARGUMENT, op, "host pointer is NULL");
+    if (host_stride == 0)
+        host_stride = img->row_bytes;
+    if (host_stride < img->row_bytes)
+        return clv__fail(ctx, CLV_ERROR_INVALID_ARGUMENT, op,
+                         "host stride %zu is smaller than a row (%zu bytes)", host_stride,
+                         img->row_bytes);
+    clv_status status = settle(img, op); /* one upload in flight per image */
+    if (status != CLV_OK)
+        return status;
+    cl_int err;
+    if (!ctx->transfer) {
+        ctx->transfer = clCreateCommandQueue(ctx->cl, ctx->device, 0, &err);
+        if (err != CL_SUCCESS) {
+            ctx->transfer = NULL;
+            return clv__fail_cl(ctx, err, op, "clCreateCommandQueue(transfer)");
+        }
+    }
+    /* Kernels already queued on the compute queue may still read or write the
+     * image: the upload waits for all of them (a marker on that queue). */
+    cl_event before = NULL;
+    err = clEnqueueMarkerWithWaitList(ctx->queue, 0, NULL, &before);
+    if (err != CL_SUCCESS)
+        return clv__fail_cl(ctx, err, op, "clEnqueueMarkerWithWaitList");
+    err = clFlush(ctx->queue);
+    if (err != CL_SUCCESS) {
+        clv__release_event(before);
+        return clv__fail_cl(ctx, err, op, "clFlush");
+    }
+    size_t origin[3] = {0, 0, 0};
+    size_t region[3] = {img->row_bytes, (size_t)img->height, 1};
+    err = clEnqueueWriteBufferRect(ctx->transfer, img->mem, CL_FALSE, origin, origin, region,
+                                   img->pitch, 0, host_stride, 0, host, 1, &before,
+                                   &img->pending);
+    clv__release_event(before);
+    if (err != CL_SUCCESS) {
+        img->pending = NULL;
+        return clv__fail_cl(ctx, err, op, "clEnqueueWriteBufferRect(async)");
+    }
+    err = clFlush(ctx->transfer);
+    if (err != CL_SUCCESS)
+        return clv__fail_cl(ctx, err, op, "clFlush(transfer)");
     return CLV_OK;
 }
 

@@ -87,6 +87,65 @@ int main(void)
     clv_image_release(img);
     clv_image_release(NULL);
 
+    /* asynchronous uploads: ordering against queued work and later ops */
+    {
+        enum { AW = 301, AH = 77, N = 12 };
+        unsigned char *frames[N], *got = malloc(AW * AH);
+        REQUIRE(got, "malloc");
+        for (int i = 0; i < N; i++) {
+            frames[i] = malloc(AW * AH);
+            REQUIRE(frames[i], "malloc");
+            test_fill_random(frames[i], AW * AH, CLV_U8, (uint64_t)(1000 + i));
+        }
+        clv_image *ring[3] = {NULL, NULL, NULL}, *out = NULL;
+        for (int i = 0; i < 3; i++)
+            REQUIRE_OK(ctx, clv_image_create(ctx, AW, AH, 1, CLV_U8, &ring[i]));
+        REQUIRE_OK(ctx, clv_image_create(ctx, AH, AW, 1, CLV_U8, &out));
+        int good = 1;
+        /* frame i+1 uploads while frame i is transposed; then check frame i */
+        REQUIRE_OK(ctx, clv_image_upload_async(ring[0], frames[0], 0));
+        for (int i = 0; i < N; i++) {
+            if (i + 1 < N)
+                REQUIRE_OK(ctx, clv_image_upload_async(ring[(i + 1) % 3], frames[i + 1], 0));
+            REQUIRE_OK(ctx, clv_transpose(ctx, ring[i % 3], out));
+            REQUIRE_OK(ctx, clv_image_download(out, got, 0));
+            for (int y = 0; y < AH && good; y++)
+                for (int x = 0; x < AW; x++)
+                    if (got[(size_t)x * AH + y] != frames[i][(size_t)y * AW + x]) {
+                        good = 0;
+                        fprintf(stderr, "frame %d differs at (%d, %d)\n", i, x, y);
+                        break;
+                    }
+        }
+        T(good, "pipelined asynchronous uploads give every frame's own result");
+        /* an upload queued after an op that reads the image does not overtake it */
+        REQUIRE_OK(ctx, clv_image_upload(ring[0], frames[0], 0));
+        REQUIRE_OK(ctx, clv_transpose(ctx, ring[0], out));
+        REQUIRE_OK(ctx, clv_image_upload_async(ring[0], frames[1], 0));
+        REQUIRE_OK(ctx, clv_image_download(out, got, 0));
+        int ordered = 1;
+        for (int y = 0; y < AH; y++)
+            for (int x = 0; x < AW; x++)
+                ordered &= got[(size_t)x * AH + y] == frames[0][(size_t)y * AW + x];
+        T(ordered, "upload waits for the op already reading the image");
+        REQUIRE_OK(ctx, clv_image_wait(ring[0]));
+        REQUIRE_OK(ctx, clv_image_download(ring[0], got, 0));
+        T(memcmp(got, frames[1], AW * AH) == 0, "image holds the new data after the wait");
+        T(clv_image_upload_async(NULL, got, 0) == CLV_ERROR_INVALID_ARGUMENT, "NULL image");
+        T(clv_image_upload_async(ring[1], NULL, 0) == CLV_ERROR_INVALID_ARGUMENT, "NULL host");
+        T(clv_image_upload_async(ring[1], got, 5) == CLV_ERROR_INVALID_ARGUMENT, "short stride");
+        T(clv_image_wait(NULL) == CLV_ERROR_INVALID_ARGUMENT, "wait NULL");
+        REQUIRE_OK(ctx, clv_image_upload_async(ring[2], frames[2], 0));
+        clv_image_release(ring[2]); /* releasing waits for the upload */
+        clv_image_release(ring[0]);
+        clv_image_release(ring[1]);
+        clv_image_release(out);
+        REQUIRE_OK(ctx, clv_finish(ctx));
+        for (int i = 0; i < N; i++)
+            free(frames[i]);
+        free(got);
+    }
+
     T(clv_pixel_type_size(CLV_U8) == 1 && clv_pixel_type_size(CLV_U16) == 2 &&
           clv_pixel_type_size(CLV_F32) == 4 && clv_pixel_type_size((clv_pixel_type)9) == 0,
       "type sizes");

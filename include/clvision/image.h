@@ -55,6 +55,19 @@ CLV_API size_t clv_image_pitch(const clv_image *img);
  * host memory may be reused on return. */
 CLV_API clv_status clv_image_upload(clv_image *img, const void *host, size_t host_stride);
 
+/* Start copying host pixels in and return at once: the copy runs on a second
+ * queue of the context, so it overlaps kernels already running (e.g. the
+ * next video frame uploads while this one is processed). It starts after the
+ * operations already enqueued (they may use the image), and operations
+ * enqueued later that use the image wait for it. The host memory must stay
+ * valid and unchanged until clv_image_wait(img), clv_finish(ctx), a
+ * download of the image, or its release returns. One upload per image is in
+ * flight at a time (a second one waits for the first). */
+CLV_API clv_status clv_image_upload_async(clv_image *img, const void *host, size_t host_stride);
+
+/* Wait for an asynchronous upload into img (no-op when there is none). */
+CLV_API clv_status clv_image_wait(clv_image *img);
+
 /* Copy pixels out to host memory with the given row stride (0 = packed).
  * Waits for the operations that write the image. */
 CLV_API clv_status clv_image_download(const clv_image *img, void *host, size_t host_stride);

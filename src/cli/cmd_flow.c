@@ -1229,9 +1229,9 @@ int cli_cmd_flow_seq(const cli_globals *g, int argc, char **argv)
     }
     char **files = gl.gl_pathv;
 
-    clv_host_image frame = {0}, gray = {0}, h_flow = {0}, h_rgb = {0};
+    clv_host_image frame = {0}, gray[2] = {{0}, {0}}, h_flow = {0}, h_rgb = {0};
     clv_context *ctx = NULL;
-    clv_image *dev[2] = {NULL, NULL}, *d_flow = NULL, *d_rgb = NULL;
+    clv_image *dev[3] = {NULL, NULL, NULL}, *d_flow = NULL, *d_rgb = NULL;
     char *first_created = NULL;
     int made_dir = 0;
     cli_outputs outs;
@@ -1239,13 +1239,15 @@ int cli_cmd_flow_seq(const cli_globals *g, int argc, char **argv)
     const int show = isatty(STDERR_FILENO);
     double wall_ms = 0.0, device_ms = 0.0;
     char path[4096];
+    clv_status s;
 
     if ((rc = cli_read(cmd, files[0], &frame)) != 0)
         goto out;
     const int w = frame.width, h = frame.height;
     const clv_pixel_type type = frame.type;
-    if ((rc = cli_host_alloc(cmd, w, h, 1, cli_gray_type(type), &gray)) != 0 ||
-        (rc = cli_host_gray_into(cmd, &frame, FLOW_F32_FULL, &gray)) != 0 ||
+    if ((rc = cli_host_alloc(cmd, w, h, 1, cli_gray_type(type), &gray[0])) != 0 ||
+        (rc = cli_host_alloc(cmd, w, h, 1, cli_gray_type(type), &gray[1])) != 0 ||
+        (rc = cli_host_gray_into(cmd, &frame, FLOW_F32_FULL, &gray[0])) != 0 ||
         (rc = cli_host_alloc(cmd, w, h, 2, CLV_F32, &h_flow)) != 0 ||
         (color && (rc = cli_host_alloc(cmd, w, h, 3, CLV_U8, &h_rgb)) != 0))
         goto out;
@@ -1253,53 +1255,71 @@ int cli_cmd_flow_seq(const cli_globals *g, int argc, char **argv)
     if ((rc = cli_make_dirs(cmd, out_dir, &first_created)) != 0)
         goto out;
     made_dir = 1;
-    /* Everything the loop needs, made once: two frame images (each new
-     * frame goes into the one that held frame n-2), the flow, its colour. */
+    /* Everything the loop needs, made once: three frame images in a ring
+     * (frame i+1 uploads asynchronously, on the context's transfer queue,
+     * while the pair (i-1, i) is computed), two host frame buffers, the flow
+     * and its colour. Nothing is allocated per frame. */
     if ((rc = cli_context(cmd, g, g->time, &ctx)) != 0 ||
-        (rc = create_image(cmd, ctx, w, h, 1, gray.type, &dev[0])) != 0 ||
-        (rc = create_image(cmd, ctx, w, h, 1, gray.type, &dev[1])) != 0 ||
+        (rc = create_image(cmd, ctx, w, h, 1, gray[0].type, &dev[0])) != 0 ||
+        (rc = create_image(cmd, ctx, w, h, 1, gray[0].type, &dev[1])) != 0 ||
+        (rc = create_image(cmd, ctx, w, h, 1, gray[0].type, &dev[2])) != 0 ||
         (rc = create_image(cmd, ctx, w, h, 2, CLV_F32, &d_flow)) != 0 ||
         (color && (rc = create_image(cmd, ctx, w, h, 3, CLV_U8, &d_rgb)) != 0))
         goto out;
-    clv_status s = clv_image_upload(dev[0], gray.data, gray.stride);
+    s = clv_image_upload_async(dev[0], gray[0].data, gray[0].stride);
     if (s != CLV_OK) {
         rc = cli_fail_status(cmd, ctx, s, "cannot upload a frame");
         goto out;
     }
     if (show)
         cli_status("clv: flow-seq: 0/%d pairs", frames - 1);
+    /* load frame k into host buffer k % 2 and start its upload into dev[k % 3] */
+#define LOAD_FRAME(k)                                                                            \
+    do {                                                                                         \
+        clv_host_image *gk = &gray[(k) % 2];                                                     \
+        /* the buffer's previous upload (frame k-2) must be done before reuse */                 \
+        s = clv_image_wait(dev[((k) + 1) % 3]);                                                  \
+        if (s != CLV_OK) {                                                                       \
+            rc = cli_fail_status(cmd, ctx, s, "cannot upload a frame");                         \
+            goto out;                                                                            \
+        }                                                                                        \
+        if ((rc = cli_read(cmd, files[k], &frame)) != 0)                                         \
+            goto out;                                                                            \
+        if (frame.width != w || frame.height != h || frame.type != type) {                       \
+            cli_error(cmd,                                                                       \
+                      "frame '%s' is %dx%d %s but '%s' is %dx%d %s (frames must share size "     \
+                      "and pixel type)",                                                         \
+                      files[k], frame.width, frame.height, clv_pixel_type_name(frame.type),      \
+                      files[0], w, h, clv_pixel_type_name(type));                                \
+            rc = CLI_EXIT_RUNTIME;                                                               \
+            goto out;                                                                            \
+        }                                                                                        \
+        if ((rc = cli_host_gray_into(cmd, &frame, FLOW_F32_FULL, gk)) != 0)                      \
+            goto out;                                                                            \
+        clv_host_image_free(&frame);                                                             \
+        s = clv_image_upload_async(dev[(k) % 3], gk->data, gk->stride);                          \
+        if (s != CLV_OK) {                                                                       \
+            rc = cli_fail_status(cmd, ctx, s, "cannot upload a frame");                         \
+            goto out;                                                                            \
+        }                                                                                        \
+    } while (0)
+    LOAD_FRAME(1);
     for (int i = 1; i < frames; i++) {
-        if ((rc = cli_read(cmd, files[i], &frame)) != 0)
-            goto out;
-        if (frame.width != w || frame.height != h || frame.type != type) {
-            cli_error(cmd, "frame '%s' is %dx%d %s but '%s' is %dx%d %s (frames must share size "
-                           "and pixel type)",
-                      files[i], frame.width, frame.height, clv_pixel_type_name(frame.type),
-                      files[0], w, h, clv_pixel_type_name(type));
-            rc = CLI_EXIT_RUNTIME;
-            goto out;
-        }
-        if ((rc = cli_host_gray_into(cmd, &frame, FLOW_F32_FULL, &gray)) != 0)
-            goto out;
-        clv_host_image_free(&frame);
-        clv_image *prev = dev[(i - 1) % 2], *next = dev[i % 2];
-        s = clv_image_upload(next, gray.data, gray.stride);
-        if (s != CLV_OK) {
-            rc = cli_fail_status(cmd, ctx, s, "cannot upload a frame");
-            goto out;
-        }
+        clv_image *prev = dev[(i - 1) % 3], *next = dev[i % 3];
+        if (i + 1 < frames)
+            LOAD_FRAME(i + 1); /* overlaps the flow of (i-1, i) below */
         if (g->time && i == 1) {
             /* Untimed first run: builds the kernels and the workspace. */
             s = clv_farneback(ctx, prev, next, d_flow, &fp);
             if (s == CLV_OK)
                 s = clv_finish(ctx);
             if (s != CLV_OK) {
-                    rc = cli_fail_status(cmd, ctx, s, "flow failed");
+                rc = cli_fail_status(cmd, ctx, s, "flow failed");
                 goto out;
             }
         }
         if ((rc = cli_flow_pair(cmd, ctx, prev, next, d_flow, d_rgb, &fp, &h_flow, &h_rgb,
-                            g->time ? &wall_ms : NULL, g->time ? &device_ms : NULL)) != 0)
+                                g->time ? &wall_ms : NULL, g->time ? &device_ms : NULL)) != 0)
             goto out;
         const size_t dir_len = strlen(out_dir);
         const char *sep = out_dir[dir_len - 1] == '/' ? "" : "/";
@@ -1319,6 +1339,7 @@ int cli_cmd_flow_seq(const cli_globals *g, int argc, char **argv)
         if (show)
             cli_status("clv: flow-seq: %d/%d pairs", i, frames - 1);
     }
+#undef LOAD_FRAME
     cli_status_end();
     if ((rc = cli_outputs_commit(cmd, &outs)) != 0)
         goto out;
@@ -1333,12 +1354,14 @@ out:
     free(first_created);
     clv_image_release(d_rgb);
     clv_image_release(d_flow);
+    clv_image_release(dev[2]); /* releasing waits for an upload still in flight */
     clv_image_release(dev[1]);
     clv_image_release(dev[0]);
     clv_context_release(ctx);
     clv_host_image_free(&h_rgb);
     clv_host_image_free(&h_flow);
-    clv_host_image_free(&gray);
+    clv_host_image_free(&gray[0]);
+    clv_host_image_free(&gray[1]);
     clv_host_image_free(&frame);
     globfree(&gl);
     return rc;

@@ -393,7 +393,12 @@ CLV_API void clv_context_release(clv_context *ctx)
         return;
     if (ctx->queue)
         (void)clFinish(ctx->queue); /* nothing useful to do on failure at teardown */
+    if (ctx->transfer)
+        (void)clFinish(ctx->transfer);
     release_events(ctx);
+    for (size_t i = 0; i < ctx->nwaits; i++)
+        clv__release_event(ctx->waits[i]);
+    free(ctx->waits);
     for (int i = 0; i < CLV__WS_COUNT; i++)
         if (ctx->ws[i] && ctx->ws_free[i])
             ctx->ws_free[i](ctx->ws[i]);
@@ -406,6 +411,8 @@ CLV_API void clv_context_release(clv_context *ctx)
     clv__free_programs(ctx);
     for (int i = 0; i < CLV__SRC_COUNT; i++)
         free(ctx->sources[i].text);
+    if (ctx->transfer)
+        (void)clReleaseCommandQueue(ctx->transfer);
     if (ctx->queue)
         (void)clReleaseCommandQueue(ctx->queue);
     if (ctx->cl)
@@ -421,6 +428,11 @@ CLV_API clv_status clv_finish(clv_context *ctx)
     cl_int err = clFinish(ctx->queue);
     if (err != CL_SUCCESS)
         return clv__fail_cl(ctx, err, "finish", "clFinish");
+    if (ctx->transfer) {
+        err = clFinish(ctx->transfer);
+        if (err != CL_SUCCESS)
+            return clv__fail_cl(ctx, err, "finish", "clFinish(transfer)");
+    }
     return CLV_OK;
 }
 
@@ -435,6 +447,10 @@ void clv__op_begin(clv_context *ctx)
 {
     clv__clear_error(ctx);
     release_events(ctx);
+    /* waits gathered by an op that failed before launching are dropped */
+    for (size_t i = 0; i < ctx->nwaits; i++)
+        clv__release_event(ctx->waits[i]);
+    ctx->nwaits = 0;
     ctx->op_ran = 1;
 }
 

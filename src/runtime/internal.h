@@ -109,6 +109,9 @@ struct clv_context {
     cl_device_id device;
     cl_context cl;
     cl_command_queue queue;
+    cl_command_queue transfer; /* second in-order queue for asynchronous uploads (lazy) */
+    cl_event *waits;           /* uploads the next kernel launch must wait for */
+    size_t nwaits, waits_cap;
     clv__device_info info;
     clv__tuning tune;
 
@@ -161,6 +164,7 @@ struct clv_image {
     size_t elem_size;  /* bytes per channel value */
     size_t row_bytes;  /* width * channels * elem_size */
     size_t pitch;      /* bytes between rows, multiple of 64 */
+    cl_event pending;  /* an unfinished asynchronous upload into the image, or NULL */
 };
 
 /* ---- errors (status.c) ---- */
@@ -289,7 +293,9 @@ int32_t *clv__resize_table(int sw, int sh, int dw, int dh);
 /* -D options describing an image's pixel format: "-DDEPTH_U8 -DCN=3". */
 void clv__format_options(char *buf, size_t size, clv_pixel_type type, int channels);
 
-/* Check that img is a valid image of ctx ("name" used in messages). */
+/* Check that img is a valid image of ctx ("name" used in messages). An image
+ * with an asynchronous upload in flight is added to the events the op's next
+ * kernel launch waits for. */
 clv_status clv__check_image(clv_context *ctx, const char *op, const char *name,
                             const clv_image *img) CLV_WUR;
 /* src and dst valid, of ctx, distinct, same type and channels. */

@@ -112,9 +112,15 @@ clv_status clv__launch(clv_context *ctx, const char *op, cl_kernel k, cl_uint di
             return CLV_OK; /* nothing to do */
         glob[d] = (global[d] + loc[d] - 1) / loc[d] * loc[d];
     }
-    cl_int err = clEnqueueNDRangeKernel(ctx->queue, k, dims, NULL, glob, loc, 0, NULL,
+    /* The first launch after images with uploads in flight waits for them; the
+     * in-order queue orders everything after it. */
+    cl_int err = clEnqueueNDRangeKernel(ctx->queue, k, dims, NULL, glob, loc, (cl_uint)ctx->nwaits,
+                                        ctx->nwaits ? ctx->waits : NULL,
                                         ctx->profiling ? &ev : NULL);
     CLV_CHECK_CL(ctx, err, op, "clEnqueueNDRangeKernel");
+    for (size_t i = 0; i < ctx->nwaits; i++)
+        clv__release_event(ctx->waits[i]);
+    ctx->nwaits = 0;
     ctx->stats.kernels_launched++;
     if (ev) {
         if (ctx->nevents == ctx->events_cap) {
