@@ -26,6 +26,13 @@ bench)
         --ocl-device :GPU: --reps 30 --markdown "$OUT/gpu.md" > "$OUT/bench.txt" 2>&1
     echo "bench rc=$?"; grep -vE "^round" "$OUT/bench.txt" | tail -80
     ;;
+late)
+    timeout 60 meson test -C build-gpu image threads longrun farneback lk transpose \
+        --print-errorlogs > "$OUT/tests.txt" 2>&1
+    echo "tests rc=$?"; grep -E "^ *[0-9]+/|Ok:|Fail:" "$OUT/tests.txt"
+    timeout 30 build-gpu/bench/clv-bench --device gpu --ops lk,corners,pyramid,farneback \
+        --sizes 1920x1080 --reps 10 --warmup 2 2>&1 | grep -E "^op="
+    ;;
 sizes)
     timeout 60 build-gpu/bench/clv-bench --device gpu --ops bilateral16,grid16,tonemap \
         --sizes 1280x720,3840x2160 --reps 5 --warmup 2 > "$OUT/direct_sizes.txt" 2>&1
