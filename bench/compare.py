@@ -202,7 +202,8 @@ _points = {}
 
 def lk_points(src):
     """2000 Shi-Tomasi corners of the first frame (as clv-bench tracks), cached."""
-    key = id(src)
+    size = src.get().shape if isinstance(src, cv2.UMat) else src.shape
+    key = (id(src), size)
     if key not in _points:
         a = src.get() if isinstance(src, cv2.UMat) else src
         _points[key] = cv2.goodFeaturesToTrack(a, 2000, 0.01, 10)
@@ -214,7 +215,8 @@ _second = {}
 
 def second_frame(src):
     """The first frame shifted by (2, 1) pixels (as clv-bench does), cached."""
-    key = id(src)
+    size = src.get().shape if isinstance(src, cv2.UMat) else src.shape
+    key = (id(src), size)  # ids are reused once an array is freed: add the size
     if key not in _second:
         is_umat = isinstance(src, cv2.UMat)
         a = src.get() if is_umat else src
