@@ -202,8 +202,7 @@ _points = {}
 
 def lk_points(src):
     """2000 Shi-Tomasi corners of the first frame (as clv-bench tracks), cached."""
-    size = src.get().shape if isinstance(src, cv2.UMat) else src.shape
-    key = (id(src), size)
+    key = id(src)
     if key not in _points:
         a = src.get() if isinstance(src, cv2.UMat) else src
         _points[key] = cv2.goodFeaturesToTrack(a, 2000, 0.01, 10)
@@ -215,8 +214,7 @@ _second = {}
 
 def second_frame(src):
     """The first frame shifted by (2, 1) pixels (as clv-bench does), cached."""
-    size = src.get().shape if isinstance(src, cv2.UMat) else src.shape
-    key = (id(src), size)  # ids are reused once an array is freed: add the size
+    key = id(src)  # the caches are cleared at the start of every case
     if key not in _second:
         is_umat = isinstance(src, cv2.UMat)
         a = src.get() if is_umat else src
@@ -239,7 +237,14 @@ def time_reps(fn, sync, reps, warmup):
     return statistics.median(times)
 
 
+def clear_caches():
+    """Object ids are reused once an image is freed: forget cached frames."""
+    _second.clear()
+    _points.clear()
+
+
 def time_cv_cpu(op, w, h, t, cn, reps, warmup):
+    clear_caches()
     cv2.ocl.setUseOpenCL(False)
     src = make_source(w, h, t, cn, op)
     dw, dh = dst_shape(op, w, h)
@@ -269,6 +274,7 @@ def require_ocl(requested):
 
 
 def time_cv_ocl(op, w, h, t, cn, reps, warmup, requested):
+    clear_caches()
     require_ocl(requested)
     src = cv2.UMat(make_source(w, h, t, cn, op))
     dw, dh = dst_shape(op, w, h)
