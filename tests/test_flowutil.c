@@ -45,12 +45,6 @@ static const char *tmp_path(const char *name)
     return buf[which];
 }
 
-static int file_exists(const char *path)
-{
-    struct stat st;
-    return stat(path, &st) == 0;
-}
-
 static void write_bytes(const char *path, const void *data, size_t n)
 {
     FILE *f = fopen(path, "wb");
@@ -340,9 +334,9 @@ static void expect_write_error(const char *path, const clv_host_image *img, clv_
 {
     clv_status s = clv_flo_write(path, img);
     const char *msg = clv_io_last_error();
-    int ok = s == want && msg[0] != '\0' && (!path || !file_exists(path));
+    int ok = s == want && msg[0] != '\0' && (!path || !test_file_exists(path));
     PASS_IF(ok, "%s: got %s (want %s), message \"%s\", file %s", what, clv_status_string(s),
-            clv_status_string(want), msg, path && file_exists(path) ? "exists" : "absent");
+            clv_status_string(want), msg, path && test_file_exists(path) ? "exists" : "absent");
     printf("%s flo write %s -> %s: \"%s\"\n", ok ? "ok  " : "FAIL", what, clv_status_string(s),
            msg);
 }

@@ -77,79 +77,6 @@ static const char *tmp_path(const char *name)
     return buf;
 }
 
-static int dir_entries(const char *dir)
-{
-    DIR *d = opendir(dir);
-    REQUIRE(d, "opendir %s: %s", dir, strerror(errno));
-    int n = 0;
-    struct dirent *e;
-    while ((e = readdir(d)))
-        if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
-            n++;
-    closedir(d);
-    return n;
-}
-
-static void remove_tree(const char *dir)
-{
-    DIR *d = opendir(dir);
-    if (!d)
-        return;
-    struct dirent *e;
-    char p[4096];
-    while ((e = readdir(d))) {
-        if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
-            continue;
-        snprintf(p, sizeof p, "%s/%s", dir, e->d_name);
-        struct stat st;
-        if (lstat(p, &st) == 0 && S_ISDIR(st.st_mode))
-            remove_tree(p);
-        else
-            unlink(p);
-    }
-    closedir(d);
-    rmdir(dir);
-}
-
-static int file_exists(const char *path)
-{
-    struct stat st;
-    return stat(path, &st) == 0;
-}
-
-static unsigned char *slurp(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    REQUIRE(f, "cannot open %s: %s", path, strerror(errno));
-    REQUIRE(fseek(f, 0, SEEK_END) == 0, "seek %s", path);
-    long n = ftell(f);
-    REQUIRE(n >= 0, "ftell %s", path);
-    rewind(f);
-    unsigned char *buf = malloc((size_t)n + 1);
-    REQUIRE(buf, "out of memory");
-    REQUIRE(fread(buf, 1, (size_t)n, f) == (size_t)n, "short read %s", path);
-    fclose(f);
-    buf[n] = 0;
-    *len = (size_t)n;
-    return buf;
-}
-
-static void spit(const char *path, const void *data, size_t len)
-{
-    FILE *f = fopen(path, "wb");
-    REQUIRE(f, "cannot create %s: %s", path, strerror(errno));
-    REQUIRE(fwrite(data, 1, len, f) == len && fclose(f) == 0, "cannot write %s", path);
-}
-
-static int same_file_content(const char *path, const unsigned char *data, size_t len)
-{
-    size_t n;
-    unsigned char *got = slurp(path, &n);
-    int same = n == len && memcmp(got, data, len) == 0;
-    free(got);
-    return same;
-}
-
 /* A struct full of junk, to see that failing readers zero it. */
 static clv_host_image junk_image(void)
 {
@@ -312,7 +239,7 @@ static void expect_cut_fails(reader_fn fmt_reader, const unsigned char *data, si
     char what[96];
     snprintf(what, sizeof what, "%s cut to %zu bytes", name, n);
     const char *path = tmp_path("cut.bin");
-    spit(path, data, n);
+    test_spit(path, data, n);
     expect_read_fails(fmt_reader, path, CLV_ERROR_FORMAT, what);
 }
 
@@ -681,7 +608,7 @@ static void test_exr_roundtrip(void)
             EXPECT_STATUS(si % 2 ? clv_image_write(path, &src, 0) : clv_exr_write(path, &src),
                           CLV_OK);
             size_t n;
-            unsigned char *b = slurp(path, &n);
+            unsigned char *b = test_slurp(path, &n);
             EXPECT(n > 4 && memcmp(b, "\x76\x2f\x31\x01", 4) == 0, "%s must be an EXR file",
                    path);
             free(b);
@@ -717,7 +644,7 @@ static void test_exr_handmade(void)
                                       {"G", XHALF, 1, 1}, {"R", XHALF, 1, 1}};
         exr_spec s = {-3, 5, 13, 7, ch, 4, 0, 0, 0, 0, 0, sample_random};
         bytes b = make_exr(&s);
-        spit(tmp_path("half_rgba.exr"), b.p, b.n);
+        test_spit(tmp_path("half_rgba.exr"), b.p, b.n);
         clv_host_image img = read_both(clv_exr_read, tmp_path("half_rgba.exr"), "HALF RGBA");
         static const int order[] = {3, 2, 1, 0}; /* R, G, B, A in the file's A,B,G,R */
         EXPECT(check_exr_pixels(&img, &s, order, 4, "HALF RGBA"), "HALF RGBA pixels");
@@ -735,7 +662,7 @@ static void test_exr_handmade(void)
                                       {"R", XFLOAT, 1, 1}};
         exr_spec s = {0, 0, 37, 21, ch, 3, 1, 16, 8, 0, 0, sample_random};
         bytes b = make_exr(&s);
-        spit(tmp_path("tiled.exr"), b.p, b.n);
+        test_spit(tmp_path("tiled.exr"), b.p, b.n);
         clv_host_image img = read_both(clv_exr_read, tmp_path("tiled.exr"), "tiled FLOAT RGB");
         static const int order[] = {2, 1, 0};
         EXPECT(check_exr_pixels(&img, &s, order, 3, "tiled FLOAT RGB"), "tiled pixels");
@@ -750,7 +677,7 @@ static void test_exr_handmade(void)
         static const exr_chan ch[] = {{"Y", XHALF, 1, 1}};
         exr_spec s = {10, -20, 5, 3, ch, 1, 1, 8, 8, 0, 0, sample_half_smooth};
         bytes b = make_exr(&s);
-        spit(tmp_path("tiled_y.exr"), b.p, b.n);
+        test_spit(tmp_path("tiled_y.exr"), b.p, b.n);
         clv_host_image img = read_both(clv_exr_read, tmp_path("tiled_y.exr"), "tiled Y");
         static const int order[] = {0};
         EXPECT(check_exr_pixels(&img, &s, order, 1, "tiled Y"), "tiled Y pixels");
@@ -763,7 +690,7 @@ static void test_exr_handmade(void)
                                       {"R", XHALF, 1, 1}};
         exr_spec s = {0, 0, 9, 6, ch, 3, 0, 0, 0, 1, 0, sample_random};
         bytes b = make_exr(&s);
-        spit(tmp_path("mixed.exr"), b.p, b.n);
+        test_spit(tmp_path("mixed.exr"), b.p, b.n);
         clv_host_image img = read_both(clv_exr_read, tmp_path("mixed.exr"), "mixed types");
         static const int order[] = {2, 1, 0};
         EXPECT(check_exr_pixels(&img, &s, order, 3, "mixed types, decreasing Y"), "mixed pixels");
@@ -776,7 +703,7 @@ static void test_exr_handmade(void)
                                       {"Z", XFLOAT, 1, 1}};
         exr_spec s = {0, 0, 5, 4, ch, 3, 0, 0, 0, 0, 0, sample_random};
         bytes b = make_exr(&s);
-        spit(tmp_path("y_uint.exr"), b.p, b.n);
+        test_spit(tmp_path("y_uint.exr"), b.p, b.n);
         clv_host_image img = read_both(clv_exr_read, tmp_path("y_uint.exr"), "UINT Y");
         static const int order[] = {1};
         EXPECT(check_exr_pixels(&img, &s, order, 1, "UINT Y"), "UINT Y pixels");
@@ -788,7 +715,7 @@ static void test_exr_handmade(void)
         static const exr_chan ch[] = {{"depth.Z", XFLOAT, 1, 1}};
         exr_spec s = {0, 0, 3, 2, ch, 1, 0, 0, 0, 0, 0, sample_random};
         bytes b = make_exr(&s);
-        spit(tmp_path("z.exr"), b.p, b.n);
+        test_spit(tmp_path("z.exr"), b.p, b.n);
         clv_host_image img = read_both(clv_exr_read, tmp_path("z.exr"), "single channel");
         static const int order[] = {0};
         EXPECT(check_exr_pixels(&img, &s, order, 1, "single channel"), "single channel pixels");
@@ -800,7 +727,7 @@ static void test_exr_handmade(void)
         static const exr_chan rg[] = {{"G", XHALF, 1, 1}, {"R", XHALF, 1, 1}};
         exr_spec s = {0, 0, 4, 4, rg, 2, 0, 0, 0, 0, 0, sample_random};
         bytes b = make_exr(&s);
-        spit(tmp_path("rg.exr"), b.p, b.n);
+        test_spit(tmp_path("rg.exr"), b.p, b.n);
         free(b.p);
         expect_read_fails(clv_exr_read, tmp_path("rg.exr"), CLV_ERROR_UNSUPPORTED,
                           "R and G only");
@@ -809,7 +736,7 @@ static void test_exr_handmade(void)
                                        {"R", XHALF, 2, 2}};
         exr_spec s2 = {0, 0, 8, 4, sub, 3, 0, 0, 0, 0, 1, sample_random};
         b = make_exr(&s2);
-        spit(tmp_path("sub.exr"), b.p, b.n);
+        test_spit(tmp_path("sub.exr"), b.p, b.n);
         free(b.p);
         expect_read_fails(clv_exr_read, tmp_path("sub.exr"), CLV_ERROR_UNSUPPORTED,
                           "subsampled channel");
@@ -820,26 +747,26 @@ static void test_exr_handmade(void)
                                       {"R", XFLOAT, 1, 1}};
         exr_spec s = {0, 0, 60000, 60000, ch, 3, 0, 0, 0, 0, 1, sample_random};
         bytes b = make_exr(&s);
-        spit(tmp_path("huge.exr"), b.p, b.n);
+        test_spit(tmp_path("huge.exr"), b.p, b.n);
         free(b.p);
         expect_read_fails(clv_exr_read, tmp_path("huge.exr"), CLV_ERROR_INVALID_ARGUMENT,
                           "EXR announcing 60000x60000");
         s.tiled = 1;
         s.tw = s.th = 64;
         b = make_exr(&s);
-        spit(tmp_path("huge_tiled.exr"), b.p, b.n);
+        test_spit(tmp_path("huge_tiled.exr"), b.p, b.n);
         free(b.p);
         expect_read_fails(clv_exr_read, tmp_path("huge_tiled.exr"), CLV_ERROR_INVALID_ARGUMENT,
                           "tiled EXR announcing 60000x60000");
         exr_spec s2 = {0, 0, 70000, 1, ch, 3, 0, 0, 0, 0, 1, sample_random};
         b = make_exr(&s2);
-        spit(tmp_path("wide.exr"), b.p, b.n);
+        test_spit(tmp_path("wide.exr"), b.p, b.n);
         free(b.p);
         expect_read_fails(clv_exr_read, tmp_path("wide.exr"), CLV_ERROR_UNSUPPORTED,
                           "EXR 70000 wide");
         exr_spec s3 = {0, 0, 64, 64, ch, 3, 0, 0, 0, 0, 1, sample_random};
         b = make_exr(&s3);
-        spit(tmp_path("nodata.exr"), b.p, b.n);
+        test_spit(tmp_path("nodata.exr"), b.p, b.n);
         free(b.p);
         expect_read_fails(clv_exr_read, tmp_path("nodata.exr"), CLV_ERROR_FORMAT,
                           "EXR 64x64 without data");
@@ -852,13 +779,13 @@ static void test_exr_handmade(void)
         /* The last chunk starts 8 + 6*4 bytes before the end: its size field. */
         size_t size_at = b.n - 24 - 4;
         b.p[size_at + 3] = 0x7F;
-        spit(tmp_path("liar_chunk.exr"), b.p, b.n);
+        test_spit(tmp_path("liar_chunk.exr"), b.p, b.n);
         expect_read_fails(clv_exr_read, tmp_path("liar_chunk.exr"), CLV_ERROR_FORMAT,
                           "EXR chunk with a lying size");
         /* Smaller than an uncompressed line: must not leave pixels unset. */
         b.p[size_at + 3] = 0;
         b.p[size_at] = 20;
-        spit(tmp_path("short_chunk.exr"), b.p, b.n);
+        test_spit(tmp_path("short_chunk.exr"), b.p, b.n);
         expect_read_fails(clv_exr_read, tmp_path("short_chunk.exr"), CLV_ERROR_FORMAT,
                           "uncompressed EXR chunk shorter than its line");
         free(b.p);
@@ -900,7 +827,7 @@ static void test_hdr_roundtrip(void)
                 px(&flat, x, y)[c] = x < 150 ? 0.25f : 1000.0f + 4.0f * (float)c;
     EXPECT_STATUS(clv_hdr_write(tmp_path("flat.hdr"), &flat), CLV_OK);
     size_t n;
-    unsigned char *b = slurp(tmp_path("flat.hdr"), &n);
+    unsigned char *b = test_slurp(tmp_path("flat.hdr"), &n);
     EXPECT(n > 11 && memcmp(b, "#?RADIANCE\n", 11) == 0, "HDR header: %.20s", (char *)b);
     EXPECT(strstr((char *)b, "FORMAT=32-bit_rle_rgbe\n") != NULL, "FORMAT line");
     EXPECT(strstr((char *)b, "\n\n-Y 50 +X 300\n") != NULL, "resolution line");
@@ -971,7 +898,7 @@ static void test_hdr_handmade(void)
                                               {200, 100, 50, 255}, {9, 9, 9, 128}, {1, 2, 3, 0}};
         for (int i = 0; i < 6; i++)
             b_put(&b, p[i], 4);
-        spit(tmp_path("flat.hdr"), b.p, b.n);
+        test_spit(tmp_path("flat.hdr"), b.p, b.n);
         clv_host_image img = read_both(clv_hdr_read, tmp_path("flat.hdr"), "flat RGBE");
         if (img.data && img.width == 3 && img.height == 2 && img.channels == 3)
             for (int i = 0; i < 6; i++)
@@ -1005,7 +932,7 @@ static void test_hdr_handmade(void)
                 b_put(&b, nop, 4);
             }
         }
-        spit(tmp_path("old.hdr"), b.p, b.n);
+        test_spit(tmp_path("old.hdr"), b.p, b.n);
         clv_host_image img = read_both(clv_hdr_read, tmp_path("old.hdr"), "old-style RLE");
         if (img.data && img.width == 10 && img.height == 2) {
             for (int x = 0; x < 10; x++)
@@ -1027,14 +954,14 @@ static void test_hdr_handmade(void)
         b_put(&b, P, 4);
         b_put(&b, r43, 4);
         b_put(&b, r1, 4);
-        spit(tmp_path("shift.hdr"), b.p, b.n);
+        test_spit(tmp_path("shift.hdr"), b.p, b.n);
         img = read_both(clv_hdr_read, tmp_path("shift.hdr"), "old-style shift");
         if (img.data && img.width == 300)
             expect_rgbe_pixel(&img, 299, 0, P, "old-style shift");
         clv_host_image_free(&img);
         /* One more repeat would overflow: 44 + 256 = 300 > 299 left. */
         b.p[b.n - 5] = 44;
-        spit(tmp_path("shift_over.hdr"), b.p, b.n);
+        test_spit(tmp_path("shift_over.hdr"), b.p, b.n);
         expect_read_fails(clv_hdr_read, tmp_path("shift_over.hdr"), CLV_ERROR_FORMAT,
                           "old-style run overflowing the scanline");
         free(b.p);
@@ -1043,7 +970,7 @@ static void test_hdr_handmade(void)
         b_text(&b, hdr_head);
         b_text(&b, "-Y 1 +X 3\n");
         b_put(&b, run3, 4);
-        spit(tmp_path("run_first.hdr"), b.p, b.n);
+        test_spit(tmp_path("run_first.hdr"), b.p, b.n);
         expect_read_fails(clv_hdr_read, tmp_path("run_first.hdr"), CLV_ERROR_FORMAT,
                           "old-style run with nothing before it");
         free(b.p);
@@ -1061,7 +988,7 @@ static void test_hdr_handmade(void)
         b_text(&b, hdr_head);
         b_text(&b, "-Y 1 +X 8\n");
         b_put(&b, rle, sizeof rle);
-        spit(tmp_path("new.hdr"), b.p, b.n);
+        test_spit(tmp_path("new.hdr"), b.p, b.n);
         clv_host_image img = read_both(clv_hdr_read, tmp_path("new.hdr"), "new-style RLE");
         static const unsigned char g[8] = {1, 2, 3, 50, 50, 50, 50, 50};
         static const unsigned char e[8] = {129, 129, 129, 129, 130, 131, 0, 128};
@@ -1096,7 +1023,7 @@ static void test_hdr_handmade(void)
             b_text(&c, "-Y 1 +X 8\n");
             b_put(&c, v, sizeof v);
             b_put(&c, "\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 20); /* room to overrun */
-            spit(tmp_path("bad_rle.hdr"), c.p, c.n);
+            test_spit(tmp_path("bad_rle.hdr"), c.p, c.n);
             expect_read_fails(clv_hdr_read, tmp_path("bad_rle.hdr"), CLV_ERROR_FORMAT, bad[i].what);
             free(c.p);
         }
@@ -1129,7 +1056,7 @@ static void test_hdr_handmade(void)
             {"#?RADIANCE\n\n-Y 2 +X 2\n\x02\x02\x01\x02", CLV_ERROR_FORMAT, "data cut"},
         };
         for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-            spit(tmp_path("head.hdr"), cases[i].text, strlen(cases[i].text));
+            test_spit(tmp_path("head.hdr"), cases[i].text, strlen(cases[i].text));
             expect_read_fails(clv_hdr_read, tmp_path("head.hdr"), cases[i].want, cases[i].what);
         }
         /* A header line over 4 KiB, and a header over 64 KiB of short lines. */
@@ -1138,7 +1065,7 @@ static void test_hdr_handmade(void)
         for (int i = 0; i < 5000; i++)
             b_u8(&b, 'x');
         b_text(&b, "\n\n-Y 1 +X 1\nAAAA");
-        spit(tmp_path("long_line.hdr"), b.p, b.n);
+        test_spit(tmp_path("long_line.hdr"), b.p, b.n);
         expect_read_fails(clv_hdr_read, tmp_path("long_line.hdr"), CLV_ERROR_FORMAT,
                           "header line over 4 KiB");
         b.n = 0;
@@ -1146,13 +1073,13 @@ static void test_hdr_handmade(void)
         for (int i = 0; i < 10000; i++)
             b_text(&b, "# comment\n");
         b_text(&b, "\n-Y 1 +X 1\nAAAA");
-        spit(tmp_path("long_head.hdr"), b.p, b.n);
+        test_spit(tmp_path("long_head.hdr"), b.p, b.n);
         expect_read_fails(clv_hdr_read, tmp_path("long_head.hdr"), CLV_ERROR_FORMAT,
                           "header over 64 KiB");
         free(b.p);
         /* The per-format reader refuses other magics; the generic one does
          * not recognise them. */
-        spit(tmp_path("autopano.hdr"), "#?AUTOPANO\n\n-Y 1 +X 1\nAAAA", 26);
+        test_spit(tmp_path("autopano.hdr"), "#?AUTOPANO\n\n-Y 1 +X 1\nAAAA", 26);
         expect_read_fails(clv_hdr_read, tmp_path("autopano.hdr"), CLV_ERROR_FORMAT,
                           "#?AUTOPANO");
     }
@@ -1162,7 +1089,7 @@ static void test_hdr_handmade(void)
         EXPECT_STATUS(clv_hdr_write(tmp_path("cutme.hdr"), &src), CLV_OK);
         clv_host_image_free(&src);
         size_t n;
-        unsigned char *b = slurp(tmp_path("cutme.hdr"), &n);
+        unsigned char *b = test_slurp(tmp_path("cutme.hdr"), &n);
         size_t head = (size_t)(strstr((char *)b, "+X 333\n") - (char *)b) + 7;
         const size_t cuts[] = {1, 5, 11, 20, head - 1, head, head + 2, head + 4, n / 2, n - 1};
         for (size_t i = 0; i < sizeof cuts / sizeof cuts[0]; i++)
@@ -1201,7 +1128,7 @@ static void test_pfm_roundtrip(void)
     px(&two, 0, 1)[0] = 2.0f; /* bottom */
     EXPECT_STATUS(clv_pfm_write(tmp_path("two.pfm"), &two), CLV_OK);
     size_t n;
-    unsigned char *b = slurp(tmp_path("two.pfm"), &n);
+    unsigned char *b = test_slurp(tmp_path("two.pfm"), &n);
     uint16_t one = 1;
     int le = *(unsigned char *)&one == 1;
     const char *head = le ? "Pf\n1 2\n-1.0\n" : "Pf\n1 2\n1.0\n";
@@ -1233,7 +1160,7 @@ static void test_pfm_handmade(void)
         for (int r = 0; r < 2; r++)
             for (int i = 0; i < 6; i++)
                 put_be_float(&b, rows[r][i]);
-        spit(tmp_path("be.pfm"), b.p, b.n);
+        test_spit(tmp_path("be.pfm"), b.p, b.n);
         clv_host_image img = read_both(clv_pfm_read, tmp_path("be.pfm"), "big-endian PFM");
         if (img.data && img.width == 2 && img.height == 2 && img.channels == 3)
             for (int r = 0; r < 2; r++)
@@ -1249,7 +1176,7 @@ static void test_pfm_handmade(void)
         expect_cut_fails(clv_pfm_read, b.p, 3, "be.pfm");
         /* Bytes after the last row are ignored. */
         b_text(&b, "trailing");
-        spit(tmp_path("trail.pfm"), b.p, b.n);
+        test_spit(tmp_path("trail.pfm"), b.p, b.n);
         img = read_both(clv_pfm_read, tmp_path("trail.pfm"), "PFM with trailing bytes");
         clv_host_image_free(&img);
         free(b.p);
@@ -1263,7 +1190,7 @@ static void test_pfm_handmade(void)
         b_u8(&b, ' ');
         for (int k = 0; k < 3; k++)
             b_f32(&b, (float)(k + 1) * 0.5f);
-        spit(tmp_path("le.pfm"), b.p, b.n);
+        test_spit(tmp_path("le.pfm"), b.p, b.n);
         clv_host_image img = read_both(clv_pfm_read, tmp_path("le.pfm"), scales[i]);
         EXPECT(img.data && img.channels == 1 && img.width == 3 && px(&img, 2, 0)[0] == 1.5f,
                "little-endian gray PFM with scale %s", scales[i]);
@@ -1295,14 +1222,14 @@ static void test_pfm_handmade(void)
          CLV_ERROR_FORMAT, "scale token too long"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        spit(tmp_path("head.pfm"), cases[i].text, strlen(cases[i].text));
+        test_spit(tmp_path("head.pfm"), cases[i].text, strlen(cases[i].text));
         expect_read_fails(clv_pfm_read, tmp_path("head.pfm"), cases[i].want, cases[i].what);
     }
     /* Not a PFM at all (the per-format reader; the generic one does not
      * sniff these as PFM). */
-    spit(tmp_path("p6.pfm"), "P6\n1 1\n255\nabc", 14);
+    test_spit(tmp_path("p6.pfm"), "P6\n1 1\n255\nabc", 14);
     expect_read_fails(clv_pfm_read, tmp_path("p6.pfm"), CLV_ERROR_FORMAT, "PPM P6");
-    spit(tmp_path("pfx.pfm"), "PFX\n1 1\n-1\nabcd", strlen("PFX\n1 1\n-1\nabcd"));
+    test_spit(tmp_path("pfx.pfm"), "PFX\n1 1\n-1\nabcd", strlen("PFX\n1 1\n-1\nabcd"));
     expect_read_fails(clv_pfm_read, tmp_path("pfx.pfm"), CLV_ERROR_FORMAT, "PFX");
 }
 
@@ -1315,8 +1242,8 @@ static void test_read_errors(void)
     unsigned char garbage[3000];
     test_fill_random(garbage, sizeof garbage, CLV_U8, 9);
     garbage[0] = 0x42;
-    spit(tmp_path("garbage.bin"), garbage, sizeof garbage);
-    spit(tmp_path("empty.bin"), "", 0);
+    test_spit(tmp_path("garbage.bin"), garbage, sizeof garbage);
+    test_spit(tmp_path("empty.bin"), "", 0);
     for (int r = 0; r < 3; r++) {
 #ifndef CLV_HAVE_OPENEXR
         if (r == 0)
@@ -1333,20 +1260,20 @@ static void test_read_errors(void)
     /* The right magic followed by garbage. */
 #ifdef CLV_HAVE_OPENEXR
     memcpy(garbage, "\x76\x2f\x31\x01", 4);
-    spit(tmp_path("exr_garbage.exr"), garbage, sizeof garbage);
+    test_spit(tmp_path("exr_garbage.exr"), garbage, sizeof garbage);
     expect_read_fails(clv_exr_read, tmp_path("exr_garbage.exr"), CLV_ERROR_FORMAT,
                       "EXR magic + garbage");
     memcpy(garbage, "\x76\x2f\x31\x01\x02\x00\x00\x00", 8);
-    spit(tmp_path("exr_garbage2.exr"), garbage, sizeof garbage);
+    test_spit(tmp_path("exr_garbage2.exr"), garbage, sizeof garbage);
     expect_read_fails(clv_exr_read, tmp_path("exr_garbage2.exr"), CLV_ERROR_FORMAT,
                       "EXR magic + version + garbage");
 #endif
     memcpy(garbage, "#?RADIANCE\n", 11);
-    spit(tmp_path("hdr_garbage.hdr"), garbage, sizeof garbage);
+    test_spit(tmp_path("hdr_garbage.hdr"), garbage, sizeof garbage);
     expect_read_fails(clv_hdr_read, tmp_path("hdr_garbage.hdr"), CLV_ERROR_FORMAT,
                       "HDR magic + garbage");
     memcpy(garbage, "PF\n", 3);
-    spit(tmp_path("pfm_garbage.pfm"), garbage, sizeof garbage);
+    test_spit(tmp_path("pfm_garbage.pfm"), garbage, sizeof garbage);
     expect_read_fails(clv_pfm_read, tmp_path("pfm_garbage.pfm"), CLV_ERROR_FORMAT,
                       "PFM magic + garbage");
 
@@ -1395,21 +1322,21 @@ static void test_dispatch(void)
         clv_host_image_free(&back);
     }
     size_t n;
-    unsigned char *b = slurp(tmp_path("x.HDR"), &n);
+    unsigned char *b = test_slurp(tmp_path("x.HDR"), &n);
     EXPECT(n > 10 && memcmp(b, "#?RADIANCE", 10) == 0, "x.HDR must be Radiance");
     free(b);
-    b = slurp(tmp_path("y.Pfm"), &n);
+    b = test_slurp(tmp_path("y.Pfm"), &n);
     EXPECT(n > 3 && memcmp(b, "PF\n", 3) == 0, "y.Pfm must be PFM");
     free(b);
 
     /* Unknown extensions: refused, nothing created. */
-    int before = dir_entries(tmp_dir);
+    int before = test_dir_entries(tmp_dir);
     static const char *const bad[] = {"x.exr.gz", "x.hdri", "x.pf", "x.exrx", "x.rgbe", "x."};
     for (int i = 0; i < 6; i++) {
         EXPECT_STATUS(clv_image_write(tmp_path(bad[i]), &src, 0), CLV_ERROR_UNSUPPORTED);
-        EXPECT(!file_exists(tmp_path(bad[i])), "%s must not be created", bad[i]);
+        EXPECT(!test_file_exists(tmp_path(bad[i])), "%s must not be created", bad[i]);
     }
-    EXPECT(dir_entries(tmp_dir) == before, "refused writes left files behind");
+    EXPECT(test_dir_entries(tmp_dir) == before, "refused writes left files behind");
 
     /* Magic bytes the generic reader must not take for ours. */
     static const struct {
@@ -1417,7 +1344,7 @@ static void test_dispatch(void)
         size_t len;
     } near[] = {{"#?RADIANC", 9}, {"#?RGB\n", 6}, {"\x76\x2f\x31", 3}, {"PF", 2}, {"Pfx\n", 4}};
     for (size_t i = 0; i < sizeof near / sizeof near[0]; i++) {
-        spit(tmp_path("near.bin"), near[i].data, near[i].len);
+        test_spit(tmp_path("near.bin"), near[i].data, near[i].len);
         back = junk_image();
         EXPECT_STATUS(clv_image_read(tmp_path("near.bin"), &back), CLV_ERROR_FORMAT);
         EXPECT(is_zeroed(&back), "*out zeroed");
@@ -1438,7 +1365,7 @@ static void test_write_errors(void)
     REQUIRE(clv_host_image_alloc(&u16, 16, 16, 3, CLV_U16) == CLV_OK, "alloc");
     f4 = make_f32(16, 16, 4, 1);
     f3 = make_f32(16, 16, 3, 2);
-    int entries = dir_entries(tmp_dir);
+    int entries = test_dir_entries(tmp_dir);
     char name[64];
 
     for (int f = 0; f < 3; f++) {
@@ -1479,9 +1406,9 @@ static void test_write_errors(void)
         EXPECT_STATUS(writers[f](tmp_path(name), NULL), CLV_ERROR_INVALID_ARGUMENT);
         EXPECT_STATUS(writers[f](NULL, &f3), CLV_ERROR_INVALID_ARGUMENT);
     }
-    EXPECT(!file_exists(tmp_path("no")), "nothing may be created");
-    EXPECT(dir_entries(tmp_dir) == entries, "refused writes left %d new files behind",
-           dir_entries(tmp_dir) - entries);
+    EXPECT(!test_file_exists(tmp_path("no")), "nothing may be created");
+    EXPECT(test_dir_entries(tmp_dir) == entries, "refused writes left %d new files behind",
+           test_dir_entries(tmp_dir) - entries);
 
     /* A refused write over an existing file leaves it alone; a write that
      * fails half-way (the file size limit makes write() fail with EFBIG)
@@ -1496,11 +1423,11 @@ static void test_write_errors(void)
         const char *keep = tmp_path(name);
         EXPECT_STATUS(writers[f](keep, &f3), CLV_OK);
         size_t old_len;
-        unsigned char *old = slurp(keep, &old_len);
+        unsigned char *old = test_slurp(keep, &old_len);
         EXPECT_STATUS(writers[f](keep, &u8), CLV_ERROR_UNSUPPORTED);
-        EXPECT(same_file_content(keep, old, old_len), "refused %s write changed the old file",
+        EXPECT(test_same_file_content(keep, old, old_len), "refused %s write changed the old file",
                ext[f]);
-        int before = dir_entries(tmp_dir);
+        int before = test_dir_entries(tmp_dir);
 
         struct rlimit saved, lim;
         REQUIRE(getrlimit(RLIMIT_FSIZE, &saved) == 0, "getrlimit");
@@ -1516,25 +1443,25 @@ static void test_write_errors(void)
 
         EXPECT(s == CLV_ERROR_IO, "%s write hitting EFBIG -> %s: %s", ext[f],
                clv_status_string(s), msg);
-        EXPECT(same_file_content(keep, old, old_len), "failed %s write changed the old file",
+        EXPECT(test_same_file_content(keep, old, old_len), "failed %s write changed the old file",
                ext[f]);
-        EXPECT(dir_entries(tmp_dir) == before, "failed %s write left a temporary file", ext[f]);
+        EXPECT(test_dir_entries(tmp_dir) == before, "failed %s write left a temporary file", ext[f]);
         free(old);
 
         /* Without the limit the same write replaces the file. */
         EXPECT_STATUS(clv_image_write(keep, &big, 0), CLV_OK);
-        EXPECT(dir_entries(tmp_dir) == before, "successful %s write left a temporary file",
+        EXPECT(test_dir_entries(tmp_dir) == before, "successful %s write left a temporary file",
                ext[f]);
 
         /* The target is a directory: rename fails, the directory survives. */
         snprintf(name, sizeof name, "adir.%s", ext[f]);
         const char *dir = tmp_path(name);
         REQUIRE(mkdir(dir, 0700) == 0, "mkdir");
-        before = dir_entries(tmp_dir);
+        before = test_dir_entries(tmp_dir);
         EXPECT_STATUS(writers[f](dir, &f3), CLV_ERROR_IO);
         struct stat st;
         EXPECT(stat(dir, &st) == 0 && S_ISDIR(st.st_mode), "directory target destroyed");
-        EXPECT(dir_entries(tmp_dir) == before, "failed rename left a temporary file");
+        EXPECT(test_dir_entries(tmp_dir) == before, "failed rename left a temporary file");
     }
     clv_host_image_free(&big);
     clv_host_image_free(&u8);
@@ -1547,12 +1474,12 @@ static void test_write_errors(void)
 static void test_no_openexr(void)
 {
     clv_host_image src = make_f32(8, 8, 3, 4);
-    int before = dir_entries(tmp_dir);
+    int before = test_dir_entries(tmp_dir);
     EXPECT_STATUS(clv_exr_write(tmp_path("none.exr"), &src), CLV_ERROR_UNSUPPORTED);
     EXPECT(strstr(clv_io_last_error(), "without OpenEXR") != NULL, "message: %s",
            clv_io_last_error());
     EXPECT_STATUS(clv_image_write(tmp_path("none.EXR"), &src, 0), CLV_ERROR_UNSUPPORTED);
-    EXPECT(dir_entries(tmp_dir) == before, "a refused EXR write created a file");
+    EXPECT(test_dir_entries(tmp_dir) == before, "a refused EXR write created a file");
     clv_host_image img = junk_image();
     EXPECT_STATUS(clv_exr_read(tmp_path("missing.exr"), &img), CLV_ERROR_UNSUPPORTED);
     EXPECT(is_zeroed(&img), "*out zeroed");
@@ -1730,6 +1657,6 @@ int main(void)
     test_to_f32();
     test_threads();
 
-    remove_tree(tmp_dir);
+    test_remove_tree(tmp_dir);
     return test_finish("hdrio", passed);
 }

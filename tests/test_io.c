@@ -59,79 +59,6 @@ static char *data_path(const char *name)
     return p;
 }
 
-static int dir_entries(const char *dir)
-{
-    DIR *d = opendir(dir);
-    REQUIRE(d, "opendir %s: %s", dir, strerror(errno));
-    int n = 0;
-    struct dirent *e;
-    while ((e = readdir(d)))
-        if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
-            n++;
-    closedir(d);
-    return n;
-}
-
-static void remove_tree(const char *dir)
-{
-    DIR *d = opendir(dir);
-    if (!d)
-        return;
-    struct dirent *e;
-    char p[4096];
-    while ((e = readdir(d))) {
-        if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
-            continue;
-        snprintf(p, sizeof p, "%s/%s", dir, e->d_name);
-        struct stat st;
-        if (lstat(p, &st) == 0 && S_ISDIR(st.st_mode))
-            remove_tree(p);
-        else
-            unlink(p);
-    }
-    closedir(d);
-    rmdir(dir);
-}
-
-static int file_exists(const char *path)
-{
-    struct stat st;
-    return stat(path, &st) == 0;
-}
-
-/* Whole file into memory (caller frees); *len receives its size. */
-static unsigned char *slurp(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    REQUIRE(f, "cannot open %s: %s", path, strerror(errno));
-    REQUIRE(fseek(f, 0, SEEK_END) == 0, "seek %s", path);
-    long n = ftell(f);
-    REQUIRE(n >= 0, "ftell %s", path);
-    rewind(f);
-    unsigned char *buf = malloc((size_t)n + 1);
-    REQUIRE(buf, "out of memory");
-    REQUIRE(fread(buf, 1, (size_t)n, f) == (size_t)n, "short read %s", path);
-    fclose(f);
-    *len = (size_t)n;
-    return buf;
-}
-
-static void spit(const char *path, const void *data, size_t len)
-{
-    FILE *f = fopen(path, "wb");
-    REQUIRE(f, "cannot create %s: %s", path, strerror(errno));
-    REQUIRE(fwrite(data, 1, len, f) == len && fclose(f) == 0, "cannot write %s", path);
-}
-
-static int same_file_content(const char *path, const unsigned char *data, size_t len)
-{
-    size_t n;
-    unsigned char *got = slurp(path, &n);
-    int same = n == len && memcmp(got, data, len) == 0;
-    free(got);
-    return same;
-}
-
 /* ---- pixels ---- */
 
 static size_t type_size(clv_pixel_type t)
@@ -396,7 +323,7 @@ static void test_bundled_jpeg(void)
 static void png_header(const char *path, int *depth, int *color)
 {
     size_t n;
-    unsigned char *b = slurp(path, &n);
+    unsigned char *b = test_slurp(path, &n);
     *depth = n > 25 ? b[24] : -1;
     *color = n > 25 ? b[25] : -1;
     free(b);
@@ -534,7 +461,7 @@ static void test_jpeg_roundtrip(void)
            "q10 (%ld bytes) should be smaller than q95 (%ld)", file_size(tmp_path("q10.jpg")),
            file_size(tmp_path("camera.jpeg")));
     size_t n0, n92;
-    unsigned char *b0 = slurp(tmp_path("q0.jpg"), &n0), *b92 = slurp(tmp_path("q92.jpg"), &n92);
+    unsigned char *b0 = test_slurp(tmp_path("q0.jpg"), &n0), *b92 = test_slurp(tmp_path("q92.jpg"), &n92);
     EXPECT(n0 == n92 && memcmp(b0, b92, n0) == 0, "quality 0 must mean 92");
     free(b0);
     free(b92);
@@ -561,7 +488,7 @@ static void test_dispatch(void)
     for (int i = 0; i < 3; i++) {
         EXPECT_STATUS(clv_image_write(tmp_path(jpg_names[i]), &src, 90), CLV_OK);
         size_t n;
-        unsigned char *b = slurp(tmp_path(jpg_names[i]), &n);
+        unsigned char *b = test_slurp(tmp_path(jpg_names[i]), &n);
         EXPECT(n > 3 && b[0] == 0xFF && b[1] == 0xD8 && b[2] == 0xFF, "%s must be a JPEG",
                jpg_names[i]);
         free(b);
@@ -578,13 +505,13 @@ static void test_dispatch(void)
     clv_host_image_free(&back);
 
     /* Unknown or missing extensions: refused, nothing created. */
-    int before = dir_entries(tmp_dir);
+    int before = test_dir_entries(tmp_dir);
     static const char *const bad[] = {"x.bmp", "x.tif", "noext", "x.png.gz", "x.pn", "x."};
     for (int i = 0; i < 6; i++) {
         EXPECT_STATUS(clv_image_write(tmp_path(bad[i]), &src, 0), CLV_ERROR_UNSUPPORTED);
-        EXPECT(!file_exists(tmp_path(bad[i])), "%s must not be created", bad[i]);
+        EXPECT(!test_file_exists(tmp_path(bad[i])), "%s must not be created", bad[i]);
     }
-    EXPECT(dir_entries(tmp_dir) == before, "refused writes left files behind");
+    EXPECT(test_dir_entries(tmp_dir) == before, "refused writes left files behind");
     clv_host_image_free(&src);
 }
 
@@ -611,10 +538,10 @@ static const char *truncated_copy(const char *name, size_t n, const char *out)
 {
     size_t len;
     char *src = data_path(name);
-    unsigned char *b = slurp(src, &len);
+    unsigned char *b = test_slurp(src, &len);
     REQUIRE(n <= len, "%s is shorter than %zu", name, n);
     const char *path = tmp_path(out);
-    spit(path, b, n);
+    test_spit(path, b, n);
     free(b);
     free(src);
     return path;
@@ -627,37 +554,37 @@ static void test_read_errors(void)
     expect_read_fails(tmp_dir, CLV_ERROR_IO, "a directory");
 
     const char *empty = tmp_path("empty.png");
-    spit(empty, "", 0);
+    test_spit(empty, "", 0);
     expect_read_fails(empty, CLV_ERROR_FORMAT, "empty file");
 
     unsigned char garbage[3000];
     test_fill_random(garbage, sizeof garbage, CLV_U8, 7);
     garbage[0] = 0x42; /* neither magic */
-    spit(tmp_path("garbage.png"), garbage, sizeof garbage);
+    test_spit(tmp_path("garbage.png"), garbage, sizeof garbage);
     expect_read_fails(tmp_path("garbage.png"), CLV_ERROR_FORMAT, "garbage");
 
     static const char gif[] = "GIF89a\x01\x00\x01\x00\x00\x00\x00;";
-    spit(tmp_path("image.gif"), gif, sizeof gif - 1);
+    test_spit(tmp_path("image.gif"), gif, sizeof gif - 1);
     expect_read_fails(tmp_path("image.gif"), CLV_ERROR_FORMAT, "GIF");
-    spit(tmp_path("short.png"), "\x89PN", 3);
+    test_spit(tmp_path("short.png"), "\x89PN", 3);
     expect_read_fails(tmp_path("short.png"), CLV_ERROR_FORMAT, "3 bytes of a PNG signature");
 
     /* Right magic, garbage after it. */
     memcpy(garbage, "\x89PNG\r\n\x1a\n", 8);
-    spit(tmp_path("sig_garbage.png"), garbage, sizeof garbage);
+    test_spit(tmp_path("sig_garbage.png"), garbage, sizeof garbage);
     expect_read_fails(tmp_path("sig_garbage.png"), CLV_ERROR_FORMAT, "PNG magic + garbage");
     memcpy(garbage, "\xFF\xD8\xFF\xE0", 4);
-    spit(tmp_path("soi_garbage.jpg"), garbage, sizeof garbage);
+    test_spit(tmp_path("soi_garbage.jpg"), garbage, sizeof garbage);
     expect_read_fails(tmp_path("soi_garbage.jpg"), CLV_ERROR_FORMAT, "JPEG magic + garbage");
 
     /* Truncated PNGs and JPEGs, cut at many places (header, inside the
      * data, just before the end marker). */
     size_t png_len, jpg_len;
     char *p = data_path("chelsea.png");
-    free(slurp(p, &png_len));
+    free(test_slurp(p, &png_len));
     free(p);
     p = data_path("coffee.jpg");
-    free(slurp(p, &jpg_len));
+    free(test_slurp(p, &jpg_len));
     free(p);
     const size_t png_cuts[] = {8, 20, 33, 100, 5000, png_len / 2, png_len - 13, png_len - 1};
     for (size_t i = 0; i < sizeof png_cuts / sizeof png_cuts[0]; i++) {
@@ -677,9 +604,9 @@ static void test_read_errors(void)
     /* A flipped byte inside the PNG image data: CRC error. */
     p = data_path("interlaced_plain.png");
     size_t n;
-    unsigned char *b = slurp(p, &n);
+    unsigned char *b = test_slurp(p, &n);
     b[n / 2] ^= 0x40;
-    spit(tmp_path("crc.png"), b, n);
+    test_spit(tmp_path("crc.png"), b, n);
     free(b);
     free(p);
     expect_read_fails(tmp_path("crc.png"), CLV_ERROR_FORMAT, "PNG with a bad CRC");
@@ -688,10 +615,10 @@ static void test_read_errors(void)
      * only warns and fills the rest with grey). Random bit flips that the
      * Huffman decoder swallows are not detectable and not tested. */
     p = data_path("coffee.jpg");
-    b = slurp(p, &n);
+    b = test_slurp(p, &n);
     b[n / 2] = 0xFF;
     b[n / 2 + 1] = 0xD9;
-    spit(tmp_path("corrupt.jpg"), b, n);
+    test_spit(tmp_path("corrupt.jpg"), b, n);
     free(b);
     free(p);
     {
@@ -728,7 +655,7 @@ static void test_write_errors(void)
     REQUIRE(clv_host_image_alloc(&rgba, 16, 16, 4, CLV_U8) == CLV_OK, "alloc");
     fill_smooth(&u8);
     fill_smooth(&rgba);
-    int entries = dir_entries(tmp_dir);
+    int entries = test_dir_entries(tmp_dir);
 
     /* A directory that does not exist. */
     const char *nodir = tmp_path("no/such/dir/out.png");
@@ -736,14 +663,14 @@ static void test_write_errors(void)
     EXPECT(strstr(clv_io_last_error(), "out.png") != NULL, "message should name the file: %s",
            clv_io_last_error());
     EXPECT_STATUS(clv_image_write(tmp_path("no/such/dir/out.jpg"), &u8, 0), CLV_ERROR_IO);
-    EXPECT(!file_exists(tmp_path("no")), "nothing may be created");
+    EXPECT(!test_file_exists(tmp_path("no")), "nothing may be created");
 
     /* Pixel types and channel counts the format cannot hold. */
     EXPECT_STATUS(clv_image_write(tmp_path("f32.png"), &f32, 0), CLV_ERROR_UNSUPPORTED);
     EXPECT(strstr(clv_io_last_error(), "f32") != NULL, "message should name f32: %s",
            clv_io_last_error());
     EXPECT_STATUS(clv_png_write(tmp_path("f32.png"), &f32), CLV_ERROR_UNSUPPORTED);
-    EXPECT(!file_exists(tmp_path("f32.png")), "f32.png must not be created");
+    EXPECT(!test_file_exists(tmp_path("f32.png")), "f32.png must not be created");
     EXPECT_STATUS(clv_image_write(tmp_path("u16.jpg"), &u16, 90), CLV_ERROR_UNSUPPORTED);
     EXPECT_STATUS(clv_image_write(tmp_path("f32.jpg"), &f32, 90), CLV_ERROR_UNSUPPORTED);
     EXPECT_STATUS(clv_image_write(tmp_path("rgba.jpg"), &rgba, 90), CLV_ERROR_UNSUPPORTED);
@@ -770,18 +697,18 @@ static void test_write_errors(void)
     EXPECT_STATUS(clv_image_write(tmp_path("null.png"), NULL, 0), CLV_ERROR_INVALID_ARGUMENT);
     EXPECT_STATUS(clv_png_write(tmp_path("null.png"), NULL), CLV_ERROR_INVALID_ARGUMENT);
     EXPECT_STATUS(clv_jpeg_write(tmp_path("null.jpg"), NULL, 0), CLV_ERROR_INVALID_ARGUMENT);
-    EXPECT(dir_entries(tmp_dir) == entries, "refused writes left %d new files behind",
-           dir_entries(tmp_dir) - entries);
+    EXPECT(test_dir_entries(tmp_dir) == entries, "refused writes left %d new files behind",
+           test_dir_entries(tmp_dir) - entries);
 
     /* A refused write over an existing file leaves it alone. */
     const char *keep = tmp_path("keep.png");
     EXPECT_STATUS(clv_image_write(keep, &u8, 0), CLV_OK);
     size_t old_len;
-    unsigned char *old = slurp(keep, &old_len);
+    unsigned char *old = test_slurp(keep, &old_len);
     EXPECT_STATUS(clv_image_write(keep, &f32, 0), CLV_ERROR_UNSUPPORTED);
-    EXPECT(same_file_content(keep, old, old_len), "refused write changed the old file");
+    EXPECT(test_same_file_content(keep, old, old_len), "refused write changed the old file");
     free(old);
-    entries = dir_entries(tmp_dir);
+    entries = test_dir_entries(tmp_dir);
 
     /* A write that fails half-way (the file size limit makes write() fail
      * with EFBIG): CLV_ERROR_IO, the old file intact, no temporary left. */
@@ -791,9 +718,9 @@ static void test_write_errors(void)
     const char *keep_jpg = tmp_path("keep.jpg");
     EXPECT_STATUS(clv_image_write(keep_jpg, &u8, 90), CLV_OK);
     size_t old_jpg_len;
-    unsigned char *old_jpg = slurp(keep_jpg, &old_jpg_len);
-    old = slurp(keep, &old_len);
-    entries = dir_entries(tmp_dir);
+    unsigned char *old_jpg = test_slurp(keep_jpg, &old_jpg_len);
+    old = test_slurp(keep, &old_len);
+    entries = test_dir_entries(tmp_dir);
 
     struct rlimit saved, lim;
     REQUIRE(getrlimit(RLIMIT_FSIZE, &saved) == 0, "getrlimit");
@@ -814,10 +741,10 @@ static void test_write_errors(void)
            msg_png);
     EXPECT(s_jpg == CLV_ERROR_IO, "JPEG write hitting EFBIG -> %s: %s", clv_status_string(s_jpg),
            msg_jpg);
-    EXPECT(same_file_content(keep, old, old_len), "failed PNG write changed the old file");
-    EXPECT(same_file_content(keep_jpg, old_jpg, old_jpg_len),
+    EXPECT(test_same_file_content(keep, old, old_len), "failed PNG write changed the old file");
+    EXPECT(test_same_file_content(keep_jpg, old_jpg, old_jpg_len),
            "failed JPEG write changed the old file");
-    EXPECT(dir_entries(tmp_dir) == entries, "failed writes left a temporary file behind");
+    EXPECT(test_dir_entries(tmp_dir) == entries, "failed writes left a temporary file behind");
     free(old);
     free(old_jpg);
 
@@ -827,16 +754,16 @@ static void test_write_errors(void)
     EXPECT_STATUS(clv_image_read(keep, &back), CLV_OK);
     EXPECT(same_pixels(&big, &back), "replacing an existing file");
     clv_host_image_free(&back);
-    EXPECT(dir_entries(tmp_dir) == entries, "successful writes left a temporary file behind");
+    EXPECT(test_dir_entries(tmp_dir) == entries, "successful writes left a temporary file behind");
 
     /* The target is a directory: rename fails, the directory survives. */
     const char *dir_png = tmp_path("adir.png");
     REQUIRE(mkdir(dir_png, 0700) == 0, "mkdir");
-    entries = dir_entries(tmp_dir);
+    entries = test_dir_entries(tmp_dir);
     EXPECT_STATUS(clv_image_write(dir_png, &u8, 0), CLV_ERROR_IO);
     struct stat st;
     EXPECT(stat(dir_png, &st) == 0 && S_ISDIR(st.st_mode), "directory target destroyed");
-    EXPECT(dir_entries(tmp_dir) == entries, "failed rename left a temporary file behind");
+    EXPECT(test_dir_entries(tmp_dir) == entries, "failed rename left a temporary file behind");
 
     /* New files get the usual permissions (not mkstemp's 0600). */
     mode_t um = umask(022);
@@ -899,7 +826,7 @@ static void write_png_header_only(const char *path, uint32_t w, uint32_t h)
     static const unsigned char idat[] = {0x78, 0x9c, 0x63, 0x00, 0x00, 0x00, 0x01, 0x00, 0x01};
     n += put_chunk(buf + n, "IDAT", idat, sizeof idat);
     n += put_chunk(buf + n, "IEND", NULL, 0);
-    spit(path, buf, n);
+    test_spit(path, buf, n);
 }
 
 static void test_max_pixels(void)
@@ -947,7 +874,7 @@ static void test_max_pixels(void)
 
     /* Same for JPEG: patch the SOF0 frame size of coffee.jpg to 65000^2. */
     size_t n;
-    unsigned char *b = slurp(coffee, &n);
+    unsigned char *b = test_slurp(coffee, &n);
     size_t sof = 0;
     for (size_t i = 2; i + 9 < n; i++)
         if (b[i] == 0xFF && (b[i + 1] == 0xC0 || b[i + 1] == 0xC2)) {
@@ -959,7 +886,7 @@ static void test_max_pixels(void)
     b[sof + 6] = 0xE8;
     b[sof + 7] = 0xFD; /* width */
     b[sof + 8] = 0xE8;
-    spit(tmp_path("huge.jpg"), b, n);
+    test_spit(tmp_path("huge.jpg"), b, n);
     free(b);
     EXPECT_STATUS(clv_image_read(tmp_path("huge.jpg"), &img), CLV_ERROR_INVALID_ARGUMENT);
     EXPECT(is_zeroed(&img), "*out zeroed");
@@ -1053,6 +980,6 @@ int main(void)
     test_max_pixels();
     test_threads();
 
-    remove_tree(tmp_dir);
+    test_remove_tree(tmp_dir);
     return test_finish("io", passed);
 }

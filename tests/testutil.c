@@ -1,6 +1,10 @@
 #include "testutil.h"
 
+#include <dirent.h>
+#include <errno.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 int test_failures = 0;
 
@@ -55,4 +59,77 @@ int test_finish(const char *name, int passed_checks)
 {
     printf("%s: %d passed, %d failed\n", name, passed_checks, test_failures);
     return test_failures ? 1 : 0;
+}
+
+int test_file_exists(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0;
+}
+
+int test_dir_entries(const char *dir)
+{
+    DIR *d = opendir(dir);
+    REQUIRE(d, "opendir %s: %s", dir, strerror(errno));
+    int n = 0;
+    struct dirent *e;
+    while ((e = readdir(d)))
+        if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
+            n++;
+    closedir(d);
+    return n;
+}
+
+void test_remove_tree(const char *dir)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return;
+    struct dirent *e;
+    char p[4096];
+    while ((e = readdir(d))) {
+        if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+            continue;
+        snprintf(p, sizeof p, "%s/%s", dir, e->d_name);
+        struct stat st;
+        if (lstat(p, &st) == 0 && S_ISDIR(st.st_mode))
+            test_remove_tree(p);
+        else
+            unlink(p);
+    }
+    closedir(d);
+    rmdir(dir);
+}
+
+unsigned char *test_slurp(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    REQUIRE(f, "cannot open %s: %s", path, strerror(errno));
+    REQUIRE(fseek(f, 0, SEEK_END) == 0, "seek %s", path);
+    long n = ftell(f);
+    REQUIRE(n >= 0, "ftell %s", path);
+    rewind(f);
+    unsigned char *buf = malloc((size_t)n + 1);
+    REQUIRE(buf, "out of memory");
+    REQUIRE(fread(buf, 1, (size_t)n, f) == (size_t)n, "short read %s", path);
+    fclose(f);
+    buf[n] = 0;
+    *len = (size_t)n;
+    return buf;
+}
+
+void test_spit(const char *path, const void *data, size_t len)
+{
+    FILE *f = fopen(path, "wb");
+    REQUIRE(f, "cannot create %s: %s", path, strerror(errno));
+    REQUIRE(fwrite(data, 1, len, f) == len && fclose(f) == 0, "cannot write %s", path);
+}
+
+int test_same_file_content(const char *path, const unsigned char *data, size_t len)
+{
+    size_t n;
+    unsigned char *got = test_slurp(path, &n);
+    int same = n == len && memcmp(got, data, len) == 0;
+    free(got);
+    return same;
 }

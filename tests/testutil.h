@@ -60,6 +60,19 @@ void test_fill_random(void *data, size_t n, clv_pixel_type type, uint64_t seed);
 /* Path of a bundled test file (CLV_TEST_DATA/name); static buffer. */
 const char *test_data_path(const char *name);
 
+/* Files and directories (exit 1 on unexpected failures). */
+int test_file_exists(const char *path);
+/* Entries of a directory, "." and ".." not counted. */
+int test_dir_entries(const char *dir);
+/* rm -rf; missing is fine. */
+void test_remove_tree(const char *dir);
+/* Whole file into a malloc'd buffer with a NUL after the data; *len = size. */
+unsigned char *test_slurp(const char *path, size_t *len);
+/* Create or replace a file with exactly these bytes. */
+void test_spit(const char *path, const void *data, size_t len);
+/* 1 when the file holds exactly data[0..len). */
+int test_same_file_content(const char *path, const unsigned char *data, size_t len);
+
 /* Print the summary line meson and CI read, return the exit code. */
 int test_finish(const char *name, int passed_checks);
 
