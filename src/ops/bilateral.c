@@ -120,7 +120,7 @@ CLV_API clv_status clv_bilateral(clv_context *ctx, const clv_image *src, clv_ima
     CLV_TRY(space_weights(ctx, sigma_space, radius, ctx->tune.vec > 0, &wsbuf));
 
     const int w = src->width, h = src->height, cn = src->channels, r = radius;
-    const int sp = (int)(src->pitch / src->elem_size), dp = (int)(dst->pitch / dst->elem_size);
+    const int sp = clv__pitch(src), dp = clv__pitch(dst);
     /* 2^(kr d2) = exp(-d2 / 2 sigma_range^2); a sigma so small that kr
      * overflows still gives weight 0 to every non-zero distance. */
     const double krd = -1.4426950408889634 / (2.0 * sigma_range * sigma_range);

@@ -167,8 +167,8 @@ static clv_status edge_range(clv_context *ctx, const char *options, const clv_im
     CLV_TRY(clv__get_kernel(ctx, CLV__SRC_GRID, options, "grid_minmax", &k));
     cl_mem pairs;
     CLV_TRY(clv__scratch(ctx, OP, 1, GROUPS * 2 * sizeof(float), &pairs));
-    const int vp = (int)(vals->pitch / vals->elem_size);
-    const int ep = (int)(edge->pitch / edge->elem_size);
+    const int vp = clv__pitch(vals);
+    const int ep = clv__pitch(edge);
     const size_t g[1] = {GROUPS * LOCAL}, l[1] = {LOCAL};
     CLV_TRY(CLV_LAUNCH(ctx, OP, k, 1, g, l, CLV_ARG(vals->mem), CLV_ARG(vp), CLV_ARG(edge->mem),
                        CLV_ARG(ep), CLV_ARG(vals->width), CLV_ARG(vals->height), CLV_ARG(pairs),
@@ -243,9 +243,9 @@ static clv_status run(clv_context *ctx, const clv_image *src, const clv_image *e
     CLV_TRY(clv__param_store_if_new(ctx, OP, CLV__PARAM_GRID_RANGE, rng_host, sizeof rng_host,
                                     &g.rng));
 
-    const int vp = (int)(src->pitch / src->elem_size);
-    const int ep = (int)(e->pitch / e->elem_size);
-    const int dp = (int)(dst->pitch / dst->elem_size);
+    const int vp = clv__pitch(src);
+    const int ep = clv__pitch(e);
+    const int dp = clv__pitch(dst);
     CLV_TRY(clv__grid_build(ctx, OP, options, src->mem, vp, e->mem, ep, src->width, src->height,
                             p.blur_sigma, &g));
     cl_kernel kslice;

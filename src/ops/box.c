@@ -24,7 +24,7 @@ CLV_API clv_status clv_box_filter(clv_context *ctx, const clv_image *src, clv_im
     CLV_TRY(clv__filter_options(ctx, OP, src, border, opts, sizeof opts));
     const int w = src->width, h = src->height, cn = src->channels;
     const int ax = ksize_x / 2, ay = ksize_y / 2;
-    const int sp = (int)(src->pitch / src->elem_size), dp = (int)(dst->pitch / dst->elem_size);
+    const int sp = clv__pitch(src), dp = clv__pitch(dst);
     const float scale = 1.0f / (float)(ksize_x * ksize_y);
     /* Columns: each work-item slides down `chunk_y` rows. */
     const int chunk_y = ksize_y < 16 ? 16 : ksize_y > 64 ? 64 : ksize_y;

@@ -291,7 +291,7 @@ static clv_status responses(job *j)
 {
     clv_status status = CLV_OK;
     clv_context *ctx = j->ctx;
-    const int sp = (int)(j->img->pitch / j->img->elem_size);
+    const int sp = clv__pitch(j->img);
     size_t max_wg, local_free, le[2];
     if (j->vec) {
         const size_t g[2] = {((size_t)j->w + 15) / 16, (size_t)j->h};

@@ -308,8 +308,8 @@ CLV_API clv_status clv_farneback(clv_context *ctx, const clv_image *prev, const 
     const clv_image *in[2] = {prev, next};
     clv_image *fin[2] = {ws->f0, ws->f1};
     for (int i = 0; i < 2; i++) {
-        const int sp = (int)(in[i]->pitch / in[i]->elem_size);
-        const int dp = (int)(fin[i]->pitch / sizeof(float));
+        const int sp = clv__pitch(in[i]);
+        const int dp = clv__pitch(fin[i]);
         CLV_TRY(CLV_LAUNCH(ctx, OP, kconv, 2, gfull, NULL, CLV_ARG(in[i]->mem), CLV_ARG(sp),
                            CLV_ARG(W), CLV_ARG(H), CLV_ARG(fin[i]->mem), CLV_ARG(dp)));
     }
@@ -320,7 +320,7 @@ CLV_API clv_status clv_farneback(clv_context *ctx, const clv_image *prev, const 
         clv_image *fl = k == 0 ? flow : l->flow;
         const int w = l->w, h = l->h;
         const size_t g[2] = {(size_t)w, (size_t)h};
-        const int fp = (int)(fl->pitch / sizeof(float));
+        const int fp = clv__pitch(fl);
         const int pp = (w + 15) / 16 * 16; /* planar pitch of this level */
 
         /* flow initialisation */
@@ -358,7 +358,7 @@ CLV_API clv_status clv_farneback(clv_context *ctx, const clv_image *prev, const 
                                            CLV_BORDER_REFLECT101));
                 CLV_TRY(clv__resize(ctx, ws->blur, li[i]));
             }
-            const int ip = (int)(li[i]->pitch / sizeof(float));
+            const int ip = clv__pitch(li[i]);
             CLV_TRY(CLV_LAUNCH(ctx, OP, kpv, 2, g, NULL, CLV_ARG(li[i]->mem), CLV_ARG(ip),
                                CLV_ARG(w), CLV_ARG(h), CLV_ARG(gbuf), CLV_ARG(xgbuf),
                                CLV_ARG(xxgbuf), CLV_ARG(n), CLV_ARG(ws->t), CLV_ARG(pp)));

@@ -127,9 +127,9 @@ CLV_API clv_status clv_warp(clv_context *ctx, const clv_image *src, const clv_im
     cl_kernel k;
     CLV_TRY(clv__get_kernel(ctx, CLV__SRC_FLOW_UTIL, opts, "warp_bilinear", &k));
 
-    const int sp = (int)(src->pitch / src->elem_size);
-    const int fp = (int)(flow->pitch / flow->elem_size);
-    const int dp = (int)(dst->pitch / dst->elem_size);
+    const int sp = clv__pitch(src);
+    const int fp = clv__pitch(flow);
+    const int dp = clv__pitch(dst);
     const int w = dst->width, h = dst->height;
     const size_t ppi = pixels_per_item(ctx);
     const size_t global[2] = {((size_t)w + ppi - 1) / ppi, (size_t)h};
@@ -176,7 +176,7 @@ CLV_API clv_status clv_flow_to_color(clv_context *ctx, const clv_image *flow, cl
     CLV_TRY(clv__get_kernel(ctx, CLV__SRC_FLOW_UTIL, opts, "flow_to_color", &kcolor));
 
     const int w = flow->width, h = flow->height;
-    const int fp = (int)(flow->pitch / flow->elem_size);
+    const int fp = clv__pitch(flow);
     const int rp = (int)rgb->pitch;
     const size_t ppi = pixels_per_item(ctx);
     const size_t items[2] = {((size_t)w + ppi - 1) / ppi, (size_t)h};
@@ -231,8 +231,8 @@ CLV_API clv_status clv_flow_eval(clv_context *ctx, const clv_image *estimate,
     CLV_TRY(clv__get_kernel(ctx, CLV__SRC_FLOW_UTIL, opts, "flow_eval_partial", &k));
 
     const int w = estimate->width, h = estimate->height;
-    const int ep = (int)(estimate->pitch / estimate->elem_size);
-    const int gp = (int)(ground_truth->pitch / ground_truth->elem_size);
+    const int ep = clv__pitch(estimate);
+    const int gp = clv__pitch(ground_truth);
     const size_t ppi = pixels_per_item(ctx);
     const size_t items[2] = {((size_t)w + ppi - 1) / ppi, (size_t)h};
     const size_t sums_bytes = 2 * sizeof(cl_float), counts_bytes = 4 * sizeof(cl_uint);

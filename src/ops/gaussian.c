@@ -119,7 +119,7 @@ clv_status clv__gaussian_blur(clv_context *ctx, const clv_image *src, clv_image 
     const int w = src->width, h = src->height, cn = src->channels;
     const int rx = kx / 2, ry = ky / 2;
     const size_t pix = (size_t)cn * sizeof(float);
-    const int sp = (int)(src->pitch / src->elem_size), dp = (int)(dst->pitch / dst->elem_size);
+    const int sp = clv__pitch(src), dp = clv__pitch(dst);
     cl_mem tmp;
 
     if (ctx->tune.vec > 0) {

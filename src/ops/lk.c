@@ -248,7 +248,7 @@ CLV_API clv_status clv_lk_track(clv_context *ctx, const clv_pyramid *prev, const
     const float eps2 = (float)(eps * eps), min_eig = (float)p.min_eig_threshold;
     for (int level = top; level >= 0; level--) {
         const clv_image *a = clv_pyramid_level(prev, level), *b = clv_pyramid_level(next, level);
-        const int ap = (int)(a->pitch / a->elem_size), bp = (int)(b->pitch / b->elem_size);
+        const int ap = clv__pitch(a), bp = clv__pitch(b);
         const int cols = a->width, rows = a->height;
         for (int first = 0; first < count; first += pl.batch) {
             const int m = count - first < pl.batch ? count - first : pl.batch;

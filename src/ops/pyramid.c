@@ -170,7 +170,7 @@ static clv_status pyr_down(clv_context *ctx, const clv_image *src, clv_image *ds
     size_t len = strlen(opts);
     snprintf(opts + len, sizeof opts - len, " -DBORDER=%s",
              clv__border_macro(CLV_BORDER_REFLECT101));
-    const int sp = (int)(src->pitch / src->elem_size), dp = (int)(dst->pitch / dst->elem_size);
+    const int sp = clv__pitch(src), dp = clv__pitch(dst);
     const int vec = ctx->tune.vec == 16 && src->channels == 1;
     if (vec) {
         len = strlen(opts);

@@ -84,7 +84,7 @@ clv_status clv__resize(clv_context *ctx, const clv_image *src, clv_image *dst)
                                  n * sizeof *tab, &tabmem));
     }
 
-    const int sp = (int)(src->pitch / src->elem_size), dp = (int)(dst->pitch / dst->elem_size);
+    const int sp = clv__pitch(src), dp = clv__pitch(dst);
     const size_t per_item = vec > 0 ? (size_t)vec : 1;
     const size_t global[2] = {((size_t)dw + per_item - 1) / per_item, (size_t)dh};
     CLV_TRY(CLV_LAUNCH(ctx, OP, k, 2, global, NULL, CLV_ARG(src->mem), CLV_ARG(sp),

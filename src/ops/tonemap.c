@@ -100,7 +100,7 @@ CLV_API clv_status clv_tonemap_local(clv_context *ctx, const clv_image *hdr, clv
     CLV_TRY(clv__scratch(ctx, OP, 4, hist_bytes, &hist));
     CLV_TRY(clv__scratch(ctx, OP, 5, 4 * sizeof(float), &rng));
 
-    const int hp = (int)(hdr->pitch / hdr->elem_size);
+    const int hp = clv__pitch(hdr);
     const int op_ = (int)out->pitch;
     const int n = (int)npix;
     const size_t g_img[2] = {(size_t)w, (size_t)h};

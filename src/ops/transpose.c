@@ -22,7 +22,7 @@ CLV_API clv_status clv_transpose(clv_context *ctx, const clv_image *src, clv_ima
     enum { TILE = 32 };
     char opts[256], fmt[64];
     clv__format_options(fmt, sizeof fmt, src->type, src->channels);
-    const int sp = (int)(src->pitch / src->elem_size), dp = (int)(dst->pitch / dst->elem_size);
+    const int sp = clv__pitch(src), dp = clv__pitch(dst);
     if (ctx->tune.vec > 0 && src->channels == 1) {
         /* CPU, one channel: 16x16 register blocks */
         snprintf(opts, sizeof opts, "%s -DTILE=%d -DVEC=%d", fmt, TILE, ctx->tune.vec);

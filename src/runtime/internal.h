@@ -290,6 +290,10 @@ int32_t *clv__resize_table(int sw, int sh, int dw, int dh);
 
 /* ---- images / argument checks (image.c) ---- */
 
+/* Row pitch in elements of the image's channel type, as kernels take it
+ * (pitches are multiples of 64 bytes, so the division is exact). */
+static inline int clv__pitch(const clv_image *img) { return (int)(img->pitch / img->elem_size); }
+
 /* -D options describing an image's pixel format: "-DDEPTH_U8 -DCN=3". */
 void clv__format_options(char *buf, size_t size, clv_pixel_type type, int channels);
 
