@@ -40,6 +40,12 @@ typedef struct clv_context_options {
      * works. Also switched on by CLV_PROFILE=1 (2: also print each kernel's
      * time on stderr when clv_last_op_device_time() reads them). */
     int profiling;
+    /* Non-zero: debug mode, also switched on by CLV_DEBUG=1. Kernels are
+     * built with bounds checks on every global buffer access; the first
+     * out-of-bounds access of a launch is reported as CLV_ERROR_KERNEL_FAULT
+     * naming the kernel, the work-item, the buffer argument and the index.
+     * Every launch waits for its kernel: slow, for finding bugs only. */
+    int debug;
 } clv_context_options;
 
 /* Runtime statistics, for tests and tools. */
@@ -50,6 +56,14 @@ typedef struct clv_context_stats {
     uint64_t cache_writes;     /* entries written to disk */
     uint64_t cache_write_failures; /* entries that could not be written (no space, no rights) */
     uint64_t kernels_launched; /* kernel enqueues since creation */
+    /* OpenCL objects of this context alive now (created or retained by
+     * clvision and not yet released). Flat over a long run; see also
+     * clv_debug_live_objects() for the whole process. */
+    uint64_t live_mem_objects;
+    uint64_t live_kernels;
+    uint64_t live_programs;
+    uint64_t live_events;
+    uint64_t live_queues;
 } clv_context_stats;
 
 /* Options with every field at its default (all NULL / 0). */
@@ -96,6 +110,37 @@ CLV_API const char *clv_context_platform_name(const clv_context *ctx);
  * version, OpenCL C version) into buf (always NUL-terminated, truncated if
  * small). Returns CLV_ERROR_NO_DEVICE when there is no platform at all. */
 CLV_API clv_status clv_list_devices(char *buf, size_t size);
+
+/* ---- Debugging and testing ---- */
+
+/* OpenCL objects alive in the whole process (all contexts). All zero once
+ * every context and image has been released. */
+typedef struct clv_live_objects {
+    uint64_t mem_objects, kernels, programs, events, queues, contexts;
+} clv_live_objects;
+CLV_API void clv_debug_live_objects(clv_live_objects *out);
+
+/* Fault injection, only in builds configured with -Dfault_injection=true
+ * (elsewhere any n other than 0 returns CLV_ERROR_UNSUPPORTED). Every OpenCL
+ * call clvision makes, except releases, is numbered from 1 in process order
+ * (clv_debug_cl_calls() reads the counter); clv_debug_fail_at(n) makes call
+ * number n fail with a plausible CL error (CL_OUT_OF_RESOURCES,
+ * CL_OUT_OF_HOST_MEMORY, CL_MEM_OBJECT_ALLOCATION_FAILURE) instead of
+ * running it; 0 turns injection off. clv_debug_injected_call() names the
+ * call that was made to fail ("" if none since the last clv_debug_fail_at).
+ * Process-wide, not thread-safe against concurrent clvision use. */
+CLV_API clv_status clv_debug_fail_at(uint64_t n);
+CLV_API uint64_t clv_debug_cl_calls(void);
+CLV_API const char *clv_debug_injected_call(void);
+
+/* Test hook for debug mode: builds the kernel file cl_path (after the
+ * prelude, with the context's options), creates a buffer of n_elems floats
+ * (zeroed), and launches kernel_name over a 1-D range of global_size items
+ * with arguments (buffer, (int)n_elems), then waits. Returns the launch's
+ * status: in debug mode an out-of-bounds access is CLV_ERROR_KERNEL_FAULT. */
+CLV_API clv_status clv_debug_run_test_kernel(clv_context *ctx, const char *cl_path,
+                                             const char *kernel_name, size_t global_size,
+                                             size_t n_elems);
 
 /* Runtime version string, e.g. "0.1.0". */
 CLV_API const char *clv_version(void);

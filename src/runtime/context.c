@@ -352,6 +352,8 @@ CLV_API clv_status clv_context_create(const clv_context_options *opts, clv_conte
     if (prof && (strcmp(prof, "1") == 0 || strcmp(prof, "2") == 0))
         ctx->profiling = prof[0] - '0';
     choose_cache_dir(ctx, &o);
+    const char *dbg = getenv("CLV_DEBUG");
+    ctx->debug = o.debug || (dbg && *dbg && strcmp(dbg, "0") != 0);
 
     const char *kdir = o.kernel_path;
     if (!kdir || !*kdir)
@@ -408,6 +410,8 @@ CLV_API void clv_context_release(clv_context *ctx)
         clv__release_mem(ctx->scratch[i]);
     for (int i = 0; i < CLV__PARAM_SLOTS; i++)
         clv__release_mem(ctx->params[i].mem);
+    clv__release_mem(ctx->dbg_sizes);
+    clv__release_mem(ctx->dbg_err);
     clv__free_programs(ctx);
     for (int i = 0; i < CLV__SRC_COUNT; i++)
         free(ctx->sources[i].text);
@@ -454,6 +458,18 @@ void clv__op_begin(clv_context *ctx)
     ctx->op_ran = 1;
 }
 
+void clv__forget_kernel(clv_context *ctx, cl_kernel k)
+{
+    release_events(ctx); /* they may name k */
+    for (int i = 0; i < ctx->nlimits; i++) {
+        if (ctx->limits[i].k == k) {
+            ctx->limits[i] = ctx->limits[ctx->nlimits - 1];
+            ctx->nlimits--;
+            i--;
+        }
+    }
+}
+
 CLV_API clv_status clv_last_op_device_time(clv_context *ctx, double *ms)
 {
     clv_status status = CLV_OK;
@@ -498,6 +514,8 @@ CLV_API clv_status clv_context_get_stats(const clv_context *ctx, clv_context_sta
     if (!ctx || !stats)
         return CLV_ERROR_INVALID_ARGUMENT;
     *stats = ctx->stats;
+    clv__live_objects_of(ctx->cl, &stats->live_mem_objects, &stats->live_kernels,
+                         &stats->live_programs, &stats->live_events, &stats->live_queues);
     return CLV_OK;
 }
 

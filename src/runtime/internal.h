@@ -9,6 +9,8 @@
 
 #include <CL/cl.h>
 
+#include "runtime/clwrap.h"
+
 #include <clvision/context.h>
 #include <clvision/edge.h>
 #include <clvision/flow.h>
@@ -151,6 +153,10 @@ struct clv_context {
     void *ws[CLV__WS_COUNT];
     clv__ws_free_fn ws_free[CLV__WS_COUNT];
 
+    int debug;        /* CLV_DEBUG: bounds-checked kernels, each launch checked */
+    cl_mem dbg_sizes; /* debug mode: byte size of each buffer argument */
+    cl_mem dbg_err;   /* debug mode: the first fault of a launch (uint[8]) */
+
     clv_context_stats stats;
     char *err;     /* last error message */
     size_t err_cap;
@@ -232,13 +238,17 @@ void clv__cache_store(clv_context *ctx, const char *key, size_t key_len, cl_prog
 typedef struct clv__arg {
     size_t size;
     const void *ptr; /* NULL: __local buffer of `size` bytes */
+    int is_mem;      /* the argument is a cl_mem (debug mode passes its size) */
 } clv__arg;
 
-#define CLV_ARG(x) ((clv__arg){sizeof(x), &(x)})
-#define CLV_LOCAL(bytes) ((clv__arg){(bytes), NULL})
+#define CLV_ARG(x) ((clv__arg){sizeof(x), &(x), _Generic((x), cl_mem: 1, default: 0)})
+#define CLV_LOCAL(bytes) ((clv__arg){(bytes), NULL, 0})
 
 /* Start of an operation: clears the last error and the previous op's events. */
 void clv__op_begin(clv_context *ctx);
+/* Before releasing a kernel the context did not build itself: drops the
+ * events and cached limits that refer to it. */
+void clv__forget_kernel(clv_context *ctx, cl_kernel k);
 
 /* Set all arguments, fit the NDRange and enqueue.
  * global: work-items wanted per dimension (need not be a multiple of the

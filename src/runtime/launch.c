@@ -70,6 +70,90 @@ static void pick_local(const clv_context *ctx, cl_uint dims, const size_t *globa
             local[d] = ctx->info.max_work_item_sizes[d];
 }
 
+/* ---- debug mode (CLV_DEBUG) ----
+ * Kernels built with -DCLV_DEBUG=1 take two more arguments after their own:
+ * the byte size of each of their buffer arguments (0 for the others) and a
+ * uint[8] fault record (see cl/common.cl). Each launch is checked before
+ * the next one is made. */
+#define CLV__DBG_MAX_ARGS 64
+
+static clv_status debug_set_args(clv_context *ctx, const char *op, cl_kernel k, size_t nargs,
+                                 const clv__arg *args)
+{
+    clv_status status = CLV_OK;
+    cl_int err;
+    if (nargs > CLV__DBG_MAX_ARGS)
+        return clv__fail(ctx, CLV_ERROR_UNSUPPORTED, op,
+                         "debug mode handles at most %d kernel arguments, this kernel has %zu",
+                         CLV__DBG_MAX_ARGS, nargs);
+    if (!ctx->dbg_sizes) {
+        ctx->dbg_sizes = clCreateBuffer(ctx->cl, CL_MEM_READ_ONLY,
+                                        CLV__DBG_MAX_ARGS * sizeof(cl_ulong), NULL, &err);
+        CLV_CHECK_CL(ctx, err, op, "clCreateBuffer(debug sizes)");
+    }
+    if (!ctx->dbg_err) {
+        ctx->dbg_err = clCreateBuffer(ctx->cl, CL_MEM_READ_WRITE, 8 * sizeof(cl_uint), NULL, &err);
+        CLV_CHECK_CL(ctx, err, op, "clCreateBuffer(debug fault record)");
+    }
+    cl_ulong sizes[CLV__DBG_MAX_ARGS] = {0};
+    for (size_t i = 0; i < nargs; i++) {
+        cl_mem m = args[i].is_mem ? *(const cl_mem *)args[i].ptr : NULL;
+        if (m) {
+            size_t bytes = 0;
+            CLV_CHECK_CL(ctx, clGetMemObjectInfo(m, CL_MEM_SIZE, sizeof bytes, &bytes, NULL), op,
+                         "clGetMemObjectInfo(CL_MEM_SIZE)");
+            sizes[i] = bytes;
+        }
+    }
+    cl_uint zero[8] = {0};
+    CLV_CHECK_CL(ctx,
+                 clEnqueueWriteBuffer(ctx->queue, ctx->dbg_sizes, CL_TRUE, 0,
+                                      (nargs ? nargs : 1) * sizeof(cl_ulong), sizes, 0, NULL,
+                                      NULL),
+                 op, "clEnqueueWriteBuffer(debug sizes)");
+    CLV_CHECK_CL(ctx,
+                 clEnqueueWriteBuffer(ctx->queue, ctx->dbg_err, CL_TRUE, 0, sizeof zero, zero, 0,
+                                      NULL, NULL),
+                 op, "clEnqueueWriteBuffer(debug fault record)");
+    CLV_CHECK_CL(ctx, clSetKernelArg(k, (cl_uint)nargs, sizeof(cl_mem), &ctx->dbg_sizes), op,
+                 "clSetKernelArg(debug sizes; is CLV_DBG_PARAMS missing from the kernel?)");
+    CLV_CHECK_CL(ctx, clSetKernelArg(k, (cl_uint)nargs + 1, sizeof(cl_mem), &ctx->dbg_err), op,
+                 "clSetKernelArg(debug fault record)");
+out:
+    return status;
+}
+
+static clv_status debug_check(clv_context *ctx, const char *op, cl_kernel k, size_t nargs,
+                              const clv__arg *args)
+{
+    clv_status status = CLV_OK;
+    cl_uint rec[8] = {0};
+    CLV_CHECK_CL(ctx,
+                 clEnqueueReadBuffer(ctx->queue, ctx->dbg_err, CL_TRUE, 0, sizeof rec, rec, 0,
+                                     NULL, NULL),
+                 op, "clEnqueueReadBuffer(debug fault record)");
+    if (rec[0] == 0)
+        return CLV_OK;
+    char name[128] = "?";
+    cl_int e = clGetKernelInfo(k, CL_KERNEL_FUNCTION_NAME, sizeof name - 1, name, NULL);
+    if (e != CL_SUCCESS)
+        snprintf(name, sizeof name, "? (%s)", clv__cl_error_name(e));
+    unsigned long long bytes = 0;
+    if (rec[5] < nargs && args[rec[5]].is_mem) {
+        cl_mem m = *(const cl_mem *)args[rec[5]].ptr;
+        size_t b = 0;
+        if (m && clGetMemObjectInfo(m, CL_MEM_SIZE, sizeof b, &b, NULL) == CL_SUCCESS)
+            bytes = b;
+    }
+    return clv__fail(ctx, CLV_ERROR_KERNEL_FAULT, op,
+                     "kernel %s: out-of-bounds %s of buffer argument %u (%llu bytes) at element "
+                     "index %u, work-item (%u, %u, %u), source line %u",
+                     name, rec[7] ? "store" : "load", rec[5], bytes, rec[4], rec[1], rec[2],
+                     rec[3], rec[6]);
+out:
+    return status;
+}
+
 clv_status clv__launch(clv_context *ctx, const char *op, cl_kernel k, cl_uint dims,
                        const size_t *global, const size_t *local, size_t nargs,
                        const clv__arg *args)
@@ -88,6 +172,8 @@ clv_status clv__launch(clv_context *ctx, const char *op, cl_kernel k, cl_uint di
             return clv__fail_cl(ctx, err, op, call);
         }
     }
+    if (ctx->debug)
+        CLV_TRY(debug_set_args(ctx, op, k, nargs, args));
     size_t max_wg = 0;
     CLV_TRY(clv__kernel_limits(ctx, op, k, &max_wg, NULL));
     if (local) {
@@ -141,6 +227,8 @@ clv_status clv__launch(clv_context *ctx, const char *op, cl_kernel k, cl_uint di
         ctx->events[ctx->nevents++] = ev;
         ev = NULL;
     }
+    if (ctx->debug)
+        status = debug_check(ctx, op, k, nargs, args);
 out:
     clv__release_event(ev);
     return status;

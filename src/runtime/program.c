@@ -135,8 +135,9 @@ void clv__free_programs(clv_context *ctx)
 /* Options every program gets, after the op's own. */
 static void final_options(clv_context *ctx, const char *options, char *buf, size_t size)
 {
-    snprintf(buf, size, "-cl-std=CL1.2 %s%s", options ? options : "",
-             (ctx->info.type & CL_DEVICE_TYPE_GPU) ? " -DCLV_GPU=1" : " -DCLV_GPU=0");
+    snprintf(buf, size, "-cl-std=CL1.2 %s%s%s", options ? options : "",
+             (ctx->info.type & CL_DEVICE_TYPE_GPU) ? " -DCLV_GPU=1" : " -DCLV_GPU=0",
+             ctx->debug ? " -DCLV_DEBUG=1" : "");
 }
 
 /* Full program text: prelude, then the family source, with #line markers so
@@ -315,5 +316,75 @@ clv_status clv__get_kernel(clv_context *ctx, clv__source_id src, const char *opt
     p->nkernels++;
     *out = k;
 out:
+    return status;
+}
+
+CLV_API clv_status clv_debug_run_test_kernel(clv_context *ctx, const char *cl_path,
+                                             const char *kernel_name, size_t global_size,
+                                             size_t n_elems)
+{
+    static const char OP[] = "test kernel";
+    clv_status status = CLV_OK;
+    char *file = NULL, *text = NULL;
+    cl_program prog = NULL;
+    cl_kernel k = NULL;
+    cl_mem buf = NULL;
+    cl_int err;
+    if (!ctx || !cl_path || !kernel_name || n_elems == 0 || n_elems > INT32_MAX)
+        return CLV_ERROR_INVALID_ARGUMENT;
+    clv__op_begin(ctx);
+    size_t file_len = 0;
+    file = read_file(cl_path, &file_len);
+    if (!file)
+        return clv__fail(ctx, CLV_ERROR_KERNEL_SOURCE, OP, "cannot read %s: %s", cl_path,
+                         strerror(errno));
+    const clv__source *pre = &ctx->sources[CLV__SRC_COMMON];
+    size_t cap = pre->len + file_len + strlen(cl_path) + 64;
+    text = malloc(cap);
+    if (!text) {
+        status = clv__fail(ctx, CLV_ERROR_OUT_OF_MEMORY, OP, "out of host memory");
+        goto out;
+    }
+    int w = snprintf(text, cap, "#line 1 \"%s\"\n%s\n#line 1 \"%s\"\n%s\n",
+                     clv__source_names[CLV__SRC_COMMON], pre->text, cl_path, file);
+    if (w < 0 || (size_t)w >= cap) {
+        status = clv__fail(ctx, CLV_ERROR_OUT_OF_MEMORY, OP, "out of host memory");
+        goto out;
+    }
+    size_t text_len = (size_t)w;
+    char final_opts[2048];
+    final_options(ctx, "", final_opts, sizeof final_opts);
+    const char *strings[] = {text};
+    prog = clCreateProgramWithSource(ctx->cl, 1, strings, &text_len, &err);
+    CLV_CHECK_CL(ctx, err, OP, "clCreateProgramWithSource");
+    err = clBuildProgram(prog, 1, &ctx->device, final_opts, NULL, NULL);
+    if (err != CL_SUCCESS) {
+        status = build_log_error(ctx, prog, err, cl_path, final_opts);
+        goto out;
+    }
+    k = clCreateKernel(prog, kernel_name, &err);
+    CLV_CHECK_CL(ctx, err, OP, "clCreateKernel");
+    buf = clCreateBuffer(ctx->cl, CL_MEM_READ_WRITE, n_elems * sizeof(float), NULL, &err);
+    CLV_CHECK_CL(ctx, err, OP, "clCreateBuffer");
+    float zero = 0.0f;
+    CLV_CHECK_CL(ctx,
+                 clEnqueueFillBuffer(ctx->queue, buf, &zero, sizeof zero, 0,
+                                     n_elems * sizeof(float), 0, NULL, NULL),
+                 OP, "clEnqueueFillBuffer");
+    int n = (int)n_elems;
+    size_t global[1] = {global_size};
+    size_t local[1] = {1};
+    CLV_TRY(CLV_LAUNCH(ctx, OP, k, 1, global, local, CLV_ARG(buf), CLV_ARG(n)));
+    CLV_CHECK_CL(ctx, clFinish(ctx->queue), OP, "clFinish");
+out:
+    clv__release_mem(buf);
+    if (k) {
+        clv__forget_kernel(ctx, k);
+        (void)clReleaseKernel(k);
+    }
+    if (prog)
+        (void)clReleaseProgram(prog);
+    free(text);
+    free(file);
     return status;
 }
