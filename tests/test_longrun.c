@@ -43,6 +43,7 @@ int main(int argc, char **argv)
     REQUIRE_OK(ctx, clv_image_create(ctx, W, H, 1, CLV_U8, &gs));
 
     long rss_warm = 0, rss_end = 0;
+    clv_context_stats live_warm = {0}, live_end = {0};
     double max_mag = 0;
     for (int i = 0; i < frames; i++) {
         /* frame i: a texture moving one pixel per frame */
@@ -65,10 +66,29 @@ int main(int argc, char **argv)
         double u = flow[((H / 2) * W + W / 2) * 2];
         u = u < 0 ? -u : u; /* the texture moves left: u is about -1 */
         max_mag = u > max_mag ? u : max_mag;
-        if (i == WARMUP)
+        if (i == WARMUP) {
             rss_warm = rss_kib();
+            REQUIRE_OK(ctx, clv_context_get_stats(ctx, &live_warm));
+        }
     }
     rss_end = rss_kib();
+    REQUIRE_OK(ctx, clv_context_get_stats(ctx, &live_end));
+    printf("longrun: live OpenCL objects after warm-up / at the end: mem %llu/%llu, kernels "
+           "%llu/%llu, programs %llu/%llu, events %llu/%llu, queues %llu/%llu\n",
+           (unsigned long long)live_warm.live_mem_objects,
+           (unsigned long long)live_end.live_mem_objects,
+           (unsigned long long)live_warm.live_kernels, (unsigned long long)live_end.live_kernels,
+           (unsigned long long)live_warm.live_programs,
+           (unsigned long long)live_end.live_programs, (unsigned long long)live_warm.live_events,
+           (unsigned long long)live_end.live_events, (unsigned long long)live_warm.live_queues,
+           (unsigned long long)live_end.live_queues);
+    int flat = live_warm.live_mem_objects == live_end.live_mem_objects &&
+               live_warm.live_kernels == live_end.live_kernels &&
+               live_warm.live_programs == live_end.live_programs &&
+               live_warm.live_events == live_end.live_events &&
+               live_warm.live_queues == live_end.live_queues && live_end.live_mem_objects > 0;
+    CHECK(flat, "the live OpenCL-object count changed after warm-up");
+    passed += flat;
     long growth = rss_end - rss_warm;
     printf("longrun: %d frames, RSS after warm-up %ld KiB, at the end %ld KiB (growth %ld KiB)\n",
            frames, rss_warm, rss_end, growth);
@@ -84,6 +104,16 @@ int main(int argc, char **argv)
     clv_image_release(bx);
     clv_image_release(gs);
     clv_context_release(ctx);
+    clv_live_objects left;
+    clv_debug_live_objects(&left);
+    int none = !left.mem_objects && !left.kernels && !left.programs && !left.events &&
+               !left.queues && !left.contexts;
+    CHECK(none, "OpenCL objects alive after release: %llu mem, %llu kernels, %llu programs, "
+          "%llu events, %llu queues, %llu contexts",
+          (unsigned long long)left.mem_objects, (unsigned long long)left.kernels,
+          (unsigned long long)left.programs, (unsigned long long)left.events,
+          (unsigned long long)left.queues, (unsigned long long)left.contexts);
+    passed += none;
     free(host[0]);
     free(host[1]);
     free(rgb);

@@ -237,7 +237,7 @@ CLV_API clv_status clv_lk_track(clv_context *ctx, const clv_pyramid *prev, const
     CLV_TRY(clv__scratch(ctx, OP, 1, n * sizeof(clv_point), &state_buf));
     CLV_TRY(clv__scratch(ctx, OP, 2, n, &status_buf));
     CLV_TRY(clv__scratch(ctx, OP, 3, n * sizeof(float), &err_buf));
-    CLV_TRY(write_buffer(ctx, pts_buf, pts_in, n * sizeof(clv_point), "upload pts_in"));
+    CLV_TRY(write_buffer(ctx, pts_buf, pts_in, n * sizeof(clv_point), "clEnqueueWriteBuffer(pts_in)"));
     if (p.use_initial_flow)
         CLV_TRY(write_buffer(ctx, state_buf, pts_out, n * sizeof(clv_point),
                              "upload initial pts_out"));
@@ -277,10 +277,10 @@ CLV_API clv_status clv_lk_track(clv_context *ctx, const clv_pyramid *prev, const
         }
     }
 
-    CLV_TRY(read_buffer(ctx, state_buf, pts_out, n * sizeof(clv_point), "read pts_out"));
-    CLV_TRY(read_buffer(ctx, status_buf, status_out, n, "read status"));
+    CLV_TRY(read_buffer(ctx, state_buf, pts_out, n * sizeof(clv_point), "clEnqueueReadBuffer(pts_out)"));
+    CLV_TRY(read_buffer(ctx, status_buf, status_out, n, "clEnqueueReadBuffer(status)"));
     if (err_out)
-        CLV_TRY(read_buffer(ctx, err_buf, err_out, n * sizeof(float), "read err"));
+        CLV_TRY(read_buffer(ctx, err_buf, err_out, n * sizeof(float), "clEnqueueReadBuffer(err)"));
 out:
     return status;
 }

@@ -60,7 +60,7 @@ static clv_status enumerate(clv_context *ctx, dev_entry **out, size_t *n)
     for (cl_uint p = 0; p < np; p++) {
         cl_uint nd = 0;
         err = clGetDeviceIDs(plats[p], CL_DEVICE_TYPE_ALL, 0, NULL, &nd);
-        if (err == CL_DEVICE_NOT_FOUND || nd == 0)
+        if (err == CL_DEVICE_NOT_FOUND || (err == CL_SUCCESS && nd == 0))
             continue;
         CLV_CHECK_CL(ctx, err, "context", "clGetDeviceIDs");
         cl_device_id *devs = calloc(nd, sizeof *devs);

@@ -188,7 +188,8 @@ static clv_status build_log_error(clv_context *ctx, cl_program prog, cl_int err,
                                   const char *src_name, const char *final_opts)
 {
     clv_status st = clv__fail(ctx, CLV_ERROR_BUILD, "build",
-                              "building %s failed: %s (%d); options: %s; log:\n", src_name,
+                              "building %s failed: clBuildProgram returned %s (%d); options: %s; log:\n",
+                              src_name,
                               clv__cl_error_name(err), (int)err, final_opts);
     size_t log_size = 0;
     cl_int e = clGetProgramBuildInfo(prog, ctx->device, CL_PROGRAM_BUILD_LOG, 0, NULL, &log_size);

@@ -1,0 +1,469 @@
+/* Fault injection (builds with -Dfault_injection=true only).
+ *
+ * For each operation: run "create a context + the operation + download" once
+ * cleanly to learn its result and how many OpenCL calls it makes (K); then
+ * for every N in 1..K make call N fail and check that
+ *   - a status comes back (no crash, no abort): CLV_ERROR_* from
+ *     clv_context_create or from the operation;
+ *   - the message (clv_last_error / clv_context_create_error) names the
+ *     OpenCL call that was made to fail;
+ *   - once failures stop, the same context runs the operation again and
+ *     gets exactly the clean result;
+ *   - after releasing everything no OpenCL object is alive
+ *     (clv_debug_live_objects); host memory leaks are LeakSanitizer's job
+ *     (the sanitizer build runs this test).
+ * A pass with the program cache off repeats this for one op so that program
+ * builds from source fail too. */
+#include <math.h>
+#include <string.h>
+
+#include "testutil.h"
+
+#define W 61
+#define H 43
+
+typedef struct outbuf {
+    unsigned char *data;
+    size_t len, cap;
+} outbuf;
+
+static int append(outbuf *o, const void *p, size_t n)
+{
+    if (o->len + n > o->cap) {
+        size_t cap = (o->len + n) * 2;
+        unsigned char *q = realloc(o->data, cap);
+        if (!q)
+            return 0;
+        o->data = q;
+        o->cap = cap;
+    }
+    memcpy(o->data + o->len, p, n);
+    o->len += n;
+    return 1;
+}
+
+/* Download img and append its packed pixels to o. */
+static clv_status grab(const clv_image *img, outbuf *o)
+{
+    size_t bytes = (size_t)clv_image_width(img) * (size_t)clv_image_height(img) *
+                   (size_t)clv_image_channels(img) * clv_pixel_type_size(clv_image_type(img));
+    void *host = malloc(bytes);
+    if (!host)
+        return CLV_ERROR_OUT_OF_MEMORY;
+    clv_status st = clv_image_download(img, host, 0);
+    if (st == CLV_OK && !append(o, host, bytes))
+        st = CLV_ERROR_OUT_OF_MEMORY;
+    free(host);
+    return st;
+}
+
+/* A textured test picture, shifted by (dx, dy): smooth enough for flow,
+ * with corners for Shi-Tomasi. */
+static float pattern(double x, double y, double dx, double dy)
+{
+    x -= dx;
+    y -= dy;
+    double v = 120.0 + 50.0 * sin(x * 0.37) * cos(y * 0.29) + 30.0 * sin((x + 2.0 * y) * 0.11) +
+               40.0 * ((((int)floor(x / 9.0) + (int)floor(y / 7.0)) & 1) ? 1.0 : -1.0) * 0.5;
+    return (float)v;
+}
+
+/* Create an image and upload the pattern (u8 or f32, any channel count). */
+static clv_status make(clv_context *ctx, int w, int h, int c, clv_pixel_type t, double dx,
+                       double dy, clv_image **out)
+{
+    *out = NULL;
+    size_t n = (size_t)w * (size_t)h * (size_t)c;
+    void *host = malloc(n * clv_pixel_type_size(t));
+    if (!host)
+        return CLV_ERROR_OUT_OF_MEMORY;
+    for (int y = 0; y < h; y++)
+        for (int x = 0; x < w; x++)
+            for (int k = 0; k < c; k++) {
+                float v = pattern(x + 3 * k, y, dx, dy);
+                size_t i = ((size_t)y * (size_t)w + (size_t)x) * (size_t)c + (size_t)k;
+                if (t == CLV_U8)
+                    ((unsigned char *)host)[i] = (unsigned char)fminf(fmaxf(v, 0.0f), 255.0f);
+                else
+                    ((float *)host)[i] = t == CLV_F32 && c == 3 ? v / 64.0f : v;
+            }
+    clv_image *img = NULL;
+    clv_status st = clv_image_create(ctx, w, h, c, t, &img);
+    if (st == CLV_OK)
+        st = clv_image_upload(img, host, 0);
+    free(host);
+    if (st != CLV_OK) {
+        clv_image_release(img);
+        return st;
+    }
+    *out = img;
+    return CLV_OK;
+}
+
+#define TRY(expr)                                                                        \
+    do {                                                                                 \
+        st = (expr);                                                                     \
+        if (st != CLV_OK)                                                                \
+            goto out;                                                                    \
+    } while (0)
+
+static clv_status op_upload(clv_context *ctx, outbuf *o)
+{
+    clv_status st = CLV_OK;
+    clv_image *a = NULL, *b = NULL;
+    TRY(make(ctx, W, H, 3, CLV_U8, 0, 0, &a));
+    TRY(clv_image_create(ctx, W, H, 3, CLV_U8, &b));
+    unsigned char host[W * H * 3];
+    for (size_t i = 0; i < sizeof host; i++)
+        host[i] = (unsigned char)(i * 7u);
+    TRY(clv_image_upload_async(b, host, 0));
+    TRY(clv_image_wait(b));
+    TRY(grab(a, o));
+    TRY(grab(b, o));
+out:
+    clv_image_release(a);
+    clv_image_release(b);
+    return st;
+}
+
+static clv_status op_transpose(clv_context *ctx, outbuf *o)
+{
+    clv_status st = CLV_OK;
+    clv_image *a = NULL, *b = NULL;
+    TRY(make(ctx, W, H, 3, CLV_U8, 0, 0, &a));
+    TRY(clv_image_create(ctx, H, W, 3, CLV_U8, &b));
+    TRY(clv_transpose(ctx, a, b));
+    TRY(grab(b, o));
+out:
+    clv_image_release(a);
+    clv_image_release(b);
+    return st;
+}
+
+static clv_status op_resize(clv_context *ctx, outbuf *o)
+{
+    clv_status st = CLV_OK;
+    clv_image *a = NULL, *b = NULL, *c = NULL;
+    TRY(make(ctx, W, H, 1, CLV_F32, 0, 0, &a));
+    TRY(clv_image_create(ctx, 29, 17, 1, CLV_F32, &b));
+    TRY(clv_image_create(ctx, 97, 66, 1, CLV_F32, &c));
+    TRY(clv_resize(ctx, a, b));
+    TRY(clv_resize(ctx, a, c));
+    TRY(grab(b, o));
+    TRY(grab(c, o));
+out:
+    clv_image_release(a);
+    clv_image_release(b);
+    clv_image_release(c);
+    return st;
+}
+
+static clv_status op_box(clv_context *ctx, outbuf *o)
+{
+    clv_status st = CLV_OK;
+    clv_image *a = NULL, *b = NULL;
+    TRY(make(ctx, W, H, 4, CLV_U8, 0, 0, &a));
+    TRY(clv_image_create(ctx, W, H, 4, CLV_U8, &b));
+    TRY(clv_box_filter(ctx, a, b, 7, 5, CLV_BORDER_REFLECT101));
+    TRY(grab(b, o));
+out:
+    clv_image_release(a);
+    clv_image_release(b);
+    return st;
+}
+
+static clv_status op_gaussian(clv_context *ctx, outbuf *o)
+{
+    clv_status st = CLV_OK;
+    clv_image *a = NULL, *b = NULL;
+    TRY(make(ctx, W, H, 1, CLV_U8, 0, 0, &a));
+    TRY(clv_image_create(ctx, W, H, 1, CLV_U8, &b));
+    TRY(clv_gaussian_blur(ctx, a, b, 1.7, 2.3, 0, 0, CLV_BORDER_WRAP));
+    TRY(grab(b, o));
+out:
+    clv_image_release(a);
+    clv_image_release(b);
+    return st;
+}
+
+static clv_status op_bilateral(clv_context *ctx, outbuf *o)
+{
+    clv_status st = CLV_OK;
+    clv_image *a = NULL, *b = NULL;
+    TRY(make(ctx, W, H, 3, CLV_U8, 0, 0, &a));
+    TRY(clv_image_create(ctx, W, H, 3, CLV_U8, &b));
+    TRY(clv_bilateral(ctx, a, b, 3.0, 25.0, 4, CLV_BORDER_REFLECT101));
+    TRY(grab(b, o));
+out:
+    clv_image_release(a);
+    clv_image_release(b);
+    return st;
+}
+
+static clv_status op_grid(clv_context *ctx, outbuf *o)
+{
+    clv_status st = CLV_OK;
+    clv_image *a = NULL, *b = NULL;
+    TRY(make(ctx, W, H, 1, CLV_U8, 0, 0, &a));
+    TRY(clv_image_create(ctx, W, H, 1, CLV_U8, &b));
+    clv_grid_params p = clv_grid_params_default();
+    TRY(clv_bilateral_grid(ctx, a, b, &p));
+    TRY(grab(b, o));
+out:
+    clv_image_release(a);
+    clv_image_release(b);
+    return st;
+}
+
+static clv_status op_tonemap(clv_context *ctx, outbuf *o)
+{
+    clv_status st = CLV_OK;
+    clv_image *a = NULL, *b = NULL;
+    TRY(make(ctx, W, H, 3, CLV_F32, 0, 0, &a));
+    TRY(clv_image_create(ctx, W, H, 3, CLV_U8, &b));
+    clv_tonemap_params p = clv_tonemap_params_default();
+    TRY(clv_tonemap_local(ctx, a, b, &p));
+    TRY(grab(b, o));
+out:
+    clv_image_release(a);
+    clv_image_release(b);
+    return st;
+}
+
+static clv_status op_pyramid(clv_context *ctx, outbuf *o)
+{
+    clv_status st = CLV_OK;
+    clv_image *a = NULL;
+    clv_pyramid *p = NULL;
+    TRY(make(ctx, W, H, 1, CLV_U8, 0, 0, &a));
+    TRY(clv_pyramid_create(ctx, W, H, 1, CLV_U8, 3, 0.5, &p));
+    TRY(clv_pyramid_build(ctx, p, a));
+    for (int i = 0; i < clv_pyramid_levels(p); i++)
+        TRY(grab(clv_pyramid_level(p, i), o));
+out:
+    clv_pyramid_release(p);
+    clv_image_release(a);
+    return st;
+}
+
+static clv_status op_corners(clv_context *ctx, outbuf *o)
+{
+    clv_status st = CLV_OK;
+    clv_image *a = NULL;
+    clv_corner pts[64];
+    int n = 0;
+    TRY(make(ctx, W, H, 1, CLV_U8, 0, 0, &a));
+    clv_corner_params p = clv_corner_params_default();
+    p.max_corners = 64;
+    p.quality_level = 0.05;
+    p.min_distance = 3;
+    TRY(clv_corners_shi_tomasi(ctx, a, &p, pts, &n));
+    if (!append(o, &n, sizeof n) || !append(o, pts, (size_t)n * sizeof pts[0]))
+        st = CLV_ERROR_OUT_OF_MEMORY;
+out:
+    clv_image_release(a);
+    return st;
+}
+
+static clv_status op_lk(clv_context *ctx, outbuf *o)
+{
+    clv_status st = CLV_OK;
+    clv_image *a = NULL, *b = NULL;
+    clv_pyramid *pa = NULL, *pb = NULL;
+    clv_point in[12], out_pts[12];
+    uint8_t status[12];
+    float err[12];
+    for (int i = 0; i < 12; i++) {
+        in[i].x = 10.0f + 4.0f * (float)i;
+        in[i].y = 8.0f + 2.5f * (float)i;
+    }
+    TRY(make(ctx, W, H, 1, CLV_F32, 0, 0, &a));
+    TRY(make(ctx, W, H, 1, CLV_F32, 1.3, 0.6, &b));
+    TRY(clv_pyramid_create(ctx, W, H, 1, CLV_F32, 2, 0.5, &pa));
+    TRY(clv_pyramid_create(ctx, W, H, 1, CLV_F32, 2, 0.5, &pb));
+    TRY(clv_pyramid_build(ctx, pa, a));
+    TRY(clv_pyramid_build(ctx, pb, b));
+    clv_lk_params p = clv_lk_params_default();
+    p.levels = 2;
+    TRY(clv_lk_track(ctx, pa, pb, in, out_pts, status, err, 12, &p));
+    if (!append(o, out_pts, sizeof out_pts) || !append(o, status, sizeof status) ||
+        !append(o, err, sizeof err))
+        st = CLV_ERROR_OUT_OF_MEMORY;
+out:
+    clv_pyramid_release(pa);
+    clv_pyramid_release(pb);
+    clv_image_release(a);
+    clv_image_release(b);
+    return st;
+}
+
+static clv_status op_farneback(clv_context *ctx, outbuf *o)
+{
+    clv_status st = CLV_OK;
+    clv_image *a = NULL, *b = NULL, *f = NULL, *rgb = NULL, *wp = NULL;
+    TRY(make(ctx, W, H, 1, CLV_U8, 0, 0, &a));
+    TRY(make(ctx, W, H, 1, CLV_U8, 1.3, 0.6, &b));
+    TRY(clv_image_create(ctx, W, H, 2, CLV_F32, &f));
+    TRY(clv_image_create(ctx, W, H, 3, CLV_U8, &rgb));
+    TRY(clv_image_create(ctx, W, H, 1, CLV_U8, &wp));
+    clv_farneback_params p = clv_farneback_params_default();
+    p.levels = 2;
+    p.iterations = 2;
+    TRY(clv_farneback(ctx, a, b, f, &p));
+    TRY(clv_flow_to_color(ctx, f, rgb, 0.0));
+    TRY(clv_warp(ctx, b, f, wp));
+    clv_flow_stats fs;
+    TRY(clv_flow_eval(ctx, f, f, &fs));
+    TRY(grab(f, o));
+    TRY(grab(rgb, o));
+    TRY(grab(wp, o));
+    if (!append(o, &fs, sizeof fs))
+        st = CLV_ERROR_OUT_OF_MEMORY;
+out:
+    clv_image_release(a);
+    clv_image_release(b);
+    clv_image_release(f);
+    clv_image_release(rgb);
+    clv_image_release(wp);
+    return st;
+}
+
+typedef clv_status (*op_fn)(clv_context *ctx, outbuf *o);
+static const struct {
+    const char *name;
+    op_fn fn;
+} ops[] = {
+    {"upload", op_upload},       {"transpose", op_transpose}, {"resize", op_resize},
+    {"box", op_box},             {"gaussian", op_gaussian},   {"bilateral", op_bilateral},
+    {"grid", op_grid},           {"tonemap", op_tonemap},     {"pyramid", op_pyramid},
+    {"corners", op_corners},     {"lk", op_lk},               {"farneback", op_farneback},
+};
+
+static int live_zero(void)
+{
+    clv_live_objects l;
+    clv_debug_live_objects(&l);
+    if (l.mem_objects || l.kernels || l.programs || l.events || l.queues || l.contexts) {
+        fprintf(stderr,
+                "live OpenCL objects: %llu mem, %llu kernels, %llu programs, %llu events, "
+                "%llu queues, %llu contexts\n",
+                (unsigned long long)l.mem_objects, (unsigned long long)l.kernels,
+                (unsigned long long)l.programs, (unsigned long long)l.events,
+                (unsigned long long)l.queues, (unsigned long long)l.contexts);
+        return 0;
+    }
+    return 1;
+}
+
+static long points_total, points_failed_create, points_failed_op, points_absorbed;
+
+/* Create + op with call `n` of the sequence failing (0: none). Returns the
+ * number of OpenCL calls the sequence made. */
+static uint64_t run_one(const clv_context_options *opts, int op, uint64_t n, const outbuf *ref,
+                        outbuf *res)
+{
+    const char *name = ops[op].name;
+    uint64_t base = clv_debug_cl_calls();
+    REQUIRE(clv_debug_fail_at(n ? base + n : 0) == CLV_OK, "fault injection not built in");
+    clv_context *ctx = NULL;
+    clv_status st = clv_context_create(opts, &ctx);
+    const char *inj = clv_debug_injected_call();
+    if (st != CLV_OK) {
+        REQUIRE(clv_debug_fail_at(0) == CLV_OK, "off");
+        CHECK(n && *inj, "%s: context creation failed without an injected fault: %s", name,
+              clv_context_create_error());
+        CHECK(*inj && strstr(clv_context_create_error(), inj),
+              "%s: fault %llu in %s: creation message does not name it: %s", name,
+              (unsigned long long)n, inj, clv_context_create_error());
+        CHECK(ctx == NULL, "%s: failed create left a context", name);
+        CHECK(live_zero(), "%s: objects alive after a failed create (fault %llu in %s)", name,
+              (unsigned long long)n, inj);
+        points_failed_create++;
+        return clv_debug_cl_calls() - base;
+    }
+    res->len = 0;
+    st = ops[op].fn(ctx, res);
+    uint64_t used = clv_debug_cl_calls() - base;
+    inj = clv_debug_injected_call();
+    REQUIRE(clv_debug_fail_at(0) == CLV_OK, "off");
+    if (st != CLV_OK) {
+        points_failed_op++;
+        CHECK(*inj, "%s: failed without an injected fault: %s", name, clv_last_error(ctx));
+        CHECK(*inj && strstr(clv_last_error(ctx), inj),
+              "%s: fault %llu in %s: status %s, message does not name the call: %s", name,
+              (unsigned long long)n, inj, clv_status_string(st), clv_last_error(ctx));
+        /* the context stays usable */
+        res->len = 0;
+        st = ops[op].fn(ctx, res);
+        CHECK(st == CLV_OK, "%s: fault %llu in %s: next run fails: %s: %s", name,
+              (unsigned long long)n, inj, clv_status_string(st), clv_last_error(ctx));
+    } else if (*inj) {
+        points_absorbed++;
+        /* A fault that changes nothing the caller can see is allowed only
+         * in the disk cache, which is documented to rebuild an entry the
+         * driver rejects (counted in stats.cache_rejected) and to go on when
+         * an entry cannot be written (stats.cache_write_failures). */
+        clv_context_stats s;
+        REQUIRE(clv_context_get_stats(ctx, &s) == CLV_OK, "stats");
+        int cache_call = strcmp(inj, "clCreateProgramWithBinary") == 0 ||
+                         strcmp(inj, "clBuildProgram") == 0 ||
+                         strcmp(inj, "clGetProgramInfo") == 0;
+        CHECK(cache_call && (s.cache_rejected > 0 || s.cache_write_failures > 0),
+              "%s: fault %llu in %s was swallowed (status OK)", name, (unsigned long long)n,
+              inj);
+    }
+    if (ref && st == CLV_OK)
+        CHECK(res->len == ref->len && memcmp(res->data, ref->data, ref->len) == 0,
+              "%s: fault %llu in %s: result after recovery differs from the clean run", name,
+              (unsigned long long)n, inj);
+    clv_context_release(ctx);
+    CHECK(live_zero(), "%s: objects alive after release (fault %llu in %s)", name,
+          (unsigned long long)n, inj);
+    return used;
+}
+
+static void sweep(const clv_context_options *opts, int op, const char *label)
+{
+    outbuf ref = {0}, res = {0};
+    /* twice: the first may fill the disk cache */
+    (void)run_one(opts, op, 0, NULL, &ref);
+    uint64_t k = run_one(opts, op, 0, NULL, &ref);
+    REQUIRE(k > 0, "no OpenCL calls?");
+    int fails0 = test_failures;
+    for (uint64_t n = 1; n <= k; n++) {
+        run_one(opts, op, n, &ref, &res);
+        points_total++;
+        if (test_failures > fails0 + 20)
+            break; /* enough output for one op */
+    }
+    printf("%-10s %-9s %4llu fault points\n", ops[op].name, label, (unsigned long long)k);
+    fflush(stdout);
+    free(ref.data);
+    free(res.data);
+}
+
+int main(int argc, char **argv)
+{
+    if (clv_debug_fail_at(0) != CLV_OK || clv_debug_fail_at(1) != CLV_OK) {
+        fprintf(stderr, "this build has no fault injection (-Dfault_injection=true)\n");
+        return 1;
+    }
+    REQUIRE(clv_debug_fail_at(0) == CLV_OK, "off");
+    clv_context *probe = test_context(); /* exits 77 only when no device exists at all */
+    clv_context_release(probe);
+
+    clv_context_options opts = clv_context_options_default();
+    for (int op = 0; op < (int)(sizeof ops / sizeof ops[0]); op++) {
+        if (argc > 1 && strcmp(argv[1], ops[op].name) != 0)
+            continue;
+        sweep(&opts, op, "cached");
+    }
+    /* builds from source: the cache off, one small program */
+    opts.cache = -1;
+    if (argc == 1 || strcmp(argv[1], "transpose") == 0)
+        sweep(&opts, 1, "uncached");
+    printf("fault points: %ld (creation failed %ld, operation failed %ld, absorbed by the "
+           "disk cache %ld)\n",
+           points_total, points_failed_create, points_failed_op, points_absorbed);
+    return test_finish("faults", (int)points_total);
+}
