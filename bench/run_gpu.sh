@@ -69,6 +69,21 @@ final)
     echo "bilateral rc=$?"
     grep -E "^(op|---|[a-z_0-9]+ +[0-9]+x)" "$OUT/bench.txt" "$OUT/bilateral.txt" | cut -d: -f2- | tail -60
     ;;
+flow)
+    # whole suite, then the flow rows side by side at three sizes, then a
+    # per-kernel Farneback breakdown at 1080p
+    meson test -C build-gpu --print-errorlogs --timeout-multiplier 3 > "$OUT/tests.txt" 2>&1
+    echo "tests rc=$?"; grep -E "^ *[0-9]+/|Ok:|Fail:" "$OUT/tests.txt" | grep -v " OK "
+    grep -E "^ *[0-9]+/" "$OUT/tests.txt" | awk '{s+=$NF+0} END {print NR " tests"}'
+    timeout 240 python3 bench/compare.py --clv-bench build-gpu/bench/clv-bench --clv-device gpu \
+        --ocl-device :GPU: --ops pyramid,corners,lk,farneback --reps 20 \
+        --markdown "$OUT/gpu_flow.md" > "$OUT/flow.txt" 2>&1
+    echo "flow rc=$?"; cat "$OUT/gpu_flow.md"
+    CLV_PROFILE=2 timeout 60 build-gpu/bench/clv-bench --device gpu --ops farneback \
+        --sizes 1920x1080 --reps 20 --warmup 3 > "$OUT/fb_profile.txt" 2>&1
+    grep -E "^op=" "$OUT/fb_profile.txt"
+    grep kernel "$OUT/fb_profile.txt" | awk '{n[$3]++; t[$3]+=$4} END {for (k in n) printf "%-24s %4d calls %9.3f ms/frame\n", k, n[k]/23, t[k]/23}' | sort -k4 -rn
+    ;;
 heavy)
     timeout 540 python3 bench/compare.py --clv-bench build-gpu/bench/clv-bench --clv-device gpu \
         --ocl-device :GPU: --ops bilateral16,grid16 --sizes 1920x1080 --reps 5 \
