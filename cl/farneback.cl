@@ -412,3 +412,80 @@ __kernel void fb_scale_flow(__global float *flow, int fp, int w, int h, float fa
     p[0] *= factor;
     p[1] *= factor;
 }
+
+/* ---- the level images, fused (GPU path) ----
+ * OpenCV makes level k of each frame as resize(GaussianBlur(f32(img), sigma_k),
+ * w_k x h_k) and level 0 as GaussianBlur(f32(img), 3x3). These kernels compute
+ * the same sums in the same order (row taps, then column taps, reflect-101
+ * borders, then the bilinear resize of the four blurred neighbours), but
+ * only where the level samples the blurred image, straight from the input
+ * and for both frames at once (global id 2 picks the frame): no full-size
+ * f32 copy, blur or resize pass. wt holds the 2r+1 blur weights. */
+inline float fb_blurred_at(__global const T *src, int sp, int sw, int sh, int x, int y,
+                           __constant float *wt, int r)
+{
+    float s = 0.0f;
+    for (int j = 0; j <= 2 * r; j++) {
+        __global const T *row = ROW(src, sp, clv_border_index(y - r + j, sh, BORDER_REFLECT101));
+        float hs = 0.0f;
+        for (int i = 0; i <= 2 * r; i++)
+            hs += convert_float(row[clv_border_index(x - r + i, sw, BORDER_REFLECT101)]) * wt[i];
+        s += hs * wt[j];
+    }
+    return s;
+}
+
+__kernel void fb_level_blur(__global const T *src0, __global const T *src1, int sp, int w, int h,
+                            __global float *dst0, __global float *dst1, int dp,
+                            __constant float *wt, int r)
+{
+    const int x = get_global_id(0), y = get_global_id(1);
+    if (x >= w || y >= h)
+        return;
+    const int f = get_global_id(2);
+    ROW(f ? dst1 : dst0, dp, y)[x] = fb_blurred_at(f ? src1 : src0, sp, w, h, x, y, wt, r);
+}
+
+__kernel void fb_level_blur_resize(__global const T *src0, __global const T *src1, int sp,
+                                   int sw, int sh, __global float *dst0, __global float *dst1,
+                                   int dp, int dw, int dh, __global const int *tab,
+                                   __constant float *wt, int r)
+{
+    const int dx = get_global_id(0), dy = get_global_id(1);
+    if (dx >= dw || dy >= dh)
+        return;
+    const int f = get_global_id(2);
+    __global const T *src = f ? src1 : src0;
+    const int x0 = tab[dx];
+    const float ax = as_float(tab[dw + dx]);
+    const int y0 = tab[2 * dw + dy];
+    const float ay = as_float(tab[2 * dw + dh + dy]);
+    const int x1 = min(x0 + 1, sw - 1);
+    const int y1 = min(y0 + 1, sh - 1);
+    const int dyr = y1 - y0; /* 0 or 1 */
+    /* rows y0-r .. y1+r once; each feeds the column sums of y0 and/or y1 */
+    float b00 = 0.0f, b01 = 0.0f, b10 = 0.0f, b11 = 0.0f;
+    for (int j = 0; j <= 2 * r + dyr; j++) {
+        __global const T *row = ROW(src, sp, clv_border_index(y0 - r + j, sh, BORDER_REFLECT101));
+        float h0 = 0.0f, h1 = 0.0f;
+        for (int i = 0; i <= 2 * r; i++) {
+            h0 += convert_float(row[clv_border_index(x0 - r + i, sw, BORDER_REFLECT101)]) * wt[i];
+            h1 += convert_float(row[clv_border_index(x1 - r + i, sw, BORDER_REFLECT101)]) * wt[i];
+        }
+        if (j <= 2 * r) {
+            b00 += h0 * wt[j];
+            b01 += h1 * wt[j];
+        }
+        if (j >= dyr) {
+            b10 += h0 * wt[j - dyr];
+            b11 += h1 * wt[j - dyr];
+        }
+    }
+    if (dyr == 0) {
+        b10 = b00;
+        b11 = b01;
+    }
+    const float top = b00 * (1.0f - ax) + b01 * ax;
+    const float bot = b10 * (1.0f - ax) + b11 * ax;
+    ROW(f ? dst1 : dst0, dp, dy)[dx] = top * (1.0f - ay) + bot * ay;
+}

@@ -16,6 +16,9 @@
 #define OP "farneback"
 #define FB_MAX_LEVELS 16
 #define FB_MIN_SIZE 32 /* OpenCV's smallest pyramid level side */
+/* Level 0: OpenCV blurs with its fixed 3x3 kernel [1 2 1]/4 (sigma 0 asks
+ * getGaussianKernel for it); this sigma gives exactly those weights. */
+#define FB_LEVEL0_SIGMA 0.84932180028801907
 
 CLV_API clv_farneback_params clv_farneback_params_default(void)
 {
@@ -36,10 +39,12 @@ typedef struct fb_level {
     double scale, sigma;
     int ksize;
     clv_image *i0, *i1, *flow; /* f32 images of this level; flow 2 channels */
+    cl_mem wt, tab; /* fused path: blur weights, resize table (k > 0) */
 } fb_level;
 
 typedef struct fb_ws {
     int w, h, nlev;
+    int fused; /* level images by fb_level_blur(_resize) (GPU path) */
     double pyr_scale;
     fb_level lv[FB_MAX_LEVELS + 1];
     clv_image *f0, *f1, *blur; /* full-size f32: converted inputs, blur target */
@@ -55,6 +60,8 @@ static void ws_free(void *p)
         clv_image_release(ws->lv[k].i0);
         clv_image_release(ws->lv[k].i1);
         clv_image_release(ws->lv[k].flow);
+        clv__release_mem(ws->lv[k].wt);
+        clv__release_mem(ws->lv[k].tab);
     }
     clv_image_release(ws->f0);
     clv_image_release(ws->f1);
@@ -91,14 +98,15 @@ static int plan_levels(int w, int h, int levels, double pyr_scale, fb_level *lv)
 }
 
 static clv_status get_ws(clv_context *ctx, int w, int h, const clv_farneback_params *p,
-                         fb_ws **out)
+                         int fused, fb_ws **out)
 {
     clv_status status = CLV_OK;
     fb_level plan[FB_MAX_LEVELS + 1];
     memset(plan, 0, sizeof plan);
     int n = plan_levels(w, h, p->levels, p->pyr_scale, plan);
     fb_ws *ws = ctx->ws[CLV__WS_FARNEBACK];
-    if (ws && ws->w == w && ws->h == h && ws->nlev == n && ws->pyr_scale == p->pyr_scale) {
+    if (ws && ws->w == w && ws->h == h && ws->nlev == n && ws->pyr_scale == p->pyr_scale &&
+        ws->fused == fused) {
         *out = ws;
         return CLV_OK;
     }
@@ -114,6 +122,7 @@ static clv_status get_ws(clv_context *ctx, int w, int h, const clv_farneback_par
     ws->w = w;
     ws->h = h;
     ws->nlev = n;
+    ws->fused = fused;
     ws->pyr_scale = p->pyr_scale;
     memcpy(ws->lv, plan, sizeof plan);
     for (int k = 0; k <= n; k++) {
@@ -123,9 +132,32 @@ static clv_status get_ws(clv_context *ctx, int w, int h, const clv_farneback_par
         if (k > 0) /* level 0 writes into the caller's flow */
             CLV_TRY(clv_image_create(ctx, l->w, l->h, 2, CLV_F32, &l->flow));
     }
-    CLV_TRY(clv_image_create(ctx, w, h, 1, CLV_F32, &ws->f0));
-    CLV_TRY(clv_image_create(ctx, w, h, 1, CLV_F32, &ws->f1));
-    CLV_TRY(clv_image_create(ctx, w, h, 1, CLV_F32, &ws->blur));
+    if (fused) {
+        for (int k = 0; k <= n; k++) {
+            fb_level *l = &ws->lv[k];
+            cl_int err;
+            float wt[CLV_GAUSSIAN_MAX_KSIZE];
+            clv__gaussian_weights(k == 0 ? FB_LEVEL0_SIGMA : l->sigma, l->ksize, wt);
+            l->wt = clCreateBuffer(ctx->cl, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
+                                   (size_t)l->ksize * sizeof(float), wt, &err);
+            CLV_CHECK_CL(ctx, err, OP, "clCreateBuffer(level blur weights)");
+            if (k == 0)
+                continue;
+            int32_t *tab = clv__resize_table(w, h, l->w, l->h);
+            if (!tab) {
+                status = clv__fail(ctx, CLV_ERROR_OUT_OF_MEMORY, OP, "out of host memory");
+                goto out;
+            }
+            l->tab = clCreateBuffer(ctx->cl, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
+                                    (size_t)(2 * l->w + 2 * l->h) * sizeof(int32_t), tab, &err);
+            free(tab);
+            CLV_CHECK_CL(ctx, err, OP, "clCreateBuffer(level resize table)");
+        }
+    } else {
+        CLV_TRY(clv_image_create(ctx, w, h, 1, CLV_F32, &ws->f0));
+        CLV_TRY(clv_image_create(ctx, w, h, 1, CLV_F32, &ws->f1));
+        CLV_TRY(clv_image_create(ctx, w, h, 1, CLV_F32, &ws->blur));
+    }
     const size_t bytes = (size_t)((w + 15) / 16 * 16) * (size_t)h * 5 * sizeof(float);
     cl_mem *bufs[4] = {&ws->r0, &ws->r1, &ws->m, &ws->t};
     for (int i = 0; i < 4; i++) {
@@ -210,8 +242,14 @@ static clv_status check_params(clv_context *ctx, const clv_farneback_params *p)
         return clv__fail(ctx, CLV_ERROR_INVALID_ARGUMENT, OP, "poly_n must be 5 or 7 (got %d)",
                          p->poly_n);
     if (!(p->poly_sigma > 0.0 && p->poly_sigma < 100.0))
-        return clv__fail(ctx, CLV_ERROR_INVALID_ARGUMENT, OP, "poly_sigma must be > 0 (got %g)",
-                         p->poly_sigma);
+        return clv__fail(ctx, CLV_ERROR_INVALID_ARGUMENT, OP,
+                         "poly_sigma must be > 0 and < 100 (got %g)", p->poly_sigma);
+    if (p->gaussian_window != 0 && p->gaussian_window != 1)
+        return clv__fail(ctx, CLV_ERROR_INVALID_ARGUMENT, OP,
+                         "gaussian_window must be 0 or 1 (got %d)", p->gaussian_window);
+    if (p->use_initial_flow != 0 && p->use_initial_flow != 1)
+        return clv__fail(ctx, CLV_ERROR_INVALID_ARGUMENT, OP,
+                         "use_initial_flow must be 0 or 1 (got %d)", p->use_initial_flow);
     return CLV_OK;
 }
 
@@ -264,15 +302,20 @@ CLV_API clv_status clv_farneback(clv_context *ctx, const clv_image *prev, const 
         return clv__fail(ctx, CLV_ERROR_INVALID_ARGUMENT, OP, "prev and next are the same image");
     CLV_TRY(check_params(ctx, &p));
 
+    const int vec = ctx->tune.vec == 16; /* CPU: 16-wide averaging passes */
     fb_ws *ws = NULL;
-    CLV_TRY(get_ws(ctx, prev->width, prev->height, &p, &ws));
+    CLV_TRY(get_ws(ctx, prev->width, prev->height, &p, !vec, &ws));
 
     char fmt[64], opts[128];
     clv__format_options(fmt, sizeof fmt, prev->type, 1);
-    const int vec = ctx->tune.vec == 16; /* CPU: 16-wide averaging passes */
     snprintf(opts, sizeof opts, "%s%s", fmt, vec ? " -DVEC=16" : "");
-    cl_kernel kconv, kpv, kph, kmat, kbv, kbh, kscale;
-    CLV_TRY(clv__get_kernel(ctx, CLV__SRC_FARNEBACK, opts, "fb_convert", &kconv));
+    cl_kernel kconv = NULL, klb = NULL, klbr = NULL, kpv, kph, kmat, kbv, kbh, kscale;
+    if (ws->fused) {
+        CLV_TRY(clv__get_kernel(ctx, CLV__SRC_FARNEBACK, opts, "fb_level_blur", &klb));
+        CLV_TRY(clv__get_kernel(ctx, CLV__SRC_FARNEBACK, opts, "fb_level_blur_resize", &klbr));
+    } else {
+        CLV_TRY(clv__get_kernel(ctx, CLV__SRC_FARNEBACK, opts, "fb_convert", &kconv));
+    }
     CLV_TRY(clv__get_kernel(ctx, CLV__SRC_FARNEBACK, opts, "fb_poly_v", &kpv));
     CLV_TRY(clv__get_kernel(ctx, CLV__SRC_FARNEBACK, opts, "fb_poly_h", &kph));
     CLV_TRY(clv__get_kernel(ctx, CLV__SRC_FARNEBACK, opts,
@@ -307,7 +350,7 @@ CLV_API clv_status clv_farneback(clv_context *ctx, const clv_image *prev, const 
     const size_t gfull[2] = {(size_t)W, (size_t)H};
     const clv_image *in[2] = {prev, next};
     clv_image *fin[2] = {ws->f0, ws->f1};
-    for (int i = 0; i < 2; i++) {
+    for (int i = 0; i < 2 && !ws->fused; i++) {
         const int sp = clv__pitch(in[i]);
         const int dp = clv__pitch(fin[i]);
         CLV_TRY(CLV_LAUNCH(ctx, OP, kconv, 2, gfull, NULL, CLV_ARG(in[i]->mem), CLV_ARG(sp),
@@ -345,12 +388,28 @@ CLV_API clv_status clv_farneback(clv_context *ctx, const clv_image *prev, const 
         /* level images and their polynomial expansions */
         cl_mem rr[2] = {ws->r0, ws->r1};
         clv_image *li[2] = {l->i0, l->i1};
+        if (ws->fused) {
+            /* both frames' level images in one launch, from the inputs */
+            const size_t g3[3] = {(size_t)w, (size_t)h, 2};
+            const int sp = clv__pitch(prev), ip = clv__pitch(li[0]);
+            const int r = l->ksize / 2;
+            if (k == 0)
+                CLV_TRY(CLV_LAUNCH(ctx, OP, klb, 3, g3, NULL, CLV_ARG(prev->mem),
+                                   CLV_ARG(next->mem), CLV_ARG(sp), CLV_ARG(w), CLV_ARG(h),
+                                   CLV_ARG(li[0]->mem), CLV_ARG(li[1]->mem), CLV_ARG(ip),
+                                   CLV_ARG(l->wt), CLV_ARG(r)));
+            else
+                CLV_TRY(CLV_LAUNCH(ctx, OP, klbr, 3, g3, NULL, CLV_ARG(prev->mem),
+                                   CLV_ARG(next->mem), CLV_ARG(sp), CLV_ARG(W), CLV_ARG(H),
+                                   CLV_ARG(li[0]->mem), CLV_ARG(li[1]->mem), CLV_ARG(ip),
+                                   CLV_ARG(w), CLV_ARG(h), CLV_ARG(l->tab), CLV_ARG(l->wt),
+                                   CLV_ARG(r)));
+        }
         for (int i = 0; i < 2; i++) {
-            /* k = 0: OpenCV blurs with its fixed 3x3 kernel [1 2 1]/4 (sigma 0
-             * asks getGaussianKernel for it); sigma = 1/sqrt(2 ln 2) gives
-             * exactly those weights. */
-            const double sig = k == 0 ? 0.84932180028801907 : l->sigma;
-            if (k == 0) {
+            const double sig = k == 0 ? FB_LEVEL0_SIGMA : l->sigma;
+            if (ws->fused) {
+                /* made above */
+            } else if (k == 0) {
                 CLV_TRY(clv__gaussian_blur(ctx, fin[i], li[i], sig, sig, 3, 3,
                                            CLV_BORDER_REFLECT101));
             } else {

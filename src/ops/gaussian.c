@@ -8,7 +8,7 @@
 #define OP "gaussian_blur"
 
 /* Normalised weights exp(-(i-r)^2 / 2 sigma^2), i = 0..2r. */
-static void gaussian_weights(double sigma, int ksize, float *w)
+void clv__gaussian_weights(double sigma, int ksize, float *w)
 {
     const int r = ksize / 2;
     double tmp[CLV_GAUSSIAN_MAX_KSIZE], sum = 0.0;
@@ -34,7 +34,7 @@ static clv_status weights_buffer(clv_context *ctx, int slot, double sigma, int k
     if (clv__param_lookup(ctx, slot, &key, sizeof key, out))
         return CLV_OK;
     float w[CLV_GAUSSIAN_MAX_KSIZE];
-    gaussian_weights(sigma, ksize, w);
+    clv__gaussian_weights(sigma, ksize, w);
     return clv__param_store(ctx, OP, slot, &key, sizeof key, w, (size_t)ksize * sizeof(float),
                             out);
 }

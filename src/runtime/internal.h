@@ -287,6 +287,9 @@ clv_status clv__param_store(clv_context *ctx, const char *op, int slot, const vo
 clv_status clv__param_store_if_new(clv_context *ctx, const char *op, int slot, const void *data,
                                    size_t bytes, cl_mem *out) CLV_WUR;
 
+/* The Gaussian op's normalised weights for (sigma, ksize), ksize <= CLV_GAUSSIAN_MAX_KSIZE. */
+void clv__gaussian_weights(double sigma, int ksize, float *w);
+
 /* ---- ops reused inside other ops (no clv__op_begin: the caller's timing
  * and error context stay) ---- */
 clv_status clv__gaussian_blur(clv_context *ctx, const clv_image *src, clv_image *dst,
