@@ -60,8 +60,10 @@ CLV_API clv_status clv_image_create(clv_context *ctx, int width, int height, int
     size_t bytes = pitch * (size_t)height;
     if (bytes > ctx->info.max_mem_alloc_size)
         return clv__fail(ctx, CLV_ERROR_UNSUPPORTED, op,
-                         "image of %zu bytes exceeds the device's maximum allocation (%llu bytes)",
-                         bytes, (unsigned long long)ctx->info.max_mem_alloc_size);
+                         "a %dx%d image of %d %s channel(s) takes %zu bytes, more than the "
+                         "device's maximum allocation (%llu bytes)",
+                         width, height, channels, clv_pixel_type_name(type), bytes,
+                         (unsigned long long)ctx->info.max_mem_alloc_size);
     clv_image *img = calloc(1, sizeof *img);
     if (!img)
         return clv__fail(ctx, CLV_ERROR_OUT_OF_MEMORY, op, "out of host memory");
@@ -101,6 +103,28 @@ CLV_API int clv_image_channels(const clv_image *img) { return img ? img->channel
 CLV_API clv_pixel_type clv_image_type(const clv_image *img) { return img ? img->type : (clv_pixel_type)0; }
 CLV_API size_t clv_image_pitch(const clv_image *img) { return img ? img->pitch : 0; }
 
+/* The host side of a transfer: a pointer, and a stride (0: packed) of at
+ * least a row whose last row still lies inside the address space (a stride
+ * of SIZE_MAX / 2 would make the copy wrap around). */
+static clv_status check_host(const clv_image *img, const char *op, const void *host,
+                             size_t *host_stride)
+{
+    if (!host)
+        return clv__fail(img->ctx, CLV_ERROR_INVALID_ARGUMENT, op, "host pointer is NULL");
+    if (*host_stride == 0)
+        *host_stride = img->row_bytes;
+    if (*host_stride < img->row_bytes)
+        return clv__fail(img->ctx, CLV_ERROR_INVALID_ARGUMENT, op,
+                         "host stride %zu is smaller than a row (%zu bytes)", *host_stride,
+                         img->row_bytes);
+    const size_t rows = (size_t)img->height - 1;
+    if (rows > 0 && *host_stride > (SIZE_MAX - img->row_bytes) / rows)
+        return clv__fail(img->ctx, CLV_ERROR_INVALID_ARGUMENT, op,
+                         "host stride %zu over %d rows overflows the address space",
+                         *host_stride, img->height);
+    return CLV_OK;
+}
+
 static clv_status transfer(const clv_image *cimg, void *host, size_t host_stride, int upload)
 {
     const char *op = upload ? "image_upload" : "image_download";
@@ -111,14 +135,9 @@ static clv_status transfer(const clv_image *cimg, void *host, size_t host_stride
     if (settled != CLV_OK)
         return settled;
     clv__clear_error(ctx); /* not an operation: the last op's timing stays readable */
-    if (!host)
-        return clv__fail(ctx, CLV_ERROR_INVALID_ARGUMENT, op, "host pointer is NULL");
-    if (host_stride == 0)
-        host_stride = cimg->row_bytes;
-    if (host_stride < cimg->row_bytes)
-        return clv__fail(ctx, CLV_ERROR_INVALID_ARGUMENT, op,
-                         "host stride %zu is smaller than a row (%zu bytes)", host_stride,
-                         cimg->row_bytes);
+    clv_status status = check_host(cimg, op, host, &host_stride);
+    if (status != CLV_OK)
+        return status;
     size_t origin[3] = {0, 0, 0};
     size_t region[3] = {cimg->row_bytes, (size_t)cimg->height, 1};
     cl_int err;
@@ -202,15 +221,10 @@ CLV_API clv_status clv_image_upload_async(clv_image *img, const void *host, size
         return CLV_ERROR_INVALID_ARGUMENT;
     clv_context *ctx = img->ctx;
     clv__clear_error(ctx);
-    if (!host)
-        return clv__fail(ctx, CLV_ERROR_INVALID_ARGUMENT, op, "host pointer is NULL");
-    if (host_stride == 0)
-        host_stride = img->row_bytes;
-    if (host_stride < img->row_bytes)
-        return clv__fail(ctx, CLV_ERROR_INVALID_ARGUMENT, op,
-                         "host stride %zu is smaller than a row (%zu bytes)", host_stride,
-                         img->row_bytes);
-    clv_status status = settle(img, op); /* one upload in flight per image */
+    clv_status status = check_host(img, op, host, &host_stride);
+    if (status != CLV_OK)
+        return status;
+    status = settle(img, op); /* one upload in flight per image */
     if (status != CLV_OK)
         return status;
     cl_int err;
