@@ -216,5 +216,10 @@ CLV_API clv_status clv_flo_write(const char *path, const clv_host_image *flow)
         return clv__io_fail(CLV_ERROR_INVALID_ARGUMENT,
                             FLO ": writing '%s': stride %zu is smaller than a row (%zu bytes)",
                             path, flow->stride, row_bytes);
+    if (!clv__io_stride_fits(flow->stride, row_bytes, flow->height))
+        return clv__io_fail(CLV_ERROR_INVALID_ARGUMENT,
+                            FLO ": writing '%s': stride %zu over %d rows overflows the address "
+                            "space",
+                            path, flow->stride, flow->height);
     return clv__io_write_atomic(path, FLO, flo_write_file, flow);
 }

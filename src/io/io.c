@@ -117,6 +117,12 @@ int clv__io_host_is_little_endian(void)
     return first == 1;
 }
 
+int clv__io_stride_fits(size_t stride, size_t row_bytes, int height)
+{
+    const size_t rows = height > 1 ? (size_t)height - 1 : 0;
+    return rows == 0 || stride <= (SIZE_MAX - row_bytes) / rows;
+}
+
 /* Row and total bytes of a packed image whose arguments were checked. */
 static int packed_sizes(int width, int height, int channels, size_t elem, size_t *row_bytes,
                         size_t *total)
@@ -197,7 +203,7 @@ CLV_API clv_status clv_host_image_to_f32(const clv_host_image *in, clv_host_imag
         in->height > CLV_MAX_DIMENSION ||
         (in->channels != 1 && in->channels != 3 && in->channels != 4) ||
         !packed_sizes(in->width, in->height, in->channels, elem, &row, &total) ||
-        in->stride < row)
+        in->stride < row || !clv__io_stride_fits(in->stride, row, in->height))
         return clv__io_fail(CLV_ERROR_INVALID_ARGUMENT,
                             "to_f32: malformed input image (%dx%dx%d, type %d, stride %zu)",
                             in->width, in->height, in->channels, (int)in->type, in->stride);
@@ -233,6 +239,22 @@ clv_status clv__io_alloc_for_read(clv_host_image *img, const char *fmt, const ch
                                   unsigned long width, unsigned long height, int channels,
                                   clv_pixel_type type)
 {
+    clv_status status = clv__io_check_read_size(fmt, path, width, height);
+    if (status != CLV_OK)
+        return status;
+    status = clv_host_image_alloc(img, (int)width, (int)height, channels, type);
+    if (status != CLV_OK) /* the arguments were checked: out of memory */
+        return clv__io_fail(status, "%s: reading '%s': cannot allocate %llu bytes for %lux%lu "
+                            "pixels", fmt, path,
+                            (unsigned long long)((uint64_t)width * height * (uint64_t)channels *
+                                                 clv__io_type_size(type)),
+                            width, height);
+    return CLV_OK;
+}
+
+clv_status clv__io_check_read_size(const char *fmt, const char *path, unsigned long width,
+                                   unsigned long height)
+{
     if (width == 0 || height == 0)
         return clv__io_fail(CLV_ERROR_FORMAT, "%s: '%s' has an empty size (%lux%lu)", fmt, path,
                             width, height);
@@ -249,13 +271,6 @@ clv_status clv__io_alloc_for_read(clv_host_image *img, const char *fmt, const ch
                             "%s: '%s' is %lux%lu = %llu pixels, more than the limit of %zu "
                             "(raise it with clv_io_set_max_pixels())",
                             fmt, path, width, height, (unsigned long long)pixels, limit);
-    clv_status status = clv_host_image_alloc(img, (int)width, (int)height, channels, type);
-    if (status != CLV_OK) /* the arguments were checked: out of memory */
-        return clv__io_fail(status, "%s: reading '%s': cannot allocate %llu bytes for %lux%lu "
-                            "pixels", fmt, path,
-                            (unsigned long long)(pixels * (uint64_t)channels *
-                                                 clv__io_type_size(type)),
-                            width, height);
     return CLV_OK;
 }
 
@@ -289,6 +304,11 @@ clv_status clv__io_check_host_image(const clv_host_image *img, const char *fmt,
                             "%s: writing '%s': stride %zu is smaller than a row (%d x %d x %zu "
                             "bytes)",
                             fmt, path, img->stride, img->width, img->channels, elem);
+    if (!clv__io_stride_fits(img->stride, row, img->height))
+        return clv__io_fail(CLV_ERROR_INVALID_ARGUMENT,
+                            "%s: writing '%s': stride %zu over %d rows overflows the address "
+                            "space",
+                            fmt, path, img->stride, img->height);
     *row_bytes = row;
     return CLV_OK;
 }

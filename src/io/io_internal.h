@@ -39,8 +39,18 @@ clv_status clv__io_alloc_for_read(clv_host_image *img, const char *fmt, const ch
                                   unsigned long width, unsigned long height, int channels,
                                   clv_pixel_type type) CLV_WUR;
 
+/* The size checks of clv__io_alloc_for_read alone (for a reader that checks
+ * more, e.g. the file's length, before allocating). */
+clv_status clv__io_check_read_size(const char *fmt, const char *path, unsigned long width,
+                                   unsigned long height) CLV_WUR;
+
+/* 1 when height rows of stride bytes, the last one row_bytes long, fit in
+ * the address space (the last row's offset does not wrap around). */
+int clv__io_stride_fits(size_t stride, size_t row_bytes, int height);
+
 /* A writer's input check: img and img->data non-NULL, sizes in range,
- * channels 1/3/4, known type, stride large enough (INVALID_ARGUMENT).
+ * channels 1/3/4, known type, stride large enough and not so large that the
+ * last row's offset overflows (INVALID_ARGUMENT).
  * *row_bytes receives width * channels * type size. */
 clv_status clv__io_check_host_image(const clv_host_image *img, const char *fmt,
                                     const char *path, size_t *row_bytes) CLV_WUR;

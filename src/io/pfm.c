@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "io/io_internal.h"
 
@@ -164,9 +165,25 @@ clv_status clv__pfm_read_stream(FILE *fp, const char *path, clv_host_image *out)
         return clv__io_fail(CLV_ERROR_FORMAT, "pfm: '%s': bad scale '%s' (a non-zero number)",
                             path, shown[2]);
 
-    /* Checks the pixel limit before the one large allocation. */
+    /* Sizes and the pixel limit, then (for a regular file) the length the
+     * header promises, all before the one large allocation: a 20-byte file
+     * claiming 16384 x 16384 is refused without allocating 3 GiB. */
+    clv_status status = clv__io_check_read_size("pfm", path, w, h);
+    if (status != CLV_OK)
+        return status;
+    const uint64_t need = (uint64_t)w * h * (uint64_t)channels * 4u;
+    struct stat st;
+    long here = ftell(fp);
+    if (here >= 0 && fstat(fileno(fp), &st) == 0 && S_ISREG(st.st_mode) &&
+        (uint64_t)st.st_size < (uint64_t)here + need)
+        return clv__io_fail(CLV_ERROR_FORMAT,
+                            "pfm: '%s' is truncated: %lux%lu %s needs %llu bytes of pixels, the "
+                            "file has %llu after its header",
+                            path, w, h, channels == 3 ? "RGB" : "gray",
+                            (unsigned long long)need,
+                            (unsigned long long)((uint64_t)st.st_size - (uint64_t)here));
     clv_host_image img;
-    clv_status status = clv__io_alloc_for_read(&img, "pfm", path, w, h, channels, CLV_F32);
+    status = clv__io_alloc_for_read(&img, "pfm", path, w, h, channels, CLV_F32);
     if (status != CLV_OK)
         return status;
 
