@@ -1,5 +1,6 @@
 /* clvision — bilateral grid: splat (gather), separable 3-D blur, trilinear
  * slice. Grid size follows the image and the sampling at every call. */
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -44,7 +45,9 @@ clv_status clv__grid_plan(clv_context *ctx, const char *op, int w, int h, int nv
     memset(g, 0, sizeof *g);
     g->s_s = (float)s_s;
     g->inv_ss = (float)(1.0 / s_s);
-    g->inv_sr = (float)(1.0 / s_r);
+    /* finite even when 1 / s_r is beyond float (a tiny s_r over a zero
+     * range): kernels scale (edge - lo) by it, and 0 * Inf would be NaN */
+    g->inv_sr = 1.0 / s_r < FLT_MAX ? (float)(1.0 / s_r) : FLT_MAX;
     /* the last pixel's nearest cell, plus one so trilinear reads stay inside */
     g->gw = (int)floor((double)(w - 1) / s_s + 0.5) + 2;
     g->gh = (int)floor((double)(h - 1) / s_s + 0.5) + 2;
@@ -76,7 +79,8 @@ static clv_status blur_weights(clv_context *ctx, const char *op, double sigma, i
     float w[121];
     double sum = 0.0, tmp[121];
     for (int i = -r; i <= r; i++) {
-        tmp[i + r] = exp(-(double)(i * i) / (2.0 * sigma * sigma));
+        const double u = (double)i / sigma; /* no 0/0 when sigma^2 underflows */
+        tmp[i + r] = exp(-0.5 * u * u);
         sum += tmp[i + r];
     }
     for (int i = 0; i <= 2 * r; i++)

@@ -7,14 +7,16 @@
 
 #define OP "gaussian_blur"
 
-/* Normalised weights exp(-(i-r)^2 / 2 sigma^2), i = 0..2r. */
+/* Normalised weights exp(-(i-r)^2 / 2 sigma^2), i = 0..2r. The distance is
+ * divided by sigma first: with sigma^2 computed first, a sigma below ~1e-154
+ * gave 0/0 = NaN at the centre and NaN weights everywhere. */
 void clv__gaussian_weights(double sigma, int ksize, float *w)
 {
     const int r = ksize / 2;
     double tmp[CLV_GAUSSIAN_MAX_KSIZE], sum = 0.0;
     for (int i = 0; i < ksize; i++) {
-        double d = (double)(i - r);
-        tmp[i] = exp(-d * d / (2.0 * sigma * sigma));
+        const double u = (double)(i - r) / sigma;
+        tmp[i] = exp(-0.5 * u * u);
         sum += tmp[i];
     }
     for (int i = 0; i < ksize; i++)
