@@ -214,6 +214,11 @@ CLV_API clv_status clv_pyramid_build(clv_context *ctx, clv_pyramid *pyr, const c
                          src->height, clv_pixel_type_name(src->type), src->channels, pyr->width,
                          pyr->height, clv_pixel_type_name(pyr->type), pyr->channels);
 
+    for (int k = 0; k < pyr->levels; k++)
+        if (src == pyr->level[k])
+            return clv__fail(ctx, CLV_ERROR_INVALID_ARGUMENT, OP,
+                             "the source is level %d of the pyramid itself", k);
+
     /* Level 0: the source itself (same geometry, so the same pitch). */
     clv_image *l0 = pyr->level[0];
     CLV_CHECK_CL(ctx,
