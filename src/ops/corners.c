@@ -493,7 +493,10 @@ CLV_API clv_status clv_corners_shi_tomasi(clv_context *ctx, const clv_image *img
     CLV_TRY(clv__scratch(ctx, OP, 2, (size_t)j.cap * sizeof(cl_ulong), &j.keys));
     CLV_TRY(clv__scratch(ctx, OP, 3, aux_bytes, &j.aux));
     CLV_TRY(clv__scratch(ctx, OP, 4, P_INTS * sizeof(cl_int), &j.params));
-    CLV_TRY(clv__scratch(ctx, OP, 5, (size_t)p->max_corners * sizeof(clv_corner), &j.out));
+    /* At most j.cap candidates survive, so a larger max_corners (INT_MAX
+     * means "all") needs no more room on the device than that. */
+    const int max_out = p->max_corners < j.cap ? p->max_corners : j.cap;
+    CLV_TRY(clv__scratch(ctx, OP, 5, (size_t)max_out * sizeof(clv_corner), &j.out));
     const cl_int zero = 0;
     CLV_TRY(fill(ctx, j.params, &zero, sizeof zero, 0, P_INTS * sizeof(cl_int),
                  "clEnqueueFillBuffer(params)"));
@@ -505,7 +508,7 @@ CLV_API clv_status clv_corners_shi_tomasi(clv_context *ctx, const clv_image *img
         goto out;
     cl_mem sorted;
     CLV_TRY(sort_candidates(&j, n, &sorted));
-    CLV_TRY(select_corners(&j, sorted, n, &grid, p->max_corners, &found));
+    CLV_TRY(select_corners(&j, sorted, n, &grid, max_out, &found));
     if (found > 0) {
         cl_int err = clEnqueueReadBuffer(ctx->queue, j.out, CL_TRUE, 0,
                                          (size_t)found * sizeof(clv_corner), out, 0, NULL, NULL);
