@@ -90,10 +90,13 @@ typedef struct clv_point {
     float x, y;
 } clv_point;
 
+/* Most iterations per level clv_lk_track takes. */
+#define CLV_LK_MAX_ITERATIONS 1000
+
 typedef struct clv_lk_params {
     int win_width, win_height; /* odd window, any size >= 3 (default 21 x 21) */
     int levels;                /* pyramid levels to use, <= those built (default 3) */
-    int max_iterations;        /* per level (default 30) */
+    int max_iterations;        /* per level, 1..CLV_LK_MAX_ITERATIONS (default 30) */
     double epsilon;            /* stop when the update is below this, pixels (0.01) */
     double min_eig_threshold;  /* lost when the normalised min eigenvalue is below (1e-4) */
     int use_initial_flow;      /* 1: pts_out holds initial estimates */

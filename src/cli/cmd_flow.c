@@ -18,7 +18,7 @@
 
 /* Largest LK window side and iteration count taken on the command line. */
 #define MAX_LK_WIN 255
-#define MAX_LK_ITER 1000
+#define MAX_LK_ITER CLV_LK_MAX_ITERATIONS
 
 /* Exactly n non-empty positionals, named in `missing` ("PREV, NEXT and
  * OUT.csv") for the message when there are fewer. */

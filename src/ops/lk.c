@@ -97,9 +97,12 @@ static clv_status check_params(clv_context *ctx, const clv_lk_params *p)
         return clv__fail(ctx, CLV_ERROR_INVALID_ARGUMENT, OP,
                          "window %dx%d has more than %d pixels", p->win_width, p->win_height,
                          LK_MAX_AREA);
-    if (p->max_iterations < 1)
+    /* Bounded: with epsilon 0 nothing else stops a point that never settles
+     * (INT_MAX iterations ran for hours). OpenCV caps it at 100. */
+    if (p->max_iterations < 1 || p->max_iterations > CLV_LK_MAX_ITERATIONS)
         return clv__fail(ctx, CLV_ERROR_INVALID_ARGUMENT, OP,
-                         "max_iterations must be >= 1 (got %d)", p->max_iterations);
+                         "max_iterations must be in 1..%d (got %d)", CLV_LK_MAX_ITERATIONS,
+                         p->max_iterations);
     if (!(p->epsilon >= 0.0) || !isfinite(p->epsilon))
         return clv__fail(ctx, CLV_ERROR_INVALID_ARGUMENT, OP,
                          "epsilon must be finite and >= 0 (got %g)", p->epsilon);
