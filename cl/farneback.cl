@@ -421,18 +421,11 @@ __kernel void fb_scale_flow(__global float *flow, int fp, int w, int h, float fa
  * only where the level samples the blurred image, straight from the input
  * and for both frames at once (global id 2 picks the frame): no full-size
  * f32 copy, blur or resize pass. wt holds the 2r+1 blur weights. */
-inline float fb_blurred_at(__global const T *src, int sp, int sw, int sh, int x, int y,
-                           __constant float *wt, int r)
+/* Column index of tap x in [0, n) with reflect-101 borders; the common
+ * interior case costs one compare. */
+inline int fb_col(int x, int n)
 {
-    float s = 0.0f;
-    for (int j = 0; j <= 2 * r; j++) {
-        __global const T *row = ROW(src, sp, clv_border_index(y - r + j, sh, BORDER_REFLECT101));
-        float hs = 0.0f;
-        for (int i = 0; i <= 2 * r; i++)
-            hs += convert_float(row[clv_border_index(x - r + i, sw, BORDER_REFLECT101)]) * wt[i];
-        s += hs * wt[j];
-    }
-    return s;
+    return (x >= 0 && x < n) ? x : clv_border_index(x, n, BORDER_REFLECT101);
 }
 
 __kernel void fb_level_blur(__global const T *src0, __global const T *src1, int sp, int w, int h,
@@ -443,7 +436,22 @@ __kernel void fb_level_blur(__global const T *src0, __global const T *src1, int 
     if (x >= w || y >= h)
         return;
     const int f = get_global_id(2);
-    ROW(f ? dst1 : dst0, dp, y)[x] = fb_blurred_at(f ? src1 : src0, sp, w, h, x, y, wt, r);
+    __global const T *src = f ? src1 : src0;
+    const int interior = x - r >= 0 && x + r < w;
+    float s = 0.0f;
+    for (int j = 0; j <= 2 * r; j++) {
+        __global const T *row = ROW(src, sp, fb_col(y - r + j, h));
+        float hs = 0.0f;
+        if (interior) {
+            for (int i = 0; i <= 2 * r; i++)
+                hs += convert_float(row[x - r + i]) * wt[i];
+        } else {
+            for (int i = 0; i <= 2 * r; i++)
+                hs += convert_float(row[fb_col(x - r + i, w)]) * wt[i];
+        }
+        s += hs * wt[j];
+    }
+    ROW(f ? dst1 : dst0, dp, y)[x] = s;
 }
 
 __kernel void fb_level_blur_resize(__global const T *src0, __global const T *src1, int sp,
@@ -460,17 +468,22 @@ __kernel void fb_level_blur_resize(__global const T *src0, __global const T *src
     const float ax = as_float(tab[dw + dx]);
     const int y0 = tab[2 * dw + dy];
     const float ay = as_float(tab[2 * dw + dh + dy]);
-    const int x1 = min(x0 + 1, sw - 1);
-    const int y1 = min(y0 + 1, sh - 1);
-    const int dyr = y1 - y0; /* 0 or 1 */
-    /* rows y0-r .. y1+r once; each feeds the column sums of y0 and/or y1 */
+    const int dxr = min(x0 + 1, sw - 1) - x0; /* 0 or 1 */
+    const int dyr = min(y0 + 1, sh - 1) - y0;
+    const int interior = x0 - r >= 0 && x0 + dxr + r < sw;
+    /* rows y0-r .. y1+r once, each feeding the column sums of y0 and/or y1;
+     * along a row taps x0-r .. x1+r once, each feeding the row sums at x0
+     * and/or x1 (weights in the same order as the separable passes) */
     float b00 = 0.0f, b01 = 0.0f, b10 = 0.0f, b11 = 0.0f;
     for (int j = 0; j <= 2 * r + dyr; j++) {
-        __global const T *row = ROW(src, sp, clv_border_index(y0 - r + j, sh, BORDER_REFLECT101));
+        __global const T *row = ROW(src, sp, fb_col(y0 - r + j, sh));
         float h0 = 0.0f, h1 = 0.0f;
-        for (int i = 0; i <= 2 * r; i++) {
-            h0 += convert_float(row[clv_border_index(x0 - r + i, sw, BORDER_REFLECT101)]) * wt[i];
-            h1 += convert_float(row[clv_border_index(x1 - r + i, sw, BORDER_REFLECT101)]) * wt[i];
+        for (int i = 0; i <= 2 * r + dxr; i++) {
+            const float v = convert_float(row[interior ? x0 - r + i : fb_col(x0 - r + i, sw)]);
+            if (i <= 2 * r)
+                h0 += v * wt[i];
+            if (i >= dxr)
+                h1 += v * wt[i - dxr];
         }
         if (j <= 2 * r) {
             b00 += h0 * wt[j];
@@ -481,11 +494,30 @@ __kernel void fb_level_blur_resize(__global const T *src0, __global const T *src
             b11 += h1 * wt[j - dyr];
         }
     }
-    if (dyr == 0) {
-        b10 = b00;
-        b11 = b01;
-    }
     const float top = b00 * (1.0f - ax) + b01 * ax;
     const float bot = b10 * (1.0f - ax) + b11 * ax;
     ROW(f ? dst1 : dst0, dp, dy)[dx] = top * (1.0f - ay) + bot * ay;
+}
+
+/* The coarser level's flow resized to this level (bilinear, the resize op's
+ * table) and scaled by factor: OpenCV's resize(prevFlow) * (1 / pyr_scale),
+ * one launch instead of two. Flow images hold interleaved (u, v). */
+__kernel void fb_flow_up(__global const float *src, int sp, int sw, int sh, __global float *dst,
+                         int dp, int dw, int dh, __global const int *tab, float factor)
+{
+    const int dx = get_global_id(0), dy = get_global_id(1);
+    if (dx >= dw || dy >= dh)
+        return;
+    const int x0 = tab[dx];
+    const float ax = as_float(tab[dw + dx]);
+    const int y0 = tab[2 * dw + dy];
+    const float ay = as_float(tab[2 * dw + dh + dy]);
+    const int x1 = min(x0 + 1, sw - 1);
+    const int y1 = min(y0 + 1, sh - 1);
+    __global const float *r0 = ROW(src, sp, y0);
+    __global const float *r1 = ROW(src, sp, y1);
+    const float2 top = vload2(x0, r0) * (1.0f - ax) + vload2(x1, r0) * ax;
+    const float2 bot = vload2(x0, r1) * (1.0f - ax) + vload2(x1, r1) * ax;
+    const float2 v = top * (1.0f - ay) + bot * ay;
+    vstore2(v * factor, dx, ROW(dst, dp, dy));
 }

@@ -40,6 +40,7 @@ typedef struct fb_level {
     int ksize;
     clv_image *i0, *i1, *flow; /* f32 images of this level; flow 2 channels */
     cl_mem wt, tab; /* fused path: blur weights, resize table (k > 0) */
+    cl_mem ftab;    /* fused path: resize table of the flow from level k+1 (k < n) */
 } fb_level;
 
 typedef struct fb_ws {
@@ -62,6 +63,7 @@ static void ws_free(void *p)
         clv_image_release(ws->lv[k].flow);
         clv__release_mem(ws->lv[k].wt);
         clv__release_mem(ws->lv[k].tab);
+        clv__release_mem(ws->lv[k].ftab);
     }
     clv_image_release(ws->f0);
     clv_image_release(ws->f1);
@@ -152,6 +154,19 @@ static clv_status get_ws(clv_context *ctx, int w, int h, const clv_farneback_par
                                     (size_t)(2 * l->w + 2 * l->h) * sizeof(int32_t), tab, &err);
             free(tab);
             CLV_CHECK_CL(ctx, err, OP, "clCreateBuffer(level resize table)");
+        }
+        for (int k = 0; k < n; k++) {
+            fb_level *l = &ws->lv[k];
+            cl_int err;
+            int32_t *tab = clv__resize_table(ws->lv[k + 1].w, ws->lv[k + 1].h, l->w, l->h);
+            if (!tab) {
+                status = clv__fail(ctx, CLV_ERROR_OUT_OF_MEMORY, OP, "out of host memory");
+                goto out;
+            }
+            l->ftab = clCreateBuffer(ctx->cl, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
+                                     (size_t)(2 * l->w + 2 * l->h) * sizeof(int32_t), tab, &err);
+            free(tab);
+            CLV_CHECK_CL(ctx, err, OP, "clCreateBuffer(flow resize table)");
         }
     } else {
         CLV_TRY(clv_image_create(ctx, w, h, 1, CLV_F32, &ws->f0));
@@ -309,10 +324,11 @@ CLV_API clv_status clv_farneback(clv_context *ctx, const clv_image *prev, const 
     char fmt[64], opts[128];
     clv__format_options(fmt, sizeof fmt, prev->type, 1);
     snprintf(opts, sizeof opts, "%s%s", fmt, vec ? " -DVEC=16" : "");
-    cl_kernel kconv = NULL, klb = NULL, klbr = NULL, kpv, kph, kmat, kbv, kbh, kscale;
+    cl_kernel kconv = NULL, klb = NULL, klbr = NULL, kfup = NULL, kpv, kph, kmat, kbv, kbh, kscale;
     if (ws->fused) {
         CLV_TRY(clv__get_kernel(ctx, CLV__SRC_FARNEBACK, opts, "fb_level_blur", &klb));
         CLV_TRY(clv__get_kernel(ctx, CLV__SRC_FARNEBACK, opts, "fb_level_blur_resize", &klbr));
+        CLV_TRY(clv__get_kernel(ctx, CLV__SRC_FARNEBACK, opts, "fb_flow_up", &kfup));
     } else {
         CLV_TRY(clv__get_kernel(ctx, CLV__SRC_FARNEBACK, opts, "fb_convert", &kconv));
     }
@@ -367,7 +383,14 @@ CLV_API clv_status clv_farneback(clv_context *ctx, const clv_image *prev, const 
         const int pp = (w + 15) / 16 * 16; /* planar pitch of this level */
 
         /* flow initialisation */
-        if (prev_flow) {
+        if (prev_flow && ws->fused) {
+            const float factor = (float)(1.0 / p.pyr_scale);
+            const int sp = clv__pitch(prev_flow);
+            const int sw = ws->lv[k + 1].w, sh = ws->lv[k + 1].h;
+            CLV_TRY(CLV_LAUNCH(ctx, OP, kfup, 2, g, NULL, CLV_ARG(prev_flow->mem), CLV_ARG(sp),
+                               CLV_ARG(sw), CLV_ARG(sh), CLV_ARG(fl->mem), CLV_ARG(fp), CLV_ARG(w),
+                               CLV_ARG(h), CLV_ARG(l->ftab), CLV_ARG(factor)));
+        } else if (prev_flow) {
             CLV_TRY(clv__resize(ctx, prev_flow, fl));
             const float factor = (float)(1.0 / p.pyr_scale);
             CLV_TRY(CLV_LAUNCH(ctx, OP, kscale, 2, g, NULL, CLV_ARG(fl->mem), CLV_ARG(fp),
