@@ -26,7 +26,10 @@ extern "C" {
  * the image's units (0..255 for u8). radius <= 0 means ceil(3 sigma_space);
  * at most CLV_BILATERAL_MAX_RADIUS. Pixels outside the image follow the border
  * mode (CONSTANT: they are skipped, not treated as zeros). src and dst have
- * the same shape and type. */
+ * the same shape and type. sigma_space and sigma_range must be finite and
+ * > 0 (CLV_ERROR_INVALID_ARGUMENT otherwise).
+ * NaN/Inf: exactly the outputs whose window holds a non-finite value (in any
+ * channel) are non-finite; the others are unaffected. */
 CLV_API clv_status clv_bilateral(clv_context *ctx, const clv_image *src, clv_image *dst,
                                  double sigma_space, double sigma_range, int radius,
                                  clv_border border);
@@ -51,7 +54,13 @@ CLV_API clv_grid_params clv_grid_params_default(void);
  * 1 channel: the grid is built on the value itself. 3 or 4 channels: the grid
  * holds the colour channels plus a weight, and the range axis is the pixel's
  * luminance (Rec. 709 weights on the first three channels; a 4th channel is
- * filtered along). params NULL means defaults. */
+ * filtered along). params NULL means defaults; out-of-range or non-finite
+ * parameters are CLV_ERROR_INVALID_ARGUMENT.
+ * NaN/Inf (f32): the range axis spans the edge values, so an image with an
+ * infinite edge value (or none finite at all) is CLV_ERROR_INVALID_ARGUMENT.
+ * A NaN value or edge is splatted into the lowest range cell of its grid
+ * column: outputs up to about (3 blur_sigma + 2) s_s pixels from it may come
+ * out NaN; farther ones are unaffected. */
 CLV_API clv_status clv_bilateral_grid(clv_context *ctx, const clv_image *src, clv_image *dst,
                                       const clv_grid_params *params);
 

@@ -6,6 +6,10 @@
  * channel count, and must not be the same image. Pixel types u8, u16 and f32
  * with 1 to 4 channels, any size from 1x1. Failures return a status and
  * leave detail in clv_last_error(ctx).
+ *
+ * Non-finite f32 pixels (NaN, +-Inf) are not an error and never make an
+ * operation fail, hang or access memory out of bounds; they propagate as
+ * each operation says below. Finite input gives finite output.
  */
 #ifndef CLVISION_FILTER_H
 #define CLVISION_FILTER_H
@@ -37,12 +41,16 @@ CLV_API clv_status clv_border_from_string(const char *name, clv_border *out);
 /* Lower-case name of a border mode ("?" for an unknown value). */
 CLV_API const char *clv_border_name(clv_border border);
 
-/* dst(x, y) = src(y, x). dst must be height x width of src. */
+/* dst(x, y) = src(y, x). dst must be height x width of src. Values are
+ * copied bit for bit (NaN and Inf included). */
 CLV_API clv_status clv_transpose(clv_context *ctx, const clv_image *src, clv_image *dst);
 
 /* Bilinear resize of src to dst's size (any size, up or down), OpenCV
  * INTER_LINEAR convention: pixel centres are aligned, so source coordinate
- * sx = (dx + 0.5) * src_w / dst_w - 0.5, clamped to the image. */
+ * sx = (dx + 0.5) * src_w / dst_w - 0.5, clamped to the image.
+ * NaN/Inf: an output whose 2x2 source neighbourhood holds a non-finite value
+ * is non-finite, even where that value's weight is 0 (so resizing to the same
+ * size spreads one to the pixels left of and above it); others are unaffected. */
 CLV_API clv_status clv_resize(clv_context *ctx, const clv_image *src, clv_image *dst);
 
 /* Largest box kernel side. */
@@ -53,7 +61,12 @@ CLV_API clv_status clv_resize(clv_context *ctx, const clv_image *src, clv_image 
  * division), as OpenCV's default anchor, so an even window reaches one pixel
  * further back than forward. Cost per pixel does not grow with the window
  * (on CPUs, windows wider than 48 switch to the running-sum row pass).
- * src and dst have the same shape. */
+ * src and dst have the same shape.
+ * NaN/Inf: the sums are running sums, so a non-finite value poisons every
+ * output whose window holds it and, as the sums never recover, possibly the
+ * outputs after it along its row and column (to the right and below; how far
+ * depends on the device's kernel variant). Outputs above and to the left of
+ * its window are unaffected. Give finite f32 data. */
 CLV_API clv_status clv_box_filter(clv_context *ctx, const clv_image *src, clv_image *dst,
                                   int ksize_x, int ksize_y, clv_border border);
 
@@ -62,7 +75,11 @@ CLV_API clv_status clv_box_filter(clv_context *ctx, const clv_image *src, clv_im
 
 /* Separable Gaussian blur. sigma_x > 0; sigma_y <= 0 means sigma_y = sigma_x.
  * ksize_x/ksize_y: odd kernel sides up to 255, or 0 to use 2*ceil(3*sigma)+1.
- * Weights are normalised to sum 1. */
+ * Weights are normalised to sum 1. sigma_x must be finite and > 0 and
+ * sigma_y finite (CLV_ERROR_INVALID_ARGUMENT otherwise); a sigma so small its
+ * kernel is [0, 1, 0] leaves the image unchanged.
+ * NaN/Inf: exactly the outputs whose kx x ky window holds a non-finite value
+ * are non-finite; the others are unaffected. */
 CLV_API clv_status clv_gaussian_blur(clv_context *ctx, const clv_image *src, clv_image *dst,
                                      double sigma_x, double sigma_y, int ksize_x, int ksize_y,
                                      clv_border border);

@@ -40,13 +40,18 @@ typedef struct clv_pyramid clv_pyramid;
  * A level with a side below 2 (or, for other scales, a Gaussian above
  * CLV_GAUSSIAN_MAX_KSIZE taps: sigma > 51) is not made, nor any after it:
  * clv_pyramid_levels() tells how many exist (1 for a 1x1 or 5x1 image).
- * CLV_ERROR_INVALID_ARGUMENT for bad sizes, levels or scale. */
+ * CLV_ERROR_INVALID_ARGUMENT for bad sizes, levels or scale (NaN included);
+ * CLV_ERROR_UNSUPPORTED when a level is larger than the device allows.
+ * NaN/Inf (f32): each level propagates them as its filter does: with scale
+ * 0.5 exactly the outputs whose 5x5 footprint holds a non-finite value are
+ * non-finite (clv_gaussian_blur and clv_resize describe the other scales). */
 CLV_API clv_status clv_pyramid_create(clv_context *ctx, int width, int height, int channels,
                                       clv_pixel_type type, int levels, double scale,
                                       clv_pyramid **out);
 CLV_API void clv_pyramid_release(clv_pyramid *pyr);
 /* Fill every level from src (same size, channels and type as the pyramid,
- * same context). Enqueues and returns without waiting. */
+ * same context, not one of the pyramid's own levels). Enqueues and returns
+ * without waiting. */
 CLV_API clv_status clv_pyramid_build(clv_context *ctx, clv_pyramid *pyr, const clv_image *src);
 CLV_API int clv_pyramid_levels(const clv_pyramid *pyr);
 /* Level i (owned by the pyramid), NULL when out of range. */
@@ -60,7 +65,7 @@ typedef struct clv_corner {
 } clv_corner;
 
 typedef struct clv_corner_params {
-    int max_corners;      /* > 0 (default 1000) */
+    int max_corners;      /* > 0, any size (INT_MAX: all there are) (default 1000) */
     double quality_level; /* (0, 1]: a corner's response must be strictly above
                              quality_level * max response (so 1.0 finds none, as in
                              OpenCV) (default 0.01) */
@@ -79,7 +84,12 @@ CLV_API clv_corner_params clv_corner_params_default(void);
 /* Find up to p->max_corners corners of a 1-channel u8 or f32 image, entirely
  * on the device (response, threshold, 3x3 non-maximum suppression, minimum
  * distance, top-K), then copy them to out (capacity p->max_corners), sorted
- * by decreasing response; *count = number found. Waits for the result. */
+ * by decreasing response; *count = number found (0 after a failure). Waits
+ * for the result.
+ * NaN/Inf (f32): a response computed over a non-finite pixel is NaN; such
+ * pixels are never corners and do not count towards the maximum response, so
+ * corners away from them (beyond the gradient and block windows) come out as
+ * without them. A returned corner always has a finite, positive response. */
 CLV_API clv_status clv_corners_shi_tomasi(clv_context *ctx, const clv_image *img,
                                           const clv_corner_params *p, clv_corner *out,
                                           int *count);
@@ -116,7 +126,11 @@ CLV_API clv_lk_params clv_lk_params_default(void);
  * status[i] = 1 tracked, 0 lost; err[i] = mean |next - prev| over the window
  * at level 0 in 0..255 units, 0 for lost points (err may be NULL); a lost
  * point's pts_out keeps the last estimate. count 0 is a no-op. params NULL
- * means defaults. Waits for the result. */
+ * means defaults. Waits for the result.
+ * NaN/Inf: a point given as NaN/Inf is lost, and so is a point whose window
+ * meets a non-finite pixel at some level; a tracked point always has finite
+ * coordinates and error. The iterations are bounded (max_iterations), so
+ * every call ends whatever the data. */
 CLV_API clv_status clv_lk_track(clv_context *ctx, const clv_pyramid *prev,
                                 const clv_pyramid *next, const clv_point *pts_in,
                                 clv_point *pts_out, uint8_t *status, float *err, int count,
@@ -147,7 +161,12 @@ CLV_API clv_farneback_params clv_farneback_params_default(void);
  * Known differences: the initial flow is shrunk bilinearly (OpenCV: area);
  * level blurs are capped at 255 taps (only matters above 4K with 7+
  * levels); on images with a side under 10 px every border pixel gets
- * OpenCV's border weight (OpenCV's unsigned test skips some there). */
+ * OpenCV's border weight (OpenCV's unsigned test skips some there).
+ * Parameters outside the ranges above (NaN included; gaussian_window and
+ * use_initial_flow 0 or 1) are CLV_ERROR_INVALID_ARGUMENT.
+ * NaN/Inf (f32): propagated. The flow at a non-finite pixel is non-finite,
+ * and through the polynomial expansion, the window averages and the pyramid
+ * it may spread over much or all of the field. Give finite data. */
 CLV_API clv_status clv_farneback(clv_context *ctx, const clv_image *prev, const clv_image *next,
                                  clv_image *flow, const clv_farneback_params *p);
 
@@ -155,7 +174,13 @@ CLV_API clv_status clv_farneback(clv_context *ctx, const clv_image *prev, const 
 
 /* Middlebury .flo: "PIEH" tag, width, height, then u, v floats per pixel.
  * read gives a 2-channel f32 host image; write takes one (temp file +
- * rename, like every writer). */
+ * rename, like every writer). Same statuses and messages
+ * (clv_io_last_error()) as the image readers and writers: sizes outside
+ * 1..CLV_MAX_DIMENSION are CLV_ERROR_UNSUPPORTED, more pixels than
+ * clv_io_max_pixels() CLV_ERROR_INVALID_ARGUMENT, and a regular file shorter
+ * than its header promises CLV_ERROR_FORMAT, all before allocating; writing
+ * anything but 2-channel f32 with a sane stride is CLV_ERROR_INVALID_ARGUMENT.
+ * Values are kept bit for bit (NaN and Inf included). */
 CLV_API clv_status clv_flo_read(const char *path, clv_host_image *out);
 CLV_API clv_status clv_flo_write(const char *path, const clv_host_image *flow);
 
@@ -177,13 +202,16 @@ typedef struct clv_flow_stats {
  * ground truth has |u| or |v| >= 1e9 (or NaN) are ignored. AAE uses
  * acos((u_e u_g + v_e v_g + 1) / sqrt((u_e^2 + v_e^2 + 1)(u_g^2 + v_g^2 + 1))).
  * With no known ground-truth pixel every figure is 0 and valid is 0.
- * Waits for the result. */
+ * A non-finite estimate at a pixel whose ground truth is known is counted
+ * and makes aee and aae non-finite. Waits for the result. */
 CLV_API clv_status clv_flow_eval(clv_context *ctx, const clv_image *estimate,
                                  const clv_image *ground_truth, clv_flow_stats *out);
 
 /* dst(x, y) = src(x + u(x, y), y + v(x, y)), bilinear, border replicate;
  * src any format and size (same type and channels as dst), flow 2-channel
- * f32 of dst's size. */
+ * f32 of dst's size. A NaN displacement reads column (row) 0, +-Inf and huge
+ * ones the border they point to. A non-finite source pixel makes the outputs
+ * that interpolate next to it non-finite (as clv_resize). */
 CLV_API clv_status clv_warp(clv_context *ctx, const clv_image *src, const clv_image *flow,
                             clv_image *dst);
 

@@ -35,8 +35,10 @@ CLV_API const char *clv_pixel_type_name(clv_pixel_type type);
 /* Allocate an uninitialised image on the context's device.
  * width, height in 1..CLV_MAX_DIMENSION, channels 1 to 4 (2 holds flow
  * fields: u, v).
- * Returns CLV_ERROR_INVALID_ARGUMENT for bad sizes, CLV_ERROR_OPENCL when the
- * device refuses the allocation. */
+ * Returns CLV_ERROR_INVALID_ARGUMENT for bad sizes, channels or types (and a
+ * NULL ctx or out), CLV_ERROR_UNSUPPORTED when the image is larger than the
+ * device's largest allocation, CLV_ERROR_OPENCL when the device refuses the
+ * allocation. On failure *out is NULL. */
 CLV_API clv_status clv_image_create(clv_context *ctx, int width, int height, int channels,
                                     clv_pixel_type type, clv_image **out);
 
@@ -51,8 +53,11 @@ CLV_API clv_pixel_type clv_image_type(const clv_image *img);
 CLV_API size_t clv_image_pitch(const clv_image *img);
 
 /* Copy host pixels in. host_stride is the byte distance between host rows;
- * it must be at least width*channels*type size (0 means packed). Blocking:
- * host memory may be reused on return. */
+ * it must be at least width*channels*type size (0 means packed), and the
+ * last row's offset must fit in size_t. Bits are copied as they are (NaN
+ * payloads included). Blocking: host memory may be reused on return.
+ * CLV_ERROR_INVALID_ARGUMENT for a NULL image or host pointer or a bad
+ * stride (no message without an image: it names the context). */
 CLV_API clv_status clv_image_upload(clv_image *img, const void *host, size_t host_stride);
 
 /* Start copying host pixels in and return at once: the copy runs on a second

@@ -60,7 +60,10 @@ CLV_API clv_status clv_image_read(const char *path, clv_host_image *out);
 /* Write by extension: .png takes u8/u16 with 1/3/4 channels; .jpg/.jpeg takes
  * u8 with 1 or 3 channels (quality 1..100, 0 means 92, ignored for the other
  * formats); .exr takes f32 with 1/3/4 channels, .hdr and .pfm f32 with 1 or 3.
- * Anything else is CLV_ERROR_UNSUPPORTED. */
+ * Anything else is CLV_ERROR_UNSUPPORTED. A NULL path or image, a NULL data
+ * pointer, a bad size, channel count or type, or a stride smaller than a
+ * row or so large the last row's offset overflows is
+ * CLV_ERROR_INVALID_ARGUMENT; nothing is written then. */
 CLV_API clv_status clv_image_write(const char *path, const clv_host_image *img, int quality);
 
 /* Per-format entry points (same contracts). */
@@ -115,7 +118,8 @@ CLV_API clv_status clv_hdr_write(const char *path, const clv_host_image *img);
 
 /* PFM: "PF" (3 channels) or "Pf" (1 channel); the sign of the scale gives the
  * byte order, its magnitude is not applied; rows bottom to top in the file,
- * top to bottom in memory. Writing takes f32 with 1 or 3 channels (4 is
+ * top to bottom in memory. A regular file shorter than its header promises
+ * is CLV_ERROR_FORMAT before anything is allocated. Writing takes f32 with 1 or 3 channels (4 is
  * CLV_ERROR_UNSUPPORTED) in host byte order; round trips are bit-exact. */
 CLV_API clv_status clv_pfm_read(const char *path, clv_host_image *out);
 CLV_API clv_status clv_pfm_write(const char *path, const clv_host_image *img);
@@ -125,7 +129,8 @@ CLV_API clv_status clv_pfm_write(const char *path, const clv_host_image *img);
  * 16-bit PNG used as linear HDR input, scale = 1.0 / 65535. On failure *out
  * is zeroed. CLV_ERROR_INVALID_ARGUMENT for NULL or malformed arguments, a
  * scale that is not finite, or out == in; CLV_ERROR_OUT_OF_MEMORY. Free the
- * result with clv_host_image_free(). Thread-safe. */
+ * result with clv_host_image_free(). NaN and Inf in f32 input stay NaN and
+ * Inf (times scale). Thread-safe. */
 CLV_API clv_status clv_host_image_to_f32(const clv_host_image *in, clv_host_image *out,
                                          double scale);
 
