@@ -148,30 +148,50 @@ __kernel void fb_update_matrices(__global const float *R0, __global const float 
     fb_matrices(R0, R1, w, h, pp, x, y, d.x, d.y, M);
 }
 
-/* Vertical weighted sum of the 5 system values over rows y-m..y+m. */
+/* Vertical weighted sum of the 5 system values over rows y-m..y+m, for
+ * FB_ROWS consecutive rows per work-item: each row of M is loaded once and
+ * feeds every output row whose window holds it (per output the taps are
+ * still summed in window order). Global size: w x ceil(h / FB_ROWS). */
+#define FB_ROWS 4
 __kernel void fb_blur_v(__global const float *M, int w, int h, int pp, __constant float *wt, int m,
                         __global float *TM)
 {
-    const int x = get_global_id(0), y = get_global_id(1);
-    if (x >= w || y >= h)
+    const int x = get_global_id(0), y0 = get_global_id(1) * FB_ROWS;
+    if (x >= w || y0 >= h)
         return;
     const size_t ps = (size_t)pp * h;
-    float s0 = 0.f, s1 = 0.f, s2 = 0.f, s3 = 0.f, s4 = 0.f;
-    for (int k = -m; k <= m; k++) {
-        const size_t j = (size_t)clamp(y + k, 0, h - 1) * pp + x;
-        const float c = wt[k + m];
-        s0 += c * M[j];
-        s1 += c * M[ps + j];
-        s2 += c * M[2 * ps + j];
-        s3 += c * M[3 * ps + j];
-        s4 += c * M[4 * ps + j];
+    float s[FB_ROWS][5];
+    for (int r = 0; r < FB_ROWS; r++)
+        for (int c = 0; c < 5; c++)
+            s[r][c] = 0.f;
+    for (int k = -m; k <= m + FB_ROWS - 1; k++) {
+        const size_t j = (size_t)clamp(y0 + k, 0, h - 1) * pp + x;
+        const float v0 = M[j], v1 = M[ps + j], v2 = M[2 * ps + j], v3 = M[3 * ps + j],
+                    v4 = M[4 * ps + j];
+#pragma unroll
+        for (int r = 0; r < FB_ROWS; r++) {
+            const int t = k - r; /* tap of output row y0 + r */
+            if (t >= -m && t <= m) {
+                const float c = wt[t + m];
+                s[r][0] += c * v0;
+                s[r][1] += c * v1;
+                s[r][2] += c * v2;
+                s[r][3] += c * v3;
+                s[r][4] += c * v4;
+            }
+        }
     }
-    const size_t i = (size_t)y * pp + x;
-    TM[i] = s0;
-    TM[ps + i] = s1;
-    TM[2 * ps + i] = s2;
-    TM[3 * ps + i] = s3;
-    TM[4 * ps + i] = s4;
+#pragma unroll
+    for (int r = 0; r < FB_ROWS; r++) {
+        if (y0 + r < h) {
+            const size_t i = (size_t)(y0 + r) * pp + x;
+            TM[i] = s[r][0];
+            TM[ps + i] = s[r][1];
+            TM[2 * ps + i] = s[r][2];
+            TM[3 * ps + i] = s[r][3];
+            TM[4 * ps + i] = s[r][4];
+        }
+    }
 }
 
 /* Horizontal weighted sum, the regularised 2x2 solve, and - when update is

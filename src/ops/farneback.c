@@ -455,9 +455,11 @@ CLV_API clv_status clv_farneback(clv_context *ctx, const clv_image *prev, const 
                            CLV_ARG(fl->mem), CLV_ARG(fp), CLV_ARG(w), CLV_ARG(h), CLV_ARG(pp),
                            CLV_ARG(ws->m)));
         const size_t gv[2] = {vec ? ((size_t)w + 15) / 16 : (size_t)w, (size_t)h};
+        /* fb_blur_v: FB_ROWS (4) rows per work-item */
+        const size_t gbv[2] = {gv[0], vec ? (size_t)h : ((size_t)h + 3) / 4};
         for (int it = 0; it < p.iterations; it++) {
             const int update = it < p.iterations - 1;
-            CLV_TRY(CLV_LAUNCH(ctx, OP, kbv, 2, gv, NULL, CLV_ARG(ws->m), CLV_ARG(w), CLV_ARG(h),
+            CLV_TRY(CLV_LAUNCH(ctx, OP, kbv, 2, gbv, NULL, CLV_ARG(ws->m), CLV_ARG(w), CLV_ARG(h),
                                CLV_ARG(pp), CLV_ARG(wbuf), CLV_ARG(m), CLV_ARG(ws->t)));
             CLV_TRY(CLV_LAUNCH(ctx, OP, kbh, 2, gv, NULL, CLV_ARG(ws->t), CLV_ARG(w), CLV_ARG(h),
                                CLV_ARG(pp), CLV_ARG(wbuf), CLV_ARG(m), CLV_ARG(fl->mem), CLV_ARG(fp),
