@@ -48,8 +48,11 @@
 
 __kernel void bil_tiled(__global const T *src, int src_pitch, int width, int height,
                         __global T *dst, int dst_pitch, __constant float *ws, int r, float kr,
-                        __local float *tile)
+                        __local float *tile CLV_DBG_PARAMS)
 {
+    CLV_DBG_BUF(src, 0);
+    CLV_DBG_BUF(dst, 4);
+    CLV_DBG_BUF(ws, 6);
     const int lx = get_local_id(0), ly = get_local_id(1);
     const int lw = get_local_size(0), lh = get_local_size(1);
     const int x0 = get_group_id(0) * lw, y0 = get_group_id(1) * lh;
@@ -59,7 +62,8 @@ __kernel void bil_tiled(__global const T *src, int src_pitch, int width, int hei
         const int ty = i / tw, tx = i - ty * tw;
         const int sx = BORDER_INDEX(x0 - r + tx, width);
         const int sy = BORDER_INDEX(y0 - r + ty, height);
-        VSTORE((sx < 0 || sy < 0) ? FN_ZERO : LOAD_PIX(ROW(src, src_pitch, sy), sx), i, tile);
+        VSTORE((sx < 0 || sy < 0) ? FN_ZERO : LOAD_PIX(src, ROW(src, src_pitch, sy), sx), i,
+               tile);
     }
     barrier(CLK_LOCAL_MEM_FENCE);
     const int x = x0 + lx, y = y0 + ly;
@@ -72,53 +76,57 @@ __kernel void bil_tiled(__global const T *src, int src_pitch, int width, int hei
     BIL_WINDOW(ylo, yhi, y, height, r);
     BIL_WINDOW(xlo, xhi, x, width, r);
     for (int dy = ylo; dy <= yhi; dy++) {
-        const float wy = ws[r + dy];
+        const float wy = GLD(ws, ws, r + dy);
         const int row = centre + dy * tw;
         FN rsum = FN_ZERO;
         float rw = 0.0f;
         for (int dx = xlo; dx <= xhi; dx++) {
             const FN q = VLOAD(row + dx, tile);
             const FN d = q - c;
-            const float wt = ws[r + dx] * native_exp2(kr * BIL_NORM2(d));
+            const float wt = GLD(ws, ws, r + dx) * native_exp2(kr * BIL_NORM2(d));
             rsum += wt * q;
             rw += wt;
         }
         sum += wy * rsum;
         wsum += wy * rw;
     }
-    STORE_PIX(ROW(dst, dst_pitch, y), x, sum / wsum);
+    STORE_PIX(dst, ROW(dst, dst_pitch, y), x, sum / wsum);
 }
 
 /* For radii whose tile does not fit local memory even with a small
  * work-group: every tap reads global memory through the border rule (the
  * caches do the staging). */
 __kernel void bil_global(__global const T *src, int src_pitch, int width, int height,
-                         __global T *dst, int dst_pitch, __constant float *ws, int r, float kr)
+                         __global T *dst, int dst_pitch, __constant float *ws, int r,
+                         float kr CLV_DBG_PARAMS)
 {
+    CLV_DBG_BUF(src, 0);
+    CLV_DBG_BUF(dst, 4);
+    CLV_DBG_BUF(ws, 6);
     const int x = get_global_id(0), y = get_global_id(1);
     if (x >= width || y >= height)
         return;
-    const FN c = LOAD_PIX(ROW(src, src_pitch, y), x);
+    const FN c = LOAD_PIX(src, ROW(src, src_pitch, y), x);
     FN sum = FN_ZERO;
     float wsum = 0.0f;
     BIL_WINDOW(ylo, yhi, y, height, r);
     BIL_WINDOW(xlo, xhi, x, width, r);
     for (int dy = ylo; dy <= yhi; dy++) {
-        const float wy = ws[r + dy];
+        const float wy = GLD(ws, ws, r + dy);
         __global const T *row = ROW(src, src_pitch, BORDER_INDEX(y + dy, height));
         FN rsum = FN_ZERO;
         float rw = 0.0f;
         for (int dx = xlo; dx <= xhi; dx++) {
-            const FN q = LOAD_PIX(row, BORDER_INDEX(x + dx, width));
+            const FN q = LOAD_PIX(src, row, BORDER_INDEX(x + dx, width));
             const FN d = q - c;
-            const float wt = ws[r + dx] * native_exp2(kr * BIL_NORM2(d));
+            const float wt = GLD(ws, ws, r + dx) * native_exp2(kr * BIL_NORM2(d));
             rsum += wt * q;
             rw += wt;
         }
         sum += wy * rsum;
         wsum += wy * rw;
     }
-    STORE_PIX(ROW(dst, dst_pitch, y), x, sum / wsum);
+    STORE_PIX(dst, ROW(dst, dst_pitch, y), x, sum / wsum);
 }
 
 #ifdef VEC
@@ -162,8 +170,10 @@ inline FV bil_exp2(FV t)
  * clipped by the filter's loop bounds instead). One work-item fills VEC
  * padded columns of one padded row. */
 __kernel void bil_planes_vec(__global const T *src, int src_pitch, int width, int height, int r,
-                             __global float *planes, int ppitch, int plane_size)
+                             __global float *planes, int ppitch, int plane_size CLV_DBG_PARAMS)
 {
+    CLV_DBG_BUF(src, 0);
+    CLV_DBG_BUF(planes, 5);
     const int px0 = get_global_id(0) * VEC, py = get_global_id(1);
     if (px0 >= ppitch || py >= height + 2 * r)
         return;
@@ -175,56 +185,56 @@ __kernel void bil_planes_vec(__global const T *src, int src_pitch, int width, in
         /* Inside the image: vector loads, channels split with shuffles. */
         __global const T *in = row + (size_t)(px0 - r) * CN;
 #if CN == 1
-        vstore16(convert_float16(vload16(0, in)), 0, out);
+        GVST(16, planes, convert_float16(GVLD(16, src, 0, in)), 0, out);
 #elif CN == 2
-        const float16 a = convert_float16(vload16(0, in)), b = convert_float16(vload16(1, in));
-        vstore16(shuffle2(a, b, (uint16)(0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30)), 0, out);
-        vstore16(shuffle2(a, b, (uint16)(1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25, 27, 29, 31)), 0, out + plane_size);
+        const float16 a = convert_float16(GVLD(16, src, 0, in)), b = convert_float16(GVLD(16, src, 1, in));
+        GVST(16, planes, shuffle2(a, b, (uint16)(0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30)), 0, out);
+        GVST(16, planes, shuffle2(a, b, (uint16)(1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25, 27, 29, 31)), 0, out + plane_size);
 #elif CN == 3
-        const float16 a = convert_float16(vload16(0, in)), b = convert_float16(vload16(1, in)),
-                      c = convert_float16(vload16(2, in));
+        const float16 a = convert_float16(GVLD(16, src, 0, in)), b = convert_float16(GVLD(16, src, 1, in)),
+                      c = convert_float16(GVLD(16, src, 2, in));
         /* value 3i + k of the 48 is lane 3i + k of a:b (below 32) or of c. */
         const float16 ab0 = shuffle2(a, b, (uint16)(0, 3, 6, 9, 12, 15, 18, 21, 24, 27, 30, 0, 0, 0, 0, 0));
         const float16 ab1 = shuffle2(a, b, (uint16)(1, 4, 7, 10, 13, 16, 19, 22, 25, 28, 31, 0, 0, 0, 0, 0));
         const float16 ab2 = shuffle2(a, b, (uint16)(2, 5, 8, 11, 14, 17, 20, 23, 26, 29, 0, 0, 0, 0, 0, 0));
-        vstore16(shuffle2(ab0, c, (uint16)(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 17, 20, 23, 26, 29)), 0, out);
-        vstore16(shuffle2(ab1, c, (uint16)(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 18, 21, 24, 27, 30)), 0, out + plane_size);
-        vstore16(shuffle2(ab2, c, (uint16)(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 16, 19, 22, 25, 28, 31)), 0, out + 2 * plane_size);
+        GVST(16, planes, shuffle2(ab0, c, (uint16)(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 17, 20, 23, 26, 29)), 0, out);
+        GVST(16, planes, shuffle2(ab1, c, (uint16)(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 18, 21, 24, 27, 30)), 0, out + plane_size);
+        GVST(16, planes, shuffle2(ab2, c, (uint16)(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 16, 19, 22, 25, 28, 31)), 0, out + 2 * plane_size);
 #else
-        const float16 a = convert_float16(vload16(0, in)), b = convert_float16(vload16(1, in)),
-                      c = convert_float16(vload16(2, in)), d = convert_float16(vload16(3, in));
+        const float16 a = convert_float16(GVLD(16, src, 0, in)), b = convert_float16(GVLD(16, src, 1, in)),
+                      c = convert_float16(GVLD(16, src, 2, in)), d = convert_float16(GVLD(16, src, 3, in));
         const uint16 lo = (uint16)(0, 1, 2, 3, 4, 5, 6, 7, 16, 17, 18, 19, 20, 21, 22, 23);
 #define BIL_SPLIT4(k) shuffle2(shuffle2(a, b, (uint16)(k, k + 4, k + 8, k + 12, k + 16, k + 20, k + 24, k + 28, 0, 0, 0, 0, 0, 0, 0, 0)), \
                                shuffle2(c, d, (uint16)(k, k + 4, k + 8, k + 12, k + 16, k + 20, k + 24, k + 28, 0, 0, 0, 0, 0, 0, 0, 0)), lo)
-        vstore16(BIL_SPLIT4(0), 0, out);
-        vstore16(BIL_SPLIT4(1), 0, out + plane_size);
-        vstore16(BIL_SPLIT4(2), 0, out + 2 * plane_size);
-        vstore16(BIL_SPLIT4(3), 0, out + 3 * plane_size);
+        GVST(16, planes, BIL_SPLIT4(0), 0, out);
+        GVST(16, planes, BIL_SPLIT4(1), 0, out + plane_size);
+        GVST(16, planes, BIL_SPLIT4(2), 0, out + 2 * plane_size);
+        GVST(16, planes, BIL_SPLIT4(3), 0, out + 3 * plane_size);
 #undef BIL_SPLIT4
 #endif
     } else
 #endif
     for (int i = 0; i < VEC; i++) {
         const int sx = BORDER_INDEX(px0 + i - r, width);
-        const FN v = (sx < 0 || sy < 0) ? FN_ZERO : LOAD_PIX(row, sx);
+        const FN v = (sx < 0 || sy < 0) ? FN_ZERO : LOAD_PIX(src, row, sx);
 #if CN == 1
-        out[i] = v;
+        GST(planes, out, i, v);
 #else
-        out[i] = v.x;
-        out[plane_size + i] = v.y;
+        GST(planes, out, i, v.x);
+        GST(planes, out, plane_size + i, v.y);
 #if CN >= 3
-        out[2 * plane_size + i] = v.z;
+        GST(planes, out, 2 * plane_size + i, v.z);
 #endif
 #if CN == 4
-        out[3 * plane_size + i] = v.w;
+        GST(planes, out, 3 * plane_size + i, v.w);
 #endif
 #endif
     }
 #if BORDER == BORDER_CONSTANT
     if (py == 0)
         for (int i = 0; i < VEC; i++)
-            planes[(size_t)CN * plane_size + px0 + i] =
-                (px0 + i - r >= 0 && px0 + i - r < width) ? 1.0f : 0.0f;
+            GST(planes, planes, (size_t)CN * plane_size + px0 + i,
+                (px0 + i - r >= 0 && px0 + i - r < width) ? 1.0f : 0.0f);
 #endif
 }
 
@@ -239,26 +249,29 @@ __kernel void bil_planes_vec(__global const T *src, int src_pitch, int width, in
  * rounding near that of a (2r+1)-term sum. */
 __kernel void bil_rows_vec(__global const float *planes, int ppitch, int plane_size, int width,
                            int height, __global T *dst, int dst_pitch, __global const float *lw,
-                           int r, float kr)
+                           int r, float kr CLV_DBG_PARAMS)
 {
+    CLV_DBG_BUF(planes, 0);
+    CLV_DBG_BUF(dst, 5);
+    CLV_DBG_BUF(lw, 7);
     const int x0 = get_global_id(0) * VEC, y = get_global_id(1);
     if (x0 >= width || y >= height)
         return;
     const int side = 2 * r + 1;
     /* Padded (x0 + r, y + r) is image (x0, y). */
     __global const float *centre = planes + (size_t)(y + r) * ppitch + x0 + r;
-    const FV c0 = VLOAD_AT(0, centre);
+    const FV c0 = VLOAD_AT(planes, 0, centre);
     FV s0 = (FV)(0.0f), wsum = (FV)(0.0f);
 #if CN >= 2
-    const FV c1 = VLOAD_AT(plane_size, centre);
+    const FV c1 = VLOAD_AT(planes, plane_size, centre);
     FV s1 = (FV)(0.0f);
 #endif
 #if CN >= 3
-    const FV c2 = VLOAD_AT(2 * plane_size, centre);
+    const FV c2 = VLOAD_AT(planes, 2 * plane_size, centre);
     FV s2 = (FV)(0.0f);
 #endif
 #if CN == 4
-    const FV c3 = VLOAD_AT(3 * plane_size, centre);
+    const FV c3 = VLOAD_AT(planes, 3 * plane_size, centre);
     FV s3 = (FV)(0.0f);
 #endif
 #if BORDER == BORDER_CONSTANT
@@ -281,27 +294,27 @@ __kernel void bil_rows_vec(__global const float *planes, int ppitch, int plane_s
         FV r3 = (FV)(0.0f);
 #endif
         for (int t = 0; t < side; t++) {
-            const FV q0 = VLOAD_AT(t, row);
+            const FV q0 = VLOAD_AT(planes, t, row);
             FV d = q0 - c0;
             FV d2 = d * d;
 #if CN >= 2
-            const FV q1 = VLOAD_AT(plane_size + t, row);
+            const FV q1 = VLOAD_AT(planes, plane_size + t, row);
             d = q1 - c1;
             d2 = fma(d, d, d2);
 #endif
 #if CN >= 3
-            const FV q2 = VLOAD_AT(2 * plane_size + t, row);
+            const FV q2 = VLOAD_AT(planes, 2 * plane_size + t, row);
             d = q2 - c2;
             d2 = fma(d, d, d2);
 #endif
 #if CN == 4
-            const FV q3 = VLOAD_AT(3 * plane_size + t, row);
+            const FV q3 = VLOAD_AT(planes, 3 * plane_size + t, row);
             d = q3 - c3;
             d2 = fma(d, d, d2);
 #endif
-            FV wt = bil_exp2(fma(d2, krv, (FV)(lwrow[t])));
+            FV wt = bil_exp2(fma(d2, krv, (FV)(GLD(lw, lwrow, t))));
 #if BORDER == BORDER_CONSTANT
-            wt *= VLOAD_AT(t, mask);
+            wt *= VLOAD_AT(planes, t, mask);
 #endif
             rw += wt;
             r0 = fma(wt, q0, r0);
@@ -332,7 +345,7 @@ __kernel void bil_rows_vec(__global const float *planes, int ppitch, int plane_s
 #if CN == 1
     /* Image pitches are multiples of 64 bytes: the whole vector stays in the
      * row's pitch. */
-    VSTORE_AT(FROM_FV(s0 * inv), x0, out);
+    VSTORE_AT(dst, FROM_FV(s0 * inv), x0, out);
 #else
     float b[CN][VEC];
     CAT(vstore, VEC)(s0 * inv, 0, b[0]);
@@ -346,11 +359,11 @@ __kernel void bil_rows_vec(__global const float *planes, int ppitch, int plane_s
     const int n = min(VEC, width - x0);
     for (int i = 0; i < n; i++) {
 #if CN == 2
-        STORE_PIX(out, x0 + i, (float2)(b[0][i], b[1][i]));
+        STORE_PIX(dst, out, x0 + i, (float2)(b[0][i], b[1][i]));
 #elif CN == 3
-        STORE_PIX(out, x0 + i, (float3)(b[0][i], b[1][i], b[2][i]));
+        STORE_PIX(dst, out, x0 + i, (float3)(b[0][i], b[1][i], b[2][i]));
 #else
-        STORE_PIX(out, x0 + i, (float4)(b[0][i], b[1][i], b[2][i], b[3][i]));
+        STORE_PIX(dst, out, x0 + i, (float4)(b[0][i], b[1][i], b[2][i], b[3][i]));
 #endif
     }
 #endif

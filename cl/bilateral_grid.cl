@@ -19,24 +19,24 @@
 #if CN == 1
 #define NC 2
 #define CELL float2
-#define CELL_LOAD(i, p) vload2((i), (p))
-#define CELL_STORE(v, i, p) vstore2((v), (i), (p))
+#define CELL_LOAD(b, i, p) GVLD(2, b, (i), (p))
+#define CELL_STORE(b, v, i, p) GVST(2, b, (v), (i), (p))
 #define CELL_OF(v) ((float2)((v), 1.0f))
 #define CELL_W(c) ((c).y)
 #define CELL_V(c) ((c).x)
 #elif CN == 3
 #define NC 4
 #define CELL float4
-#define CELL_LOAD(i, p) vload4((i), (p))
-#define CELL_STORE(v, i, p) vstore4((v), (i), (p))
+#define CELL_LOAD(b, i, p) GVLD(4, b, (i), (p))
+#define CELL_STORE(b, v, i, p) GVST(4, b, (v), (i), (p))
 #define CELL_OF(v) ((float4)((v), 1.0f))
 #define CELL_W(c) ((c).w)
 #define CELL_V(c) ((c).xyz)
 #elif CN == 4
 #define NC 8
 #define CELL float8
-#define CELL_LOAD(i, p) vload8((i), (p))
-#define CELL_STORE(v, i, p) vstore8((v), (i), (p))
+#define CELL_LOAD(b, i, p) GVLD(8, b, (i), (p))
+#define CELL_STORE(b, v, i, p) GVST(8, b, (v), (i), (p))
 #define CELL_OF(v) ((float8)((v), 1.0f, 0.0f, 0.0f, 0.0f))
 #define CELL_W(c) ((c).s4)
 #define CELL_V(c) ((c).s0123)
@@ -54,16 +54,16 @@
 #if CN != 1
 #error "EDGE_SELF needs one channel"
 #endif
-#define EDGE_AT(vrow, erow, x) convert_float((vrow)[x])
+#define EDGE_AT(vrow, erow, x) convert_float(GLD(vals, vrow, x))
 #elif defined(EDGE_LUMA)
-#define EDGE_AT(vrow, erow, x) clv_luma((vrow) + (size_t)(x) * CN)
-inline float clv_luma(__global const T *p)
+#define EDGE_AT(vrow, erow, x) clv_luma((vrow) + (size_t)(x) * CN CLV_DBG_PASS(vals))
+inline float clv_luma(__global const T *p CLV_DBG_PARAM(p))
 {
-    return 0.2126f * convert_float(p[0]) + 0.7152f * convert_float(p[1]) +
-           0.0722f * convert_float(p[2]);
+    return 0.2126f * convert_float(GLD(p, p, 0)) + 0.7152f * convert_float(GLD(p, p, 1)) +
+           0.0722f * convert_float(GLD(p, p, 2));
 }
 #elif defined(ET)
-#define EDGE_AT(vrow, erow, x) convert_float((erow)[x])
+#define EDGE_AT(vrow, erow, x) convert_float(GLD(edge, erow, x))
 #else
 #error "one of EDGE_SELF, EDGE_LUMA, EDGE_U8, EDGE_U16, EDGE_F32 must be defined"
 #endif
@@ -71,6 +71,8 @@ inline float clv_luma(__global const T *p)
 #ifndef ET
 #define ET T /* unused edge pointer type */
 #endif
+/* EDGE_AT(vrow, erow, x): the edge value at pixel x of rows vrow of buffer
+ * argument `vals` and erow of `edge` (the kernels' names for them). */
 
 /* Grid cell of a coordinate: nearest, ties up (the slice uses the same
  * scale, so splat and slice agree on where a pixel sits). */
@@ -83,8 +85,12 @@ inline int clv_cell(float pos) { return (int)floor(pos + 0.5f); }
 __kernel void grid_splat(__global const T *vals, int vpitch, __global const ET *edge, int epitch,
                          int width, int height, float s_s, float inv_ss, float inv_sr,
                          __global const float *rng, __global float *grid, int gw, int gh, int gd,
-                         int bands)
+                         int bands CLV_DBG_PARAMS)
 {
+    CLV_DBG_BUF(vals, 0);
+    CLV_DBG_BUF(edge, 2);
+    CLV_DBG_BUF(rng, 9);
+    CLV_DBG_BUF(grid, 10);
     /* dimension 1 packs the cell row and the band: with bands > 1 each
      * work-item takes every bands-th pixel row of its block and writes a
      * partial grid (grid + band * cells), summed in order by grid_reduce. */
@@ -94,7 +100,7 @@ __kernel void grid_splat(__global const T *vals, int vpitch, __global const ET *
     if (gx >= gw || gy >= gh || gz0 >= gd)
         return;
     grid += (size_t)band * gw * gh * gd * NC;
-    const float lo = rng[0];
+    const float lo = GLD(rng, rng, 0);
     CELL acc[ZC];
     for (int i = 0; i < ZC; i++)
         acc[i] = (CELL)(0.0f);
@@ -113,31 +119,37 @@ __kernel void grid_splat(__global const T *vals, int vpitch, __global const ET *
             const float e = EDGE_AT(vrow, erow, x);
             const int k = clamp(clv_cell((e - lo) * inv_sr), 0, gd - 1) - gz0;
             if (k >= 0 && k < ZC)
-                acc[k] += CELL_OF(LOAD_PIX(vrow, x));
+                acc[k] += CELL_OF(LOAD_PIX(vals, vrow, x));
         }
     }
     const int nz = min(ZC, gd - gz0);
     for (int k = 0; k < nz; k++)
-        CELL_STORE(acc[k], ((size_t)(gz0 + k) * gh + gy) * gw + gx, grid);
+        CELL_STORE(grid, acc[k], ((size_t)(gz0 + k) * gh + gy) * gw + gx, grid);
 }
 
 /* Sum the partial grids of a banded splat, band 0 first (deterministic). */
-__kernel void grid_reduce(__global const float *parts, __global float *grid, int n, int bands)
+__kernel void grid_reduce(__global const float *parts, __global float *grid, int n,
+                          int bands CLV_DBG_PARAMS)
 {
+    CLV_DBG_BUF(parts, 0);
+    CLV_DBG_BUF(grid, 1);
     const int i = get_global_id(0);
     if (i >= n)
         return;
     float s = 0.0f;
     for (int b = 0; b < bands; b++)
-        s += parts[(size_t)b * n + i];
-    grid[i] = s;
+        s += GLD(parts, parts, (size_t)b * n + i);
+    GST(grid, grid, i, s);
 }
 
 /* One axis of the separable Gaussian blur of the grid; cells outside the grid
  * are zero (value and weight), which is exact in homogeneous coordinates. */
 __kernel void grid_blur(__global const float *in, __global float *out, int gw, int gh, int gd,
-                        int axis, __constant float *w, int r)
+                        int axis, __constant float *w, int r CLV_DBG_PARAMS)
 {
+    CLV_DBG_BUF(in, 0);
+    CLV_DBG_BUF(out, 1);
+    CLV_DBG_BUF(w, 6);
     const int gx = get_global_id(0), gy = get_global_id(1), gz = get_global_id(2);
     if (gx >= gw || gy >= gh || gz >= gd)
         return;
@@ -148,13 +160,13 @@ __kernel void grid_blur(__global const float *in, __global float *out, int gw, i
     CELL sum = (CELL)(0.0f);
     const int t0 = max(-r, -pos), t1 = min(r, n - 1 - pos);
     for (int t = t0; t <= t1; t++)
-        sum += w[t + r] * CELL_LOAD((size_t)((long)base + (long)t * (long)step), in);
-    CELL_STORE(sum, base, out);
+        sum += GLD(w, w, t + r) * CELL_LOAD(in, (size_t)((long)base + (long)t * (long)step), in);
+    CELL_STORE(out, sum, base, out);
 }
 
 /* Trilinear sample of the grid at (fx, fy, fz) in cell units (clamped inside). */
-inline CELL clv_grid_sample(__global const float *grid, int gw, int gh, int gd, float fx,
-                            float fy, float fz)
+inline CELL clv_grid_sample(__global const float *grid CLV_DBG_PARAM(grid), int gw, int gh,
+                            int gd, float fx, float fy, float fz)
 {
     fx = clamp(fx, 0.0f, (float)(gw - 1));
     fy = clamp(fy, 0.0f, (float)(gh - 1));
@@ -162,7 +174,7 @@ inline CELL clv_grid_sample(__global const float *grid, int gw, int gh, int gd, 
     const int x0 = min((int)fx, gw - 1), y0 = min((int)fy, gh - 1), z0 = min((int)fz, gd - 1);
     const int x1 = min(x0 + 1, gw - 1), y1 = min(y0 + 1, gh - 1), z1 = min(z0 + 1, gd - 1);
     const float ax = fx - (float)x0, ay = fy - (float)y0, az = fz - (float)z0;
-#define C(z, y, x) CELL_LOAD(((size_t)(z) * gh + (y)) * gw + (x), grid)
+#define C(z, y, x) CELL_LOAD(grid, ((size_t)(z) * gh + (y)) * gw + (x), grid)
     const CELL c00 = C(z0, y0, x0) * (1.0f - ax) + C(z0, y0, x1) * ax;
     const CELL c01 = C(z0, y1, x0) * (1.0f - ax) + C(z0, y1, x1) * ax;
     const CELL c10 = C(z1, y0, x0) * (1.0f - ax) + C(z1, y0, x1) * ax;
@@ -178,25 +190,34 @@ inline CELL clv_grid_sample(__global const float *grid, int gw, int gh, int gd, 
 __kernel void grid_slice(__global const T *vals, int vpitch, __global const ET *edge, int epitch,
                          __global T *dst, int dpitch, int width, int height, float inv_ss,
                          float inv_sr, __global const float *rng, __global const float *grid,
-                         int gw, int gh, int gd)
+                         int gw, int gh, int gd CLV_DBG_PARAMS)
 {
+    CLV_DBG_BUF(vals, 0);
+    CLV_DBG_BUF(edge, 2);
+    CLV_DBG_BUF(dst, 4);
+    CLV_DBG_BUF(rng, 10);
+    CLV_DBG_BUF(grid, 11);
     const int x = get_global_id(0), y = get_global_id(1);
     if (x >= width || y >= height)
         return;
     __global const T *vrow = ROW(vals, vpitch, y);
     __global const ET *erow = ROW(edge, epitch, y);
     const float e = EDGE_AT(vrow, erow, x);
-    const CELL c = clv_grid_sample(grid, gw, gh, gd, (float)x * inv_ss, (float)y * inv_ss,
-                                   (e - rng[0]) * inv_sr);
-    const FN v = CELL_W(c) > 1e-6f ? CELL_V(c) / CELL_W(c) : LOAD_PIX(vrow, x);
-    STORE_PIX(ROW(dst, dpitch, y), x, v);
+    const CELL c = clv_grid_sample(grid CLV_DBG_PASS(grid), gw, gh, gd, (float)x * inv_ss,
+                                   (float)y * inv_ss, (e - GLD(rng, rng, 0)) * inv_sr);
+    const FN v = CELL_W(c) > 1e-6f ? CELL_V(c) / CELL_W(c) : LOAD_PIX(vals, vrow, x);
+    STORE_PIX(dst, ROW(dst, dpitch, y), x, v);
 }
 
 /* Minimum and maximum of the edge values (finite ones), one pair per
  * work-group; the host folds the pairs. */
 __kernel void grid_minmax(__global const T *vals, int vpitch, __global const ET *edge, int epitch,
-                          int width, int height, __global float *pairs, __local float *scratch)
+                          int width, int height, __global float *pairs,
+                          __local float *scratch CLV_DBG_PARAMS)
 {
+    CLV_DBG_BUF(vals, 0);
+    CLV_DBG_BUF(edge, 2);
+    CLV_DBG_BUF(pairs, 6);
     const int lid = get_local_id(0), lsize = get_local_size(0);
     float mn = INFINITY, mx = -INFINITY;
     const size_t n = (size_t)width * height;
@@ -222,8 +243,8 @@ __kernel void grid_minmax(__global const T *vals, int vpitch, __global const ET 
         barrier(CLK_LOCAL_MEM_FENCE);
     }
     if (lid == 0) {
-        pairs[2 * get_group_id(0)] = scratch[0];
-        pairs[2 * get_group_id(0) + 1] = scratch[lsize];
+        GST(pairs, pairs, 2 * get_group_id(0), scratch[0]);
+        GST(pairs, pairs, 2 * get_group_id(0) + 1, scratch[lsize]);
     }
 }
 
@@ -246,22 +267,27 @@ __kernel void grid_minmax(__global const T *vals, int vpitch, __global const ET 
 /* Linear RGB (HDR_CN 3 or 4, f32) -> log2 luminance, NaN/negative -> 0,
  * +Inf -> the largest float. One pixel per work-item. */
 __kernel void tm_luma(__global const float *hdr, int hpitch, int width, int height,
-                      __global float *lum_log)
+                      __global float *lum_log CLV_DBG_PARAMS)
 {
+    CLV_DBG_BUF(hdr, 0);
+    CLV_DBG_BUF(lum_log, 4);
     const int x = get_global_id(0), y = get_global_id(1);
     if (x >= width || y >= height)
         return;
     __global const float *p = ROW(hdr, hpitch, y) + (size_t)x * HDR_CN;
-    float3 rgb = (float3)(p[0], p[1], p[2]);
+    float3 rgb = (float3)(GLD(hdr, p, 0), GLD(hdr, p, 1), GLD(hdr, p, 2));
     rgb = select(rgb, (float3)(0.0f), isnan(rgb));
     rgb = clamp(rgb, 0.0f, FLT_MAX);
     const float lum = dot(rgb, (float3)(0.2126f, 0.7152f, 0.0722f));
-    lum_log[(size_t)y * width + x] = CLV_LOG2F(fmax(lum, 2.3283064e-10f /* 2^-32 */));
+    GST(lum_log, lum_log, (size_t)y * width + x,
+        CLV_LOG2F(fmax(lum, 2.3283064e-10f /* 2^-32 */)));
 }
 
 /* Histogram of L: per-group local histograms merged with global atomics. */
-__kernel void tm_hist(__global const float *lum_log, int n, __global uint *hist)
+__kernel void tm_hist(__global const float *lum_log, int n, __global uint *hist CLV_DBG_PARAMS)
 {
+    CLV_DBG_BUF(lum_log, 0);
+    CLV_DBG_BUF(hist, 2);
     __local uint lh[TM_BINS];
     const int lid = get_local_id(0), lsize = get_local_size(0);
     for (int b = lid; b < TM_BINS; b += lsize)
@@ -269,13 +295,13 @@ __kernel void tm_hist(__global const float *lum_log, int n, __global uint *hist)
     barrier(CLK_LOCAL_MEM_FENCE);
     const float scale = (float)TM_BINS / TM_SPAN;
     for (size_t i = get_global_id(0); i < (size_t)n; i += get_global_size(0)) {
-        const int b = clamp((int)((lum_log[i] - TM_FLOOR) * scale), 0, TM_BINS - 1);
+        const int b = clamp((int)((GLD(lum_log, lum_log, i) - TM_FLOOR) * scale), 0, TM_BINS - 1);
         atomic_inc(&lh[b]);
     }
     barrier(CLK_LOCAL_MEM_FENCE);
     for (int b = lid; b < TM_BINS; b += lsize)
         if (lh[b])
-            atomic_add(&hist[b], lh[b]);
+            GATOMIC(atomic_add, hist, hist, b, lh[b]);
 }
 
 /* One work-group of TM_RANGE_WG items: the 0.1 % and 99.9 % points of the
@@ -283,15 +309,17 @@ __kernel void tm_hist(__global const float *lum_log, int n, __global uint *hist)
  * and at least 1e-3. Each item sums a run of bins, a prefix over the runs
  * says which run holds each percentile, and that run is scanned. */
 #define TM_RANGE_WG 256
-__kernel void tm_range(__global const uint *hist, int n, __global float *rng)
+__kernel void tm_range(__global const uint *hist, int n, __global float *rng CLV_DBG_PARAMS)
 {
+    CLV_DBG_BUF(hist, 0);
+    CLV_DBG_BUF(rng, 2);
     __local uint run[TM_RANGE_WG];
     __local int found[2];
     const int lid = get_local_id(0);
     const int per = TM_BINS / TM_RANGE_WG;
     uint sum = 0;
     for (int b = 0; b < per; b++)
-        sum += hist[lid * per + b];
+        sum += GLD(hist, hist, lid * per + b);
     run[lid] = sum;
     if (lid == 0) {
         found[0] = 0;
@@ -312,7 +340,7 @@ __kernel void tm_range(__global const uint *hist, int n, __global float *rng)
     if (before <= lo_count && run[lid] > lo_count) {
         uint acc = before;
         for (int b = 0; b < per; b++) {
-            acc += hist[lid * per + b];
+            acc += GLD(hist, hist, lid * per + b);
             if (acc > lo_count) {
                 found[0] = lid * per + b;
                 break;
@@ -322,7 +350,7 @@ __kernel void tm_range(__global const uint *hist, int n, __global float *rng)
     if (before < hi_count && run[lid] >= hi_count) {
         uint acc = before;
         for (int b = 0; b < per; b++) {
-            acc += hist[lid * per + b];
+            acc += GLD(hist, hist, lid * per + b);
             if (acc >= hi_count) {
                 found[1] = lid * per + b;
                 break;
@@ -337,8 +365,8 @@ __kernel void tm_range(__global const uint *hist, int n, __global float *rng)
         lo = fmax(lo, hi - TM_MAX_STOPS);
         if (hi - lo < 1e-3f)
             lo = hi - 1e-3f;
-        rng[0] = lo;
-        rng[1] = hi;
+        GST(rng, rng, 0, lo);
+        GST(rng, rng, 1, hi);
     }
 }
 
@@ -366,15 +394,20 @@ __kernel void tm_apply(__global const float *hdr, int hpitch, __global const flo
                        __global uchar *out, int opitch, int width, int height, float inv_ss,
                        float inv_sr, __global const float *rng, __global const float *grid,
                        int gw, int gh, int gd, float contrast, float exposure, float saturation,
-                       float gamma, float blend, float headroom)
+                       float gamma, float blend, float headroom CLV_DBG_PARAMS)
 {
+    CLV_DBG_BUF(hdr, 0);
+    CLV_DBG_BUF(lum_log, 2);
+    CLV_DBG_BUF(out, 3);
+    CLV_DBG_BUF(rng, 9);
+    CLV_DBG_BUF(grid, 10);
     const int x = get_global_id(0), y = get_global_id(1);
     if (x >= width || y >= height)
         return;
-    const float lo = rng[0], hi = rng[1];
-    const float L = lum_log[(size_t)y * width + x];
-    const CELL c = clv_grid_sample(grid, gw, gh, gd, (float)x * inv_ss, (float)y * inv_ss,
-                                   (L - lo) * inv_sr);
+    const float lo = GLD(rng, rng, 0), hi = GLD(rng, rng, 1);
+    const float L = GLD(lum_log, lum_log, (size_t)y * width + x);
+    const CELL c = clv_grid_sample(grid CLV_DBG_PASS(grid), gw, gh, gd, (float)x * inv_ss,
+                                   (float)y * inv_ss, (L - lo) * inv_sr);
     float B = CELL_W(c) > 1e-6f ? CELL_V(c) / CELL_W(c) : L;
     B = clamp(B, lo, hi);
     const float a = contrast / (hi - lo);
@@ -388,8 +421,8 @@ __kernel void tm_apply(__global const float *hdr, int hpitch, __global const flo
     const float lum_out = CLV_EXP2F(Lout);
     const float inv_gamma = gamma > 0.0f ? 1.0f / gamma : 0.0f;
     __global uchar *o = out + (size_t)y * opitch + (size_t)x * 3;
-    o[0] = tm_channel(p[0], inv_lum, saturation, lum_out, inv_gamma);
-    o[1] = tm_channel(p[1], inv_lum, saturation, lum_out, inv_gamma);
-    o[2] = tm_channel(p[2], inv_lum, saturation, lum_out, inv_gamma);
+    GST(out, o, 0, tm_channel(GLD(hdr, p, 0), inv_lum, saturation, lum_out, inv_gamma));
+    GST(out, o, 1, tm_channel(GLD(hdr, p, 1), inv_lum, saturation, lum_out, inv_gamma));
+    GST(out, o, 2, tm_channel(GLD(hdr, p, 2), inv_lum, saturation, lum_out, inv_gamma));
 }
 #endif /* HDR_CN */

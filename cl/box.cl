@@ -13,8 +13,11 @@
 #endif
 
 __kernel void box_rows(__global const T *src, int src_pitch, int width, int height,
-                       __global float *sums, int kx, int ax, int chunk, __local float *seg)
+                       __global float *sums, int kx, int ax, int chunk,
+                       __local float *seg CLV_DBG_PARAMS)
 {
+    CLV_DBG_BUF(src, 0);
+    CLV_DBG_BUF(sums, 4);
     /* No early return: every work-item reaches the barrier (PoCL and some
      * GPU compilers mishandle returns around barriers). */
     const int y = get_global_id(1);
@@ -28,7 +31,7 @@ __kernel void box_rows(__global const T *src, int src_pitch, int width, int heig
         __global const T *row = ROW(src, src_pitch, y);
         for (int i = lid; i < n; i += lsize) {
             const int sx = BORDER_INDEX(x0 - ax + i, width);
-            const FN v = sx < 0 ? FN_ZERO : LOAD_PIX(row, sx);
+            const FN v = sx < 0 ? FN_ZERO : LOAD_PIX(src, row, sx);
             VSTORE(v, i, seg);
         }
     }
@@ -40,17 +43,19 @@ __kernel void box_rows(__global const T *src, int src_pitch, int width, int heig
         for (int t = 0; t < kx; t++)
             s += VLOAD(first + t, seg);
         __global float *out = sums + (size_t)y * (size_t)width * CN;
-        VSTORE(s, x0 + first, out);
+        GVSTORE(sums, s, x0 + first, out);
         for (int j = 1; j < last; j++) {
             s += VLOAD(first + j + kx - 1, seg) - VLOAD(first + j - 1, seg);
-            VSTORE(s, x0 + first + j, out);
+            GVSTORE(sums, s, x0 + first + j, out);
         }
     }
 }
 
 __kernel void box_cols(__global const float *sums, int width, int height, __global T *dst,
-                       int dst_pitch, int ky, int ay, int chunk, float scale)
+                       int dst_pitch, int ky, int ay, int chunk, float scale CLV_DBG_PARAMS)
 {
+    CLV_DBG_BUF(sums, 0);
+    CLV_DBG_BUF(dst, 3);
     const int x = get_global_id(0);
     const int y0 = get_global_id(1) * chunk;
     if (x >= width || y0 >= height)
@@ -60,18 +65,18 @@ __kernel void box_cols(__global const float *sums, int width, int height, __glob
     for (int t = 0; t < ky; t++) {
         const int sy = BORDER_INDEX(y0 - ay + t, height);
         if (sy >= 0)
-            s += VLOAD(x, sums + (size_t)sy * pitch);
+            s += GVLOAD(sums, x, sums + (size_t)sy * pitch);
     }
-    STORE_PIX(ROW(dst, dst_pitch, y0), x, s * scale);
+    STORE_PIX(dst, ROW(dst, dst_pitch, y0), x, s * scale);
     const int last = min(chunk, height - y0);
     for (int j = 1; j < last; j++) {
         const int yin = BORDER_INDEX(y0 + j - ay + ky - 1, height);
         const int yout = BORDER_INDEX(y0 + j - 1 - ay, height);
         if (yin >= 0)
-            s += VLOAD(x, sums + (size_t)yin * pitch);
+            s += GVLOAD(sums, x, sums + (size_t)yin * pitch);
         if (yout >= 0)
-            s -= VLOAD(x, sums + (size_t)yout * pitch);
-        STORE_PIX(ROW(dst, dst_pitch, y0 + j), x, s * scale);
+            s -= GVLOAD(sums, x, sums + (size_t)yout * pitch);
+        STORE_PIX(dst, ROW(dst, dst_pitch, y0 + j), x, s * scale);
     }
 }
 
@@ -80,8 +85,11 @@ __kernel void box_cols(__global const float *sums, int width, int height, __glob
  * work-item owns VEC values of the flattened row and slides down `chunk`
  * rows: two vector loads and one store per output vector, whatever ky. */
 __kernel void box_cols_vec(__global const T *src, int src_pitch, int nvals, int height,
-                           __global float *sums, int sums_pitch, int ky, int ay, int chunk)
+                           __global float *sums, int sums_pitch, int ky, int ay,
+                           int chunk CLV_DBG_PARAMS)
 {
+    CLV_DBG_BUF(src, 0);
+    CLV_DBG_BUF(sums, 4);
     const int e = get_global_id(0) * VEC;
     const int y0 = get_global_id(1) * chunk;
     if (e >= nvals || y0 >= height)
@@ -90,26 +98,26 @@ __kernel void box_cols_vec(__global const T *src, int src_pitch, int nvals, int 
     for (int t = 0; t < ky; t++) {
         const int sy = BORDER_INDEX(y0 - ay + t, height);
         if (sy >= 0)
-            s += TO_FV(VLOAD_AT(e, ROW(src, src_pitch, sy)));
+            s += TO_FV(VLOAD_AT(src, e, ROW(src, src_pitch, sy)));
     }
-    VSTORE_AT(s, e, ROW(sums, sums_pitch, y0));
+    VSTORE_AT(sums, s, e, ROW(sums, sums_pitch, y0));
     const int last = min(chunk, height - y0);
     for (int j = 1; j < last; j++) {
         const int yin = BORDER_INDEX(y0 + j - ay + ky - 1, height);
         const int yout = BORDER_INDEX(y0 + j - 1 - ay, height);
         if (yin >= 0)
-            s += TO_FV(VLOAD_AT(e, ROW(src, src_pitch, yin)));
+            s += TO_FV(VLOAD_AT(src, e, ROW(src, src_pitch, yin)));
         if (yout >= 0)
-            s -= TO_FV(VLOAD_AT(e, ROW(src, src_pitch, yout)));
-        VSTORE_AT(s, e, ROW(sums, sums_pitch, y0 + j));
+            s -= TO_FV(VLOAD_AT(src, e, ROW(src, src_pitch, yout)));
+        VSTORE_AT(sums, s, e, ROW(sums, sums_pitch, y0 + j));
     }
 }
 
 /* Value v(x, c) of the scratch row at pixel x, channel c, through the border. */
-inline float box_value(__global const float *row, int x, int c, int width)
+inline float box_value(__global const float *row CLV_DBG_PARAM(row), int x, int c, int width)
 {
     const int sx = BORDER_INDEX(x, width);
-    return sx < 0 ? 0.0f : row[sx * CN + c];
+    return sx < 0 ? 0.0f : GLD(row, row, sx * CN + c);
 }
 
 #if VEC != 16
@@ -145,8 +153,11 @@ inline float box_value(__global const float *row, int x, int c, int width)
  * vector. Near the row ends it runs value by value through the border rule.
  * The cost per value does not depend on kx. */
 __kernel void box_rows_scan(__global const float *sums, int sums_pitch, int width, int height,
-                            __global T *dst, int dst_pitch, int kx, int ax, float scale, int seg)
+                            __global T *dst, int dst_pitch, int kx, int ax, float scale,
+                            int seg CLV_DBG_PARAMS)
 {
+    CLV_DBG_BUF(sums, 0);
+    CLV_DBG_BUF(dst, 4);
     const int y = get_global_id(0);
     const int nvals = width * CN;
     const int s0 = get_global_id(1) * seg;
@@ -165,9 +176,9 @@ __kernel void box_rows_scan(__global const float *sums, int sums_pitch, int widt
         const int x = e / CN, c = e - x * CN;
         float acc = 0.0f;
         for (int t = 0; t < kx; t++)
-            acc += box_value(row, x - ax + t, c, width);
+            acc += box_value(row CLV_DBG_PASS(sums), x - ax + t, c, width);
         last[c] = acc;
-        out[e] = FROM_FN_SCALAR(acc * scale);
+        GST(dst, out, e, FROM_FN_SCALAR(acc * scale));
     }
     /* Vector blocks [v0, v1): multiples of 16 after the head, whose leaving
      * term is at or after the row start and whose entering term is inside. */
@@ -179,8 +190,9 @@ __kernel void box_rows_scan(__global const float *sums, int sums_pitch, int widt
     }
     for (int e = head_end; e < v0; e++) {
         const int x = e / CN, c = e - x * CN;
-        last[c] += box_value(row, x - ax + kx - 1, c, width) - box_value(row, x - ax - 1, c, width);
-        out[e] = FROM_FN_SCALAR(last[c] * scale);
+        last[c] += box_value(row CLV_DBG_PASS(sums), x - ax + kx - 1, c, width) -
+                   box_value(row CLV_DBG_PASS(sums), x - ax - 1, c, width);
+        GST(dst, out, e, FROM_FN_SCALAR(last[c] * scale));
     }
     if (v1 > v0) {
         float16 carry;
@@ -189,9 +201,9 @@ __kernel void box_rows_scan(__global const float *sums, int sums_pitch, int widt
             cbuf[l] = last[(v0 + l) % CN];
         carry = vload16(0, cbuf);
         for (int e = v0; e < v1; e += 16) {
-            const float16 d = VLOAD_AT(e + ahead, row) - VLOAD_AT(e - behind, row);
+            const float16 d = VLOAD_AT(sums, e + ahead, row) - VLOAD_AT(sums, e - behind, row);
             const float16 sv = BOX_SCAN(d) + carry;
-            VSTORE_AT(FROM_FV(sv * scale), e, out);
+            VSTORE_AT(dst, FROM_FV(sv * scale), e, out);
             carry = shuffle(sv, BOX_CARRY_MASK);
         }
         vstore16(carry, 0, cbuf);
@@ -200,8 +212,9 @@ __kernel void box_rows_scan(__global const float *sums, int sums_pitch, int widt
     }
     for (int e = max(v1, head_end); e < s1; e++) {
         const int x = e / CN, c = e - x * CN;
-        last[c] += box_value(row, x - ax + kx - 1, c, width) - box_value(row, x - ax - 1, c, width);
-        out[e] = FROM_FN_SCALAR(last[c] * scale);
+        last[c] += box_value(row CLV_DBG_PASS(sums), x - ax + kx - 1, c, width) -
+                   box_value(row CLV_DBG_PASS(sums), x - ax - 1, c, width);
+        GST(dst, out, e, FROM_FN_SCALAR(last[c] * scale));
     }
 }
 #endif

@@ -8,13 +8,106 @@
  *   T      channel type (uchar, ushort, float)
  *   TN     pixel type (T, T3 or T4)
  *   FN     float pixel (float, float2, float3, float4)
- *   LOAD_PIX(row_ptr, x)     -> FN
- *   STORE_PIX(row_ptr, x, v) rounds to nearest and saturates for integers
+ *   LOAD_PIX(b, row_ptr, x)     -> FN
+ *   STORE_PIX(b, row_ptr, x, v) rounds to nearest and saturates for integers
  * Images are buffers with a row pitch in elements of T.
  */
 
 #define CAT_(a, b) a##b
 #define CAT(a, b) CAT_(a, b)
+
+/* ---- global buffer accessors; bounds checks under CLV_DEBUG ----
+ * Every access to a __global or __constant buffer argument of a kernel goes
+ * through these (__local and private memory are accessed directly). b names
+ * the kernel's buffer argument that pointer p points into: p is b itself or
+ * any pointer derived from it (a ROW, b + offset, ...). Normally each is the
+ * plain expression on the right, so there is no cost at all:
+ *   GLD(b, p, i)               p[i]
+ *   GST(b, p, i, v)            p[i] = v
+ *   GVLD(N, b, i, p)           vloadN(i, p)
+ *   GVST(N, b, v, i, p)        vstoreN(v, i, p)
+ *   GATOMIC(op, b, p, i, ...)  op(&p[i], ...)    atomic_add, atomic_max, ...
+ *   GATOMIC_INC(b, p, i)       atomic_inc(&p[i])
+ * and in kernel and helper signatures:
+ *   CLV_DBG_PARAMS        after a kernel's last parameter, no comma
+ *   CLV_DBG_BUF(b, pos);  first in a kernel body, once per buffer argument b it
+ *                         accesses, pos = b's 0-based argument position
+ *   CLV_DBG_PARAM(b)      after a helper function's pointer parameter b, no
+ *                         comma: the helper accesses b with the macros above
+ *   CLV_DBG_PASS(b)       after the pointer argument in the call of such a
+ *                         helper, no comma: b is the caller's buffer name
+ *   CLV_DBG_PICK(b, c, b1, b0);  in a kernel, after CLV_DBG_BUF(b1) and (b0):
+ *                         the name b stands for buffer b1 when c, else b0
+ *                         (for a pointer chosen as c ? b1 : b0)
+ * With -DCLV_DEBUG=1 (CLV_DEBUG=1 in the environment) the kernel takes two
+ * more arguments, clv_dbg_sizes[pos] (byte size of argument pos when it is a
+ * buffer, else 0) and clv_dbg_err (uint[8], zeroed before each launch), and
+ * every accessor checks that all elements it touches lie inside b. An access
+ * that does not loads 0 (the atomics return 0) or stores nothing, so memory
+ * outside the buffers is never touched, and the first failing work-item
+ * records: err[0] = 1, err[1..3] = its global id, err[4] = the index of the
+ * access's first element relative to b, in units of *p (low 32 bits),
+ * err[5] = pos, err[6] = __LINE__, err[7] = 0 load, 1 store or atomic.
+ * In debug mode the arguments may be evaluated twice (keep them free of side
+ * effects) and GLD of a char or short gives an int of the same value. */
+#ifdef CLV_DEBUG
+typedef struct {
+    ulong base;  /* address of the buffer argument's first byte */
+    ulong bytes; /* its size */
+    int arg;     /* its argument position */
+    __global volatile uint *err;
+} clv_dbg_buf;
+
+#define CLV_DBG_PARAMS , __global const ulong *clv_dbg_sizes, __global volatile uint *clv_dbg_err
+#define CLV_DBG_BUF(b, pos)                                                                     \
+    const clv_dbg_buf b##_dbg = {(ulong)(size_t)(b), clv_dbg_sizes[pos], (pos), clv_dbg_err}
+#define CLV_DBG_PARAM(b) , const clv_dbg_buf b##_dbg
+#define CLV_DBG_PASS(b) , b##_dbg
+#define CLV_DBG_PICK(b, c, b1, b0) const clv_dbg_buf b##_dbg = (c) ? b1##_dbg : b0##_dbg
+
+/* 1 when n elements of esize bytes from element i of the pointer at address
+ * addr lie inside b; otherwise records the fault (first one only) and is 0. */
+inline int clv_dbg_ok(const clv_dbg_buf b, ulong addr, long i, uint esize, uint n, int line,
+                      int store)
+{
+    const long off = (long)(addr - b.base) + i * (long)esize; /* bytes from b's start */
+    if (off >= 0 && (ulong)off <= b.bytes && (ulong)n * esize <= b.bytes - (ulong)off)
+        return 1;
+    if (atomic_cmpxchg(&b.err[0], 0u, 1u) == 0u) {
+        b.err[1] = (uint)get_global_id(0);
+        b.err[2] = (uint)get_global_id(1);
+        b.err[3] = (uint)get_global_id(2);
+        b.err[4] = (uint)(off / (long)esize);
+        b.err[5] = (uint)b.arg;
+        b.err[6] = (uint)line;
+        b.err[7] = (uint)store;
+    }
+    return 0;
+}
+#define CLV_DBG_OK(b, p, i, n, store)                                                           \
+    clv_dbg_ok(b##_dbg, (ulong)(size_t)(p), (long)(i), (uint)sizeof(*(p)), (n), __LINE__, (store))
+
+#define GLD(b, p, i) (CLV_DBG_OK(b, p, i, 1, 0) ? (p)[i] : 0)
+#define GST(b, p, i, v) (CLV_DBG_OK(b, p, i, 1, 1) ? (void)((p)[i] = (v)) : (void)0)
+#define GVLD(N, b, i, p)                                                                        \
+    (CLV_DBG_OK(b, p, (long)(i) * (N), N, 0) ? CAT(vload, N)((i), (p)) : (char)0)
+#define GVST(N, b, v, i, p)                                                                     \
+    (CLV_DBG_OK(b, p, (long)(i) * (N), N, 1) ? CAT(vstore, N)((v), (i), (p)) : (void)0)
+#define GATOMIC(op, b, p, i, ...) (CLV_DBG_OK(b, p, i, 1, 1) ? op(&(p)[i], __VA_ARGS__) : 0)
+#define GATOMIC_INC(b, p, i) (CLV_DBG_OK(b, p, i, 1, 1) ? atomic_inc(&(p)[i]) : 0)
+#else
+#define CLV_DBG_PARAMS
+#define CLV_DBG_BUF(b, pos)
+#define CLV_DBG_PARAM(b)
+#define CLV_DBG_PASS(b)
+#define CLV_DBG_PICK(b, c, b1, b0)
+#define GLD(b, p, i) ((p)[i])
+#define GST(b, p, i, v) ((p)[i] = (v))
+#define GVLD(N, b, i, p) CAT(vload, N)((i), (p))
+#define GVST(N, b, v, i, p) CAT(vstore, N)((v), (i), (p))
+#define GATOMIC(op, b, p, i, ...) op(&(p)[i], __VA_ARGS__)
+#define GATOMIC_INC(b, p, i) atomic_inc(&(p)[i])
+#endif
 
 #if defined(DEPTH_U8)
 #define T uchar
@@ -27,11 +120,15 @@
 #endif
 
 #ifdef CN
+/* VLOAD/VSTORE: pixel x of a __local or private row; GVLOAD/GVSTORE: of a
+ * row in buffer argument b (see the accessors above). */
 #if CN == 1
 #define TN T
 #define FN float
 #define VLOAD(x, p) ((p)[x])
 #define VSTORE(v, x, p) ((p)[x] = (v))
+#define GVLOAD(b, x, p) GLD(b, p, x)
+#define GVSTORE(b, v, x, p) GST(b, p, x, v)
 #define FN_ZERO 0.0f
 #elif CN == 2
 #define TN CAT(T, 2)
@@ -54,6 +151,10 @@
 #else
 #error "CN must be 1 to 4"
 #endif
+#if CN > 1
+#define GVLOAD(b, x, p) GVLD(CN, b, (x), (p))
+#define GVSTORE(b, v, x, p) GVST(CN, b, (v), (x), (p))
+#endif
 
 #define TO_FN(v) CAT(convert_, FN)(v)
 /* Round half up and saturate: clamp, then a plain (truncating) convert.
@@ -73,11 +174,12 @@
 #define FROM_FN_SCALAR(v) CAT(convert_, T)(clamp((v) + 0.5f, 0.0f, T_MAXF))
 #endif
 
-#define LOAD_PIX(row, x) TO_FN(VLOAD((x), (row)))
-#define STORE_PIX(row, x, v) VSTORE(FROM_FN(v), (x), (row))
+/* Pixel x of a row of buffer argument b. */
+#define LOAD_PIX(b, row, x) TO_FN(GVLOAD(b, (x), (row)))
+#define STORE_PIX(b, row, x, v) GVSTORE(b, FROM_FN(v), (x), (row))
 /* Float pixels in scratch buffers (packed CN floats per pixel). */
-#define LOAD_FPIX(row, x) VLOAD((x), (row))
-#define STORE_FPIX(row, x, v) VSTORE((v), (x), (row))
+#define LOAD_FPIX(b, row, x) GVLOAD(b, (x), (row))
+#define STORE_FPIX(b, row, x, v) GVSTORE(b, (v), (x), (row))
 #endif /* CN */
 
 /* ---- CPU variants: VEC consecutive channel values per work-item ----
@@ -87,8 +189,9 @@
  * pitch: tails need no special case (lanes past the row land in padding). */
 #ifdef VEC
 #define FV CAT(float, VEC)
-#define VLOAD_AT(e, p) CAT(vload, VEC)(0, (p) + (e))
-#define VSTORE_AT(v, e, p) CAT(vstore, VEC)((v), 0, (p) + (e))
+/* VEC values from value e of a row of buffer argument b. */
+#define VLOAD_AT(b, e, p) GVLD(VEC, b, 0, (p) + (e))
+#define VSTORE_AT(b, v, e, p) GVST(VEC, b, (v), 0, (p) + (e))
 #define TO_FV(v) CAT(convert_float, VEC)(v)
 #if defined(DEPTH_F32)
 #define FROM_FV(v) (v)

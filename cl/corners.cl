@@ -64,16 +64,16 @@
      SQRT((((sxx) * 0.5f) - ((syy) * 0.5f)) * (((sxx) * 0.5f) - ((syy) * 0.5f)) + (sxy) * (sxy)))
 
 /* Scaled Sobel gradients at the in-image pixel (x, y). */
-inline void grad_at(__global const T *src, int pitch, int w, int h, int x, int y, float f1,
-                    float f0, float *dx, float *dy)
+inline void grad_at(__global const T *src CLV_DBG_PARAM(src), int pitch, int w, int h, int x,
+                    int y, float f1, float f0, float *dx, float *dy)
 {
     const int xm = BORDER_INDEX(x - 1, w), xp = BORDER_INDEX(x + 1, w);
     __global const T *r0 = ROW(src, pitch, BORDER_INDEX(y - 1, h));
     __global const T *r1 = ROW(src, pitch, y);
     __global const T *r2 = ROW(src, pitch, BORDER_INDEX(y + 1, h));
-    const float a0 = r0[xm], b0 = r0[x], c0 = r0[xp];
-    const float a1 = r1[xm], c1 = r1[xp];
-    const float a2 = r2[xm], b2 = r2[x], c2 = r2[xp];
+    const float a0 = GLD(src, r0, xm), b0 = GLD(src, r0, x), c0 = GLD(src, r0, xp);
+    const float a1 = GLD(src, r1, xm), c1 = GLD(src, r1, xp);
+    const float a2 = GLD(src, r2, xm), b2 = GLD(src, r2, x), c2 = GLD(src, r2, xp);
     const float gx0 = c0 - a0, gx1 = c1 - a1, gx2 = c2 - a2;
     const float gy0 = (a0 + c0) + 2.0f * b0, gy2 = (a2 + c2) + 2.0f * b2;
     *dx = (gx0 + gx2) * f1 + gx1 * f0;
@@ -84,8 +84,10 @@ inline void grad_at(__global const T *src, int pitch, int w, int h, int x, int y
  * row stages the products for its columns plus the block's halo. */
 __kernel void corners_hsum(__global const T *src, int src_pitch, int w, int h, int r,
                            float f1, float f0, __global float *hs, ulong plane, int pitch,
-                           __local float *tile)
+                           __local float *tile CLV_DBG_PARAMS)
 {
+    CLV_DBG_BUF(src, 0);
+    CLV_DBG_BUF(hs, 7);
     const int lx = get_local_id(0), ly = get_local_id(1);
     const int lw = get_local_size(0);
     const int x0 = get_group_id(0) * lw;
@@ -96,7 +98,7 @@ __kernel void corners_hsum(__global const T *src, int src_pitch, int w, int h, i
         for (int i = lx; i < n; i += lw) {
             const int q = BORDER_INDEX(x0 - r + i, w);
             float dx, dy;
-            grad_at(src, src_pitch, w, h, q, y, f1, f0, &dx, &dy);
+            grad_at(src CLV_DBG_PASS(src), src_pitch, w, h, q, y, f1, f0, &dx, &dy);
             t[3 * i] = dx * dx;
             t[3 * i + 1] = dx * dy;
             t[3 * i + 2] = dy * dy;
@@ -112,14 +114,14 @@ __kernel void corners_hsum(__global const T *src, int src_pitch, int w, int h, i
             syy += t[3 * (lx + i) + 2];
         }
         const size_t o = (size_t)y * (size_t)pitch + (size_t)x;
-        hs[o] = sxx;
-        hs[plane + o] = sxy;
-        hs[2 * plane + o] = syy;
+        GST(hs, hs, o, sxx);
+        GST(hs, hs, plane + o, sxy);
+        GST(hs, hs, 2 * plane + o, syy);
     }
 }
 
 /* Work-group maximum of m (local size a power of two) -> atomic_max. */
-inline void group_max_to(__local float *red, float m, __global int *params)
+inline void group_max_to(__local float *red, float m, __global int *params CLV_DBG_PARAM(params))
 {
     const int lid = get_local_id(1) * get_local_size(0) + get_local_id(0);
     const int n = get_local_size(0) * get_local_size(1);
@@ -131,46 +133,53 @@ inline void group_max_to(__local float *red, float m, __global int *params)
         barrier(CLK_LOCAL_MEM_FENCE);
     }
     if (lid == 0 && red[0] > 0.0f)
-        atomic_max(&params[P_MAX], as_int(red[0]));
+        GATOMIC(atomic_max, params, params, P_MAX, as_int(red[0]));
 }
 
 __kernel void corners_eig(__global const float *hs, ulong plane, int pitch, int w, int h, int r,
                           __global float *resp, int has_mask, __global const uchar *mask,
-                          int mask_pitch, __global int *params, __local float *red)
+                          int mask_pitch, __global int *params, __local float *red CLV_DBG_PARAMS)
 {
+    CLV_DBG_BUF(hs, 0);
+    CLV_DBG_BUF(resp, 6);
+    CLV_DBG_BUF(mask, 8);
+    CLV_DBG_BUF(params, 10);
     const int x = get_global_id(0), y = get_global_id(1);
     float m = 0.0f;
     if (x < w && y < h) {
         float sxx = 0.0f, sxy = 0.0f, syy = 0.0f;
         for (int j = -r; j <= r; j++) {
             const size_t o = (size_t)BORDER_INDEX(y + j, h) * (size_t)pitch + (size_t)x;
-            sxx += hs[o];
-            sxy += hs[plane + o];
-            syy += hs[2 * plane + o];
+            sxx += GLD(hs, hs, o);
+            sxy += GLD(hs, hs, plane + o);
+            syy += GLD(hs, hs, 2 * plane + o);
         }
         const float v = MIN_EIG(sxx, sxy, syy, sqrt);
-        resp[(size_t)y * (size_t)pitch + (size_t)x] = v;
-        if (!has_mask || mask[(size_t)y * (size_t)mask_pitch + (size_t)x] != 0)
+        GST(resp, resp, (size_t)y * (size_t)pitch + (size_t)x, v);
+        if (!has_mask || GLD(mask, mask, (size_t)y * (size_t)mask_pitch + (size_t)x) != 0)
             m = v > m ? v : m;
     }
-    group_max_to(red, m, params);
+    group_max_to(red, m, params CLV_DBG_PASS(params));
 }
 
 /* Candidate test for stage 3 at an interior pixel. */
-inline int is_candidate(__global const float *resp, int pitch, int x, int y, float thr, uint cut,
-                        int has_mask, __global const uchar *mask, int mask_pitch, float *v_out)
+inline int is_candidate(__global const float *resp CLV_DBG_PARAM(resp), int pitch, int x, int y,
+                        float thr, uint cut, int has_mask,
+                        __global const uchar *mask CLV_DBG_PARAM(mask), int mask_pitch,
+                        float *v_out)
 {
     __global const float *r = resp + (size_t)y * (size_t)pitch + (size_t)x;
-    const float v = r[0];
+    const float v = GLD(resp, r, 0);
     *v_out = v;
     int c = v > thr && as_uint(v) > cut;
     if (c && has_mask)
-        c = mask[(size_t)y * (size_t)mask_pitch + (size_t)x] != 0;
+        c = GLD(mask, mask, (size_t)y * (size_t)mask_pitch + (size_t)x) != 0;
     if (!c)
         return 0;
     __global const float *u = r - pitch, *d = r + pitch;
-    return v >= u[-1] && v >= u[0] && v >= u[1] && v >= r[-1] && v >= r[1] && v >= d[-1] &&
-           v >= d[0] && v >= d[1];
+    return v >= GLD(resp, u, -1) && v >= GLD(resp, u, 0) && v >= GLD(resp, u, 1) &&
+           v >= GLD(resp, r, -1) && v >= GLD(resp, r, 1) && v >= GLD(resp, d, -1) &&
+           v >= GLD(resp, d, 0) && v >= GLD(resp, d, 1);
 }
 
 /* mode 0: write keys; 1: histogram of the high 16 response bits; 2: of the
@@ -178,17 +187,23 @@ inline int is_candidate(__global const float *resp, int pitch, int x, int y, flo
 __kernel void corners_cand(__global const float *resp, int pitch, int w, int h, int has_mask,
                            __global const uchar *mask, int mask_pitch, float quality,
                            __global int *params, __global ulong *keys, int cap, int mode,
-                           __global int *hist)
+                           __global int *hist CLV_DBG_PARAMS)
 {
+    CLV_DBG_BUF(resp, 0);
+    CLV_DBG_BUF(mask, 5);
+    CLV_DBG_BUF(params, 8);
+    CLV_DBG_BUF(keys, 9);
+    CLV_DBG_BUF(hist, 12);
     __local int lcount, lbase;
     const int x = get_global_id(0), y = get_global_id(1);
     const int lid = get_local_id(1) * get_local_size(0) + get_local_id(0);
-    const float thr = as_float(params[P_MAX]) * quality;
-    const uint cut = (uint)params[P_CUT];
+    const float thr = as_float(GLD(params, params, P_MAX)) * quality;
+    const uint cut = (uint)GLD(params, params, P_CUT);
     int cand = 0;
     float v = 0.0f;
     if (x >= 1 && y >= 1 && x < w - 1 && y < h - 1)
-        cand = is_candidate(resp, pitch, x, y, thr, cut, has_mask, mask, mask_pitch, &v);
+        cand = is_candidate(resp CLV_DBG_PASS(resp), pitch, x, y, thr, cut, has_mask,
+                            mask CLV_DBG_PASS(mask), mask_pitch, &v);
     if (lid == 0)
         lcount = 0;
     barrier(CLK_LOCAL_MEM_FENCE);
@@ -197,15 +212,15 @@ __kernel void corners_cand(__global const float *resp, int pitch, int w, int h, 
         pos = atomic_inc(&lcount);
     barrier(CLK_LOCAL_MEM_FENCE);
     if (lid == 0 && lcount > 0)
-        lbase = atomic_add(&params[P_COUNT], lcount);
+        lbase = GATOMIC(atomic_add, params, params, P_COUNT, lcount);
     barrier(CLK_LOCAL_MEM_FENCE);
     const uint bits = as_uint(v);
     if (pos >= 0 && lbase + pos < cap)
-        keys[lbase + pos] = ((ulong)bits << 32) | (ulong)((uint)y * (uint)w + (uint)x);
+        GST(keys, keys, lbase + pos, ((ulong)bits << 32) | (ulong)((uint)y * (uint)w + (uint)x));
     if (cand && mode == 1)
-        atomic_inc(&hist[bits >> 16]);
-    if (cand && mode == 2 && (int)(bits >> 16) == params[P_HI])
-        atomic_inc(&hist[bits & 0xffffu]);
+        GATOMIC_INC(hist, hist, bits >> 16);
+    if (cand && mode == 2 && (int)(bits >> 16) == GLD(params, params, P_HI))
+        GATOMIC_INC(hist, hist, bits & 0xffffu);
 }
 
 /* Radix-select step over a 65536-bin histogram (one work-group, power-of-two
@@ -213,17 +228,19 @@ __kernel void corners_cand(__global const float *resp, int pitch, int w, int h, 
  * first passes cap; level 2 the low bin L inside B. Keeping bits > (B << 16 |
  * L) keeps at most cap candidates, as many as possible. */
 __kernel void corners_cut(__global const int *hist, __global int *params, int cap, int level,
-                          __local int *part)
+                          __local int *part CLV_DBG_PARAMS)
 {
+    CLV_DBG_BUF(hist, 0);
+    CLV_DBG_BUF(params, 1);
     const int lid = get_local_id(0), n = get_local_size(0);
     const int chunk = 65536 / n;
     int s = 0;
     for (int b = lid * chunk; b < (lid + 1) * chunk; b++)
-        s += hist[b];
+        s += GLD(hist, hist, b);
     part[lid] = s;
     barrier(CLK_LOCAL_MEM_FENCE);
     if (lid == 0) {
-        const int need = level == 1 ? cap : cap - params[P_ABOVE];
+        const int need = level == 1 ? cap : cap - GLD(params, params, P_ABOVE);
         int above = 0, c = n - 1;
         for (; c > 0; c--) {
             if (above + part[c] > need)
@@ -232,62 +249,69 @@ __kernel void corners_cut(__global const int *hist, __global int *params, int ca
         }
         int b = (c + 1) * chunk - 1;
         for (; b > c * chunk; b--) {
-            if (above + hist[b] > need)
+            if (above + GLD(hist, hist, b) > need)
                 break;
-            above += hist[b];
+            above += GLD(hist, hist, b);
         }
         if (level == 1) {
-            params[P_HI] = b;
-            params[P_ABOVE] = above;
+            GST(params, params, P_HI, b);
+            GST(params, params, P_ABOVE, above);
         } else {
-            params[P_CUT] = (int)(((uint)params[P_HI] << 16) | (uint)b);
+            GST(params, params, P_CUT, (int)(((uint)GLD(params, params, P_HI) << 16) | (uint)b));
         }
     }
 }
 
 /* Bitonic compare-exchange of keys i < l = i + j, descending where
- * (i & k) == 0. */
-#define BITONIC_CE(a_ptr, i, l, gi, k)                                                         \
+ * (i & k) == 0. LD(p, i) / ST(p, i, v) access a_ptr: LOCAL_LD / LOCAL_ST for
+ * local memory, KEYS_LD / KEYS_ST for the buffer argument `keys`. */
+#define BITONIC_CE(LD, ST, a_ptr, i, l, gi, k)                                                 \
     do {                                                                                       \
-        const ulong a_ = (a_ptr)[i], b_ = (a_ptr)[l];                                          \
+        const ulong a_ = LD(a_ptr, i), b_ = LD(a_ptr, l);                                      \
         const int desc_ = ((gi) & (uint)(k)) == 0;                                             \
         if ((a_ < b_) == desc_) {                                                              \
-            (a_ptr)[i] = b_;                                                                   \
-            (a_ptr)[l] = a_;                                                                   \
+            ST(a_ptr, i, b_);                                                                  \
+            ST(a_ptr, l, a_);                                                                  \
         }                                                                                      \
     } while (0)
+#define LOCAL_LD(p, i) (p)[i]
+#define LOCAL_ST(p, i, v) (p)[i] = (v)
+#define KEYS_LD(p, i) GLD(keys, p, i)
+#define KEYS_ST(p, i, v) GST(keys, p, i, v)
 
 /* Stages kfirst..klast (powers of two) with strides below the block size B,
  * on one block of B keys in local memory per work-group. */
 __kernel void corners_sort_block(__global ulong *keys, int kfirst, int klast, int B,
-                                 __local ulong *buf)
+                                 __local ulong *buf CLV_DBG_PARAMS)
 {
+    CLV_DBG_BUF(keys, 0);
     const int lid = get_local_id(0), n = get_local_size(0);
     const uint base = get_group_id(0) * (uint)B;
     for (int i = lid; i < B; i += n)
-        buf[i] = keys[base + i];
+        buf[i] = GLD(keys, keys, base + i);
     barrier(CLK_LOCAL_MEM_FENCE);
     for (int k = kfirst; k <= klast; k <<= 1) {
         for (int j = min(k >> 1, B >> 1); j > 0; j >>= 1) {
             for (int p = lid; p < (B >> 1); p += n) {
                 const int i = ((p & ~(j - 1)) << 1) | (p & (j - 1));
-                BITONIC_CE(buf, i, i + j, base + (uint)i, k);
+                BITONIC_CE(LOCAL_LD, LOCAL_ST, buf, i, i + j, base + (uint)i, k);
             }
             barrier(CLK_LOCAL_MEM_FENCE);
         }
     }
     for (int i = lid; i < B; i += n)
-        keys[base + i] = buf[i];
+        GST(keys, keys, base + i, buf[i]);
 }
 
 /* One global step (stage k, stride j >= block size) over half pairs. */
-__kernel void corners_sort_step(__global ulong *keys, int k, int j, int npairs)
+__kernel void corners_sort_step(__global ulong *keys, int k, int j, int npairs CLV_DBG_PARAMS)
 {
+    CLV_DBG_BUF(keys, 0);
     const int p = get_global_id(0);
     if (p >= npairs)
         return;
     const int i = ((p & ~(j - 1)) << 1) | (p & (j - 1));
-    BITONIC_CE(keys, i, i + j, (uint)i, k);
+    BITONIC_CE(KEYS_LD, KEYS_ST, keys, i, i + j, (uint)i, k);
 }
 
 /* CPU sort (descending, any n): runs of `run` keys sorted in place by
@@ -296,26 +320,29 @@ __kernel void corners_sort_step(__global ulong *keys, int k, int j, int npairs)
  * binary search of the merge path puts it. Keys are unique (they hold the
  * pixel index), so the search needs no tie rule. PoCL runs these plain loops
  * far faster than the barrier-heavy bitonic blocks. */
-__kernel void corners_msort_runs(__global ulong *keys, int n, int run)
+__kernel void corners_msort_runs(__global ulong *keys, int n, int run CLV_DBG_PARAMS)
 {
+    CLV_DBG_BUF(keys, 0);
     const int b = get_global_id(0) * run;
     if (b >= n)
         return;
     const int e = min(b + run, n);
     for (int i = b + 1; i < e; i++) {
-        const ulong v = keys[i];
+        const ulong v = GLD(keys, keys, i);
         int j = i - 1;
-        while (j >= b && keys[j] < v) {
-            keys[j + 1] = keys[j];
+        while (j >= b && GLD(keys, keys, j) < v) {
+            GST(keys, keys, j + 1, GLD(keys, keys, j));
             j--;
         }
-        keys[j + 1] = v;
+        GST(keys, keys, j + 1, v);
     }
 }
 
 __kernel void corners_msort_merge(__global const ulong *src, __global ulong *dst, int n, int run,
-                                  int chunk)
+                                  int chunk CLV_DBG_PARAMS)
 {
+    CLV_DBG_BUF(src, 0);
+    CLV_DBG_BUF(dst, 1);
     const int o0 = get_global_id(0) * chunk;
     if (o0 >= n)
         return;
@@ -329,7 +356,7 @@ __kernel void corners_msort_merge(__global const ulong *src, __global ulong *dst
     int lo = max(0, o - lb), hi = min(o, la);
     while (lo < hi) {
         const int i = (lo + hi) >> 1;
-        if (A[i] > B[o - i - 1])
+        if (GLD(src, A, i) > GLD(src, B, o - i - 1))
             lo = i + 1;
         else
             hi = i;
@@ -337,10 +364,13 @@ __kernel void corners_msort_merge(__global const ulong *src, __global ulong *dst
     int i = lo, j = o - lo;
     __global ulong *d = dst + a0;
     for (; o < oend; o++) {
-        if (j >= lb || (i < la && A[i] > B[j]))
-            d[o] = A[i++];
-        else
-            d[o] = B[j++];
+        if (j >= lb || (i < la && GLD(src, A, i) > GLD(src, B, j))) {
+            const int k = i++;
+            GST(dst, d, o, GLD(src, A, k));
+        } else {
+            const int k = j++;
+            GST(dst, d, o, GLD(src, B, k));
+        }
     }
 }
 
@@ -354,8 +384,12 @@ inline int low_bit(uint m) { return 31 - (int)clz(m & (0u - m)); }
  * of side `cell`, 4 pixel indices each, -1 empty; unused when !use_grid. */
 __kernel void corners_select(__global const ulong *keys, int n, int w, __global int *grid,
                              int gw, int gh, int cell, long lim, int use_grid, int max_corners,
-                             __global float *out, __global int *params)
+                             __global float *out, __global int *params CLV_DBG_PARAMS)
 {
+    CLV_DBG_BUF(keys, 0);
+    CLV_DBG_BUF(grid, 3);
+    CLV_DBG_BUF(out, 10);
+    CLV_DBG_BUF(params, 11);
     __local int lxs[SEL_G], lys[SEL_G];
     __local uint surv[SEL_WORDS], confl[SEL_WORDS], acc[SEL_WORDS];
     __local uint cmask[SEL_G * SEL_WORDS];
@@ -374,7 +408,7 @@ __kernel void corners_select(__global const ulong *keys, int n, int w, __global 
         barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
         const int i = base + lid;
         int ok = i < n;
-        const ulong key = ok ? keys[i] : 0;
+        const ulong key = ok ? GLD(keys, keys, i) : 0;
         const uint idx = (uint)key;
         const int x = (int)(idx % (uint)w), y = (int)(idx / (uint)w);
         if (ok && use_grid) {
@@ -383,7 +417,7 @@ __kernel void corners_select(__global const ulong *keys, int n, int w, __global 
                 for (int xx = max(cx - 1, 0); xx <= min(cx + 1, gw - 1); xx++) {
                     __global const int *g = grid + ((size_t)yy * (size_t)gw + (size_t)xx) * 4;
                     for (int s = 0; s < 4; s++) {
-                        const int e = g[s];
+                        const int e = GLD(grid, g, s);
                         if (e == -1)
                             break;
                         const long ex = (long)((uint)e % (uint)w), ey = (long)((uint)e / (uint)w);
@@ -445,14 +479,14 @@ __kernel void corners_select(__global const ulong *keys, int n, int w, __global 
             for (int wd = 0; wd < wd_me; wd++)
                 rank += popcount(acc[wd]);
             if (rank < max_corners) {
-                out[3 * rank] = (float)x;
-                out[3 * rank + 1] = (float)y;
-                out[3 * rank + 2] = as_float((uint)(key >> 32));
+                GST(out, out, 3 * rank, (float)x);
+                GST(out, out, 3 * rank + 1, (float)y);
+                GST(out, out, 3 * rank + 2, as_float((uint)(key >> 32)));
                 if (use_grid) {
                     __global int *g =
                         grid + ((size_t)(y / cell) * (size_t)gw + (size_t)(x / cell)) * 4;
                     for (int s = 0; s < 4; s++)
-                        if (atomic_cmpxchg(&g[s], -1, (int)idx) == -1)
+                        if (GATOMIC(atomic_cmpxchg, grid, g, s, -1, (int)idx) == -1)
                             break;
                 }
             }
@@ -468,7 +502,7 @@ __kernel void corners_select(__global const ulong *keys, int n, int w, __global 
         stop = count >= max_corners || base + SEL_G >= n;
     }
     if (lid == 0)
-        params[P_NOUT] = count;
+        GST(params, params, P_NOUT, count);
 }
 
 #ifdef VEC
@@ -487,8 +521,11 @@ inline float max16(float16 v)
 
 /* CPU stage 1: 16 pixels of one row per work-item. */
 __kernel void corners_hsum_vec(__global const T *src, int src_pitch, int w, int h, int r,
-                               float f1, float f0, __global float *hs, ulong plane, int pitch)
+                               float f1, float f0, __global float *hs, ulong plane,
+                               int pitch CLV_DBG_PARAMS)
 {
+    CLV_DBG_BUF(src, 0);
+    CLV_DBG_BUF(hs, 7);
     const int x0 = get_global_id(0) * 16, y = get_global_id(1);
     if (x0 >= w || y >= h)
         return;
@@ -499,11 +536,11 @@ __kernel void corners_hsum_vec(__global const T *src, int src_pitch, int w, int 
         __global const T *r2 = ROW(src, src_pitch, BORDER_INDEX(y + 1, h));
         for (int i = -r; i <= r; i++) {
             const int e = x0 + i;
-            const float16 a0 = TO_FV(VLOAD_AT(e - 1, r0)), b0 = TO_FV(VLOAD_AT(e, r0)),
-                          c0 = TO_FV(VLOAD_AT(e + 1, r0));
-            const float16 a1 = TO_FV(VLOAD_AT(e - 1, r1)), c1 = TO_FV(VLOAD_AT(e + 1, r1));
-            const float16 a2 = TO_FV(VLOAD_AT(e - 1, r2)), b2 = TO_FV(VLOAD_AT(e, r2)),
-                          c2 = TO_FV(VLOAD_AT(e + 1, r2));
+            const float16 a0 = TO_FV(VLOAD_AT(src, e - 1, r0)), b0 = TO_FV(VLOAD_AT(src, e, r0)),
+                          c0 = TO_FV(VLOAD_AT(src, e + 1, r0));
+            const float16 a1 = TO_FV(VLOAD_AT(src, e - 1, r1)), c1 = TO_FV(VLOAD_AT(src, e + 1, r1));
+            const float16 a2 = TO_FV(VLOAD_AT(src, e - 1, r2)), b2 = TO_FV(VLOAD_AT(src, e, r2)),
+                          c2 = TO_FV(VLOAD_AT(src, e + 1, r2));
             const float16 gx0 = c0 - a0, gx1 = c1 - a1, gx2 = c2 - a2;
             const float16 gy0 = (a0 + c0) + 2.0f * b0, gy2 = (a2 + c2) + 2.0f * b2;
             const float16 dx = (gx0 + gx2) * f1 + gx1 * f0;
@@ -519,8 +556,8 @@ __kernel void corners_hsum_vec(__global const T *src, int src_pitch, int w, int 
             if (x0 + l < w) {
                 for (int i = -r; i <= r; i++) {
                     float dx, dy;
-                    grad_at(src, src_pitch, w, h, BORDER_INDEX(x0 + l + i, w), y, f1, f0, &dx,
-                            &dy);
+                    grad_at(src CLV_DBG_PASS(src), src_pitch, w, h, BORDER_INDEX(x0 + l + i, w),
+                            y, f1, f0, &dx, &dy);
                     a += dx * dx;
                     b += dx * dy;
                     c += dy * dy;
@@ -535,36 +572,40 @@ __kernel void corners_hsum_vec(__global const T *src, int src_pitch, int w, int 
         syy = vload16(0, pyy);
     }
     const size_t o = (size_t)y * (size_t)pitch + (size_t)x0;
-    vstore16(sxx, 0, hs + o);
-    vstore16(sxy, 0, hs + plane + o);
-    vstore16(syy, 0, hs + 2 * plane + o);
+    GVST(16, hs, sxx, 0, hs + o);
+    GVST(16, hs, sxy, 0, hs + plane + o);
+    GVST(16, hs, syy, 0, hs + 2 * plane + o);
 }
 
 /* CPU stage 2: 16 pixels per work-item, work-group (n, 1). */
 __kernel void corners_eig_vec(__global const float *hs, ulong plane, int pitch, int w, int h,
                               int r, __global float *resp, int has_mask,
                               __global const uchar *mask, int mask_pitch, __global int *params,
-                              __local float *red)
+                              __local float *red CLV_DBG_PARAMS)
 {
+    CLV_DBG_BUF(hs, 0);
+    CLV_DBG_BUF(resp, 6);
+    CLV_DBG_BUF(mask, 8);
+    CLV_DBG_BUF(params, 10);
     const int x0 = get_global_id(0) * 16, y = get_global_id(1);
     float m = 0.0f;
     if (x0 < w && y < h) {
         float16 sxx = 0.0f, sxy = 0.0f, syy = 0.0f;
         for (int j = -r; j <= r; j++) {
             const size_t o = (size_t)BORDER_INDEX(y + j, h) * (size_t)pitch + (size_t)x0;
-            sxx += vload16(0, hs + o);
-            sxy += vload16(0, hs + plane + o);
-            syy += vload16(0, hs + 2 * plane + o);
+            sxx += GVLD(16, hs, 0, hs + o);
+            sxy += GVLD(16, hs, 0, hs + plane + o);
+            syy += GVLD(16, hs, 0, hs + 2 * plane + o);
         }
         const float16 v = MIN_EIG(sxx, sxy, syy, sqrt);
-        vstore16(v, 0, resp + (size_t)y * (size_t)pitch + (size_t)x0);
+        GVST(16, resp, v, 0, resp + (size_t)y * (size_t)pitch + (size_t)x0);
         int16 keep = ((LANES + x0) < w) & (v > 0.0f);
         if (has_mask)
-            keep &= convert_int16(vload16(0, mask + (size_t)y * (size_t)mask_pitch + (size_t)x0)) !=
-                    0;
+            keep &= convert_int16(GVLD(16, mask, 0,
+                                       mask + (size_t)y * (size_t)mask_pitch + (size_t)x0)) != 0;
         m = max16(select((float16)0.0f, v, keep));
     }
-    group_max_to(red, m, params);
+    group_max_to(red, m, params CLV_DBG_PASS(params));
 }
 
 /* CPU stage 3: 16 pixels per work-item (resp pitch >= round_up(w, 16) + 16,
@@ -573,27 +614,34 @@ __kernel void corners_cand_vec(__global const float *resp, int pitch, int w, int
                                int has_mask, __global const uchar *mask, int mask_pitch,
                                float quality,
                                __global int *params, __global ulong *keys, int cap, int mode,
-                               __global int *hist)
+                               __global int *hist CLV_DBG_PARAMS)
 {
+    CLV_DBG_BUF(resp, 0);
+    CLV_DBG_BUF(mask, 5);
+    CLV_DBG_BUF(params, 8);
+    CLV_DBG_BUF(keys, 9);
+    CLV_DBG_BUF(hist, 12);
     __local int lcount, lbase;
     const int x0 = get_global_id(0) * 16, y = get_global_id(1);
     const int lid = get_local_id(0);
-    const float thr = as_float(params[P_MAX]) * quality;
-    const uint cut = (uint)params[P_CUT];
+    const float thr = as_float(GLD(params, params, P_MAX)) * quality;
+    const uint cut = (uint)GLD(params, params, P_CUT);
     int cmask = 0; /* bit l: lane l is a candidate */
     float vals[16];
     if (x0 < w && y >= 1 && y < h - 1) {
         __global const float *r = resp + (size_t)y * (size_t)pitch + (size_t)x0;
         __global const float *u = r - pitch, *d = r + pitch;
-        const float16 v = vload16(0, r);
+        const float16 v = GVLD(16, resp, 0, r);
         const int16 xs = LANES + x0;
         int16 c = (xs >= 1) & (xs < w - 1) & (v > thr) & (as_uint16(v) > cut);
         if (has_mask)
-            c &= convert_int16(vload16(0, mask + (size_t)y * (size_t)mask_pitch + (size_t)x0)) !=
-                 0;
-        c &= (v >= vload16(0, u - 1)) & (v >= vload16(0, u)) & (v >= vload16(0, u + 1));
-        c &= (v >= vload16(0, r - 1)) & (v >= vload16(0, r + 1));
-        c &= (v >= vload16(0, d - 1)) & (v >= vload16(0, d)) & (v >= vload16(0, d + 1));
+            c &= convert_int16(GVLD(16, mask, 0,
+                                    mask + (size_t)y * (size_t)mask_pitch + (size_t)x0)) != 0;
+        c &= (v >= GVLD(16, resp, 0, u - 1)) & (v >= GVLD(16, resp, 0, u)) &
+             (v >= GVLD(16, resp, 0, u + 1));
+        c &= (v >= GVLD(16, resp, 0, r - 1)) & (v >= GVLD(16, resp, 0, r + 1));
+        c &= (v >= GVLD(16, resp, 0, d - 1)) & (v >= GVLD(16, resp, 0, d)) &
+             (v >= GVLD(16, resp, 0, d + 1));
         if (any(c)) {
             int cs[16];
             vstore16(c, 0, cs);
@@ -610,7 +658,7 @@ __kernel void corners_cand_vec(__global const float *resp, int pitch, int w, int
         pos = atomic_add(&lcount, popcount(cmask));
     barrier(CLK_LOCAL_MEM_FENCE);
     if (lid == 0 && lcount > 0)
-        lbase = atomic_add(&params[P_COUNT], lcount);
+        lbase = GATOMIC(atomic_add, params, params, P_COUNT, lcount);
     barrier(CLK_LOCAL_MEM_FENCE);
     for (int m = cmask; m; m &= m - 1) {
         const int l = low_bit((uint)m);
@@ -618,11 +666,12 @@ __kernel void corners_cand_vec(__global const float *resp, int pitch, int w, int
         if (mode == 0) {
             const int at = lbase + pos++;
             if (at < cap)
-                keys[at] = ((ulong)bits << 32) | (ulong)((uint)y * (uint)w + (uint)(x0 + l));
+                GST(keys, keys, at,
+                    ((ulong)bits << 32) | (ulong)((uint)y * (uint)w + (uint)(x0 + l)));
         } else if (mode == 1) {
-            atomic_inc(&hist[bits >> 16]);
-        } else if ((int)(bits >> 16) == params[P_HI]) {
-            atomic_inc(&hist[bits & 0xffffu]);
+            GATOMIC_INC(hist, hist, bits >> 16);
+        } else if ((int)(bits >> 16) == GLD(params, params, P_HI)) {
+            GATOMIC_INC(hist, hist, bits & 0xffffu);
         }
     }
 }

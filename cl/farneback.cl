@@ -16,74 +16,89 @@
  * Borders replicate.
  * Needs DEPTH_* and CN=1 for fb_convert's input. */
 
-__kernel void fb_convert(__global const T *src, int sp, int w, int h, __global float *dst, int dp)
+__kernel void fb_convert(__global const T *src, int sp, int w, int h, __global float *dst,
+                         int dp CLV_DBG_PARAMS)
 {
+    CLV_DBG_BUF(src, 0);
+    CLV_DBG_BUF(dst, 4);
     const int x = get_global_id(0), y = get_global_id(1);
     if (x >= w || y >= h)
         return;
-    ROW(dst, dp, y)[x] = convert_float(ROW(src, sp, y)[x]);
+    GST(dst, ROW(dst, dp, y), x, convert_float(GLD(src, ROW(src, sp, y), x)));
 }
 
 /* Vertical part: per pixel (sum g I, sum xg dI, sum xxg I) over rows y-n..y+n
  * (x g and x^2 g weights are symmetric/antisymmetric as in OpenCV). */
 __kernel void fb_poly_v(__global const float *img, int ip, int w, int h,
                         __constant float *g, __constant float *xg, __constant float *xxg, int n,
-                        __global float *t3, int pp)
+                        __global float *t3, int pp CLV_DBG_PARAMS)
 {
+    CLV_DBG_BUF(img, 0);
+    CLV_DBG_BUF(g, 4);
+    CLV_DBG_BUF(xg, 5);
+    CLV_DBG_BUF(xxg, 6);
+    CLV_DBG_BUF(t3, 8);
     const int x = get_global_id(0), y = get_global_id(1);
     if (x >= w || y >= h)
         return;
-    const float c = ROW(img, ip, y)[x];
-    float t0 = c * g[0], t1 = 0.0f, t2 = 0.0f;
+    const float c = GLD(img, ROW(img, ip, y), x);
+    float t0 = c * GLD(g, g, 0), t1 = 0.0f, t2 = 0.0f;
     for (int k = 1; k <= n; k++) {
-        const float a = ROW(img, ip, max(y - k, 0))[x];
-        const float b = ROW(img, ip, min(y + k, h - 1))[x];
+        const float a = GLD(img, ROW(img, ip, max(y - k, 0)), x);
+        const float b = GLD(img, ROW(img, ip, min(y + k, h - 1)), x);
         const float p = a + b;
-        t0 += g[k] * p;
-        t1 += xg[k] * (b - a);
-        t2 += xxg[k] * p;
+        t0 += GLD(g, g, k) * p;
+        t1 += GLD(xg, xg, k) * (b - a);
+        t2 += GLD(xxg, xxg, k) * p;
     }
     const size_t ps = (size_t)pp * h, i = (size_t)y * pp + x;
-    t3[i] = t0;
-    t3[ps + i] = t1;
-    t3[2 * ps + i] = t2;
+    GST(t3, t3, i, t0);
+    GST(t3, t3, ps + i, t1);
+    GST(t3, t3, 2 * ps + i, t2);
 }
 
 /* Horizontal part and the projection onto the polynomial basis. */
 __kernel void fb_poly_h(__global const float *t3, int w, int h, int pp, __constant float *g,
                         __constant float *xg, __constant float *xxg, int n, float ig11,
-                        float ig03, float ig33, float ig55, __global float *r)
+                        float ig03, float ig33, float ig55, __global float *r CLV_DBG_PARAMS)
 {
+    CLV_DBG_BUF(t3, 0);
+    CLV_DBG_BUF(g, 4);
+    CLV_DBG_BUF(xg, 5);
+    CLV_DBG_BUF(xxg, 6);
+    CLV_DBG_BUF(r, 12);
     const int x = get_global_id(0), y = get_global_id(1);
     if (x >= w || y >= h)
         return;
     const size_t ps = (size_t)pp * h;
     __global const float *p0 = t3 + (size_t)y * pp, *p1 = p0 + ps, *p2 = p1 + ps;
-    const float g0 = g[0];
-    float b1 = p0[x] * g0, b2 = 0.0f, b3 = p1[x] * g0, b4 = 0.0f, b5 = p2[x] * g0, b6 = 0.0f;
+    const float g0 = GLD(g, g, 0);
+    float b1 = GLD(t3, p0, x) * g0, b2 = 0.0f, b3 = GLD(t3, p1, x) * g0, b4 = 0.0f,
+          b5 = GLD(t3, p2, x) * g0, b6 = 0.0f;
     for (int k = 1; k <= n; k++) {
         const int l = max(x - k, 0), rr = min(x + k, w - 1);
-        const float tg = p0[rr] + p0[l];
-        b1 += tg * g[k];
-        b4 += tg * xxg[k];
-        b2 += (p0[rr] - p0[l]) * xg[k];
-        b3 += (p1[rr] + p1[l]) * g[k];
-        b6 += (p1[rr] - p1[l]) * xg[k];
-        b5 += (p2[rr] + p2[l]) * g[k];
+        const float tg = GLD(t3, p0, rr) + GLD(t3, p0, l);
+        b1 += tg * GLD(g, g, k);
+        b4 += tg * GLD(xxg, xxg, k);
+        b2 += (GLD(t3, p0, rr) - GLD(t3, p0, l)) * GLD(xg, xg, k);
+        b3 += (GLD(t3, p1, rr) + GLD(t3, p1, l)) * GLD(g, g, k);
+        b6 += (GLD(t3, p1, rr) - GLD(t3, p1, l)) * GLD(xg, xg, k);
+        b5 += (GLD(t3, p2, rr) + GLD(t3, p2, l)) * GLD(g, g, k);
     }
     const size_t i = (size_t)y * pp + x;
-    r[i] = b3 * ig11;
-    r[ps + i] = b2 * ig11;
-    r[2 * ps + i] = b1 * ig03 + b5 * ig33;
-    r[3 * ps + i] = b1 * ig03 + b4 * ig33;
-    r[4 * ps + i] = b6 * ig55;
+    GST(r, r, i, b3 * ig11);
+    GST(r, r, ps + i, b2 * ig11);
+    GST(r, r, 2 * ps + i, b1 * ig03 + b5 * ig33);
+    GST(r, r, 3 * ps + i, b1 * ig03 + b4 * ig33);
+    GST(r, r, 4 * ps + i, b6 * ig55);
 }
 
 /* The 2x2 system of one pixel for displacement (dx, dy): OpenCV's
  * FarnebackUpdateMatrices, with its down-weighting of the 5-pixel border.
  * Writes the 5 values at index i of the planar buffer M. */
-inline void fb_matrices(__global const float *R0, __global const float *R1, int w, int h, int pp,
-                        int x, int y, float dx, float dy, __global float *M)
+inline void fb_matrices(__global const float *R0 CLV_DBG_PARAM(R0),
+                        __global const float *R1 CLV_DBG_PARAM(R1), int w, int h, int pp, int x,
+                        int y, float dx, float dy, __global float *M CLV_DBG_PARAM(M))
 {
     const size_t ps = (size_t)pp * h, i = (size_t)y * pp + x;
     float fx = (float)x + dx, fy = (float)y + dy;
@@ -91,14 +106,14 @@ inline void fb_matrices(__global const float *R0, __global const float *R1, int 
     fx -= (float)x1;
     fy -= (float)y1;
     float r2, r3, r4, r5, r6;
-    const float q0 = R0[i], q1 = R0[ps + i], q2 = R0[2 * ps + i], q3 = R0[3 * ps + i],
-                q4 = R0[4 * ps + i];
+    const float q0 = GLD(R0, R0, i), q1 = GLD(R0, R0, ps + i), q2 = GLD(R0, R0, 2 * ps + i),
+                q3 = GLD(R0, R0, 3 * ps + i), q4 = GLD(R0, R0, 4 * ps + i);
     if (x1 >= 0 && y1 >= 0 && x1 < w - 1 && y1 < h - 1) {
         const float a00 = (1.f - fx) * (1.f - fy), a01 = fx * (1.f - fy), a10 = (1.f - fx) * fy,
                     a11 = fx * fy;
         const size_t j = (size_t)y1 * pp + x1;
-#define FB_BIL(c) (a00 * R1[(c) * ps + j] + a01 * R1[(c) * ps + j + 1] + \
-                   a10 * R1[(c) * ps + j + pp] + a11 * R1[(c) * ps + j + pp + 1])
+#define FB_BIL(c) (a00 * GLD(R1, R1, (c) * ps + j) + a01 * GLD(R1, R1, (c) * ps + j + 1) + \
+                   a10 * GLD(R1, R1, (c) * ps + j + pp) + a11 * GLD(R1, R1, (c) * ps + j + pp + 1))
         r2 = FB_BIL(0);
         r3 = FB_BIL(1);
         r4 = FB_BIL(2);
@@ -130,22 +145,27 @@ inline void fb_matrices(__global const float *R0, __global const float *R1, int 
         r5 *= scale;
         r6 *= scale;
     }
-    M[i] = r4 * r4 + r6 * r6;
-    M[ps + i] = (r4 + r5) * r6;
-    M[2 * ps + i] = r5 * r5 + r6 * r6;
-    M[3 * ps + i] = r4 * r2 + r6 * r3;
-    M[4 * ps + i] = r6 * r2 + r5 * r3;
+    GST(M, M, i, r4 * r4 + r6 * r6);
+    GST(M, M, ps + i, (r4 + r5) * r6);
+    GST(M, M, 2 * ps + i, r5 * r5 + r6 * r6);
+    GST(M, M, 3 * ps + i, r4 * r2 + r6 * r3);
+    GST(M, M, 4 * ps + i, r6 * r2 + r5 * r3);
 }
 
 __kernel void fb_update_matrices(__global const float *R0, __global const float *R1,
                                  __global const float *flow, int fp, int w, int h, int pp,
-                                 __global float *M)
+                                 __global float *M CLV_DBG_PARAMS)
 {
+    CLV_DBG_BUF(R0, 0);
+    CLV_DBG_BUF(R1, 1);
+    CLV_DBG_BUF(flow, 2);
+    CLV_DBG_BUF(M, 7);
     const int x = get_global_id(0), y = get_global_id(1);
     if (x >= w || y >= h)
         return;
-    const float2 d = vload2(x, ROW(flow, fp, y));
-    fb_matrices(R0, R1, w, h, pp, x, y, d.x, d.y, M);
+    const float2 d = GVLD(2, flow, x, ROW(flow, fp, y));
+    fb_matrices(R0 CLV_DBG_PASS(R0), R1 CLV_DBG_PASS(R1), w, h, pp, x, y, d.x, d.y,
+                M CLV_DBG_PASS(M));
 }
 
 /* Vertical weighted sum of the 5 system values over rows y-m..y+m, for
@@ -154,8 +174,11 @@ __kernel void fb_update_matrices(__global const float *R0, __global const float 
  * still summed in window order). Global size: w x ceil(h / FB_ROWS). */
 #define FB_ROWS 4
 __kernel void fb_blur_v(__global const float *M, int w, int h, int pp, __constant float *wt, int m,
-                        __global float *TM)
+                        __global float *TM CLV_DBG_PARAMS)
 {
+    CLV_DBG_BUF(M, 0);
+    CLV_DBG_BUF(wt, 4);
+    CLV_DBG_BUF(TM, 6);
     const int x = get_global_id(0), y0 = get_global_id(1) * FB_ROWS;
     if (x >= w || y0 >= h)
         return;
@@ -166,13 +189,13 @@ __kernel void fb_blur_v(__global const float *M, int w, int h, int pp, __constan
             s[r][c] = 0.f;
     for (int k = -m; k <= m + FB_ROWS - 1; k++) {
         const size_t j = (size_t)clamp(y0 + k, 0, h - 1) * pp + x;
-        const float v0 = M[j], v1 = M[ps + j], v2 = M[2 * ps + j], v3 = M[3 * ps + j],
-                    v4 = M[4 * ps + j];
+        const float v0 = GLD(M, M, j), v1 = GLD(M, M, ps + j), v2 = GLD(M, M, 2 * ps + j),
+                    v3 = GLD(M, M, 3 * ps + j), v4 = GLD(M, M, 4 * ps + j);
 #pragma unroll
         for (int r = 0; r < FB_ROWS; r++) {
             const int t = k - r; /* tap of output row y0 + r */
             if (t >= -m && t <= m) {
-                const float c = wt[t + m];
+                const float c = GLD(wt, wt, t + m);
                 s[r][0] += c * v0;
                 s[r][1] += c * v1;
                 s[r][2] += c * v2;
@@ -185,11 +208,11 @@ __kernel void fb_blur_v(__global const float *M, int w, int h, int pp, __constan
     for (int r = 0; r < FB_ROWS; r++) {
         if (y0 + r < h) {
             const size_t i = (size_t)(y0 + r) * pp + x;
-            TM[i] = s[r][0];
-            TM[ps + i] = s[r][1];
-            TM[2 * ps + i] = s[r][2];
-            TM[3 * ps + i] = s[r][3];
-            TM[4 * ps + i] = s[r][4];
+            GST(TM, TM, i, s[r][0]);
+            GST(TM, TM, ps + i, s[r][1]);
+            GST(TM, TM, 2 * ps + i, s[r][2]);
+            GST(TM, TM, 3 * ps + i, s[r][3]);
+            GST(TM, TM, 4 * ps + i, s[r][4]);
         }
     }
 }
@@ -199,8 +222,14 @@ __kernel void fb_blur_v(__global const float *M, int w, int h, int pp, __constan
 __kernel void fb_blur_h_solve(__global const float *TM, int w, int h, int pp, __constant float *wt,
                               int m, __global float *flow, int fp, int update,
                               __global const float *R0, __global const float *R1,
-                              __global float *M)
+                              __global float *M CLV_DBG_PARAMS)
 {
+    CLV_DBG_BUF(TM, 0);
+    CLV_DBG_BUF(wt, 4);
+    CLV_DBG_BUF(flow, 6);
+    CLV_DBG_BUF(R0, 9);
+    CLV_DBG_BUF(R1, 10);
+    CLV_DBG_BUF(M, 11);
     const int x = get_global_id(0), y = get_global_id(1);
     if (x >= w || y >= h)
         return;
@@ -209,19 +238,20 @@ __kernel void fb_blur_h_solve(__global const float *TM, int w, int h, int pp, __
     float g11 = 0.f, g12 = 0.f, g22 = 0.f, h1 = 0.f, h2 = 0.f;
     for (int k = -m; k <= m; k++) {
         const int j = clamp(x + k, 0, w - 1);
-        const float c = wt[k + m];
-        g11 += c * row[j];
-        g12 += c * row[ps + j];
-        g22 += c * row[2 * ps + j];
-        h1 += c * row[3 * ps + j];
-        h2 += c * row[4 * ps + j];
+        const float c = GLD(wt, wt, k + m);
+        g11 += c * GLD(TM, row, j);
+        g12 += c * GLD(TM, row, ps + j);
+        g22 += c * GLD(TM, row, 2 * ps + j);
+        h1 += c * GLD(TM, row, 3 * ps + j);
+        h2 += c * GLD(TM, row, 4 * ps + j);
     }
     const float idet = 1.0f / (g11 * g22 - g12 * g12 + 1e-3f);
     const float dx = (g11 * h2 - g12 * h1) * idet;
     const float dy = (g22 * h1 - g12 * h2) * idet;
-    vstore2((float2)(dx, dy), x, ROW(flow, fp, y));
+    GVST(2, flow, (float2)(dx, dy), x, ROW(flow, fp, y));
     if (update)
-        fb_matrices(R0, R1, w, h, pp, x, y, dx, dy, M);
+        fb_matrices(R0 CLV_DBG_PASS(R0), R1 CLV_DBG_PASS(R1), w, h, pp, x, y, dx, dy,
+                    M CLV_DBG_PASS(M));
 }
 
 #ifdef VEC
@@ -235,8 +265,10 @@ __kernel void fb_blur_h_solve(__global const float *TM, int w, int h, int pp, __
  * row land in the planes' padding). The bilinear taps of R1 are gathered lane
  * by lane; the arithmetic runs in float16. Needs w >= 2 and h >= 2 (the
  * caller uses the scalar form otherwise). */
-inline void fb_matrices_vec(__global const float *R0, __global const float *R1, int w, int h,
-                            int pp, int x0, int y, float16 dx, float16 dy, __global float *M)
+inline void fb_matrices_vec(__global const float *R0 CLV_DBG_PARAM(R0),
+                            __global const float *R1 CLV_DBG_PARAM(R1), int w, int h, int pp,
+                            int x0, int y, float16 dx, float16 dy,
+                            __global float *M CLV_DBG_PARAM(M))
 {
     const size_t ps = (size_t)pp * h, i = (size_t)y * pp + x0;
     const int16 lane = (int16)(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
@@ -256,19 +288,19 @@ inline void fb_matrices_vec(__global const float *R0, __global const float *R1, 
         const size_t j = (size_t)jl[l];
         for (int c = 0; c < 5; c++) {
             __global const float *p = R1 + (size_t)c * ps + j;
-            tap[c][0][l] = p[0];
-            tap[c][1][l] = p[1];
-            tap[c][2][l] = p[pp];
-            tap[c][3][l] = p[pp + 1];
+            tap[c][0][l] = GLD(R1, p, 0);
+            tap[c][1][l] = GLD(R1, p, 1);
+            tap[c][2][l] = GLD(R1, p, pp);
+            tap[c][3][l] = GLD(R1, p, pp + 1);
         }
     }
     const float16 a00 = (1.f - fx) * (1.f - fy), a01 = fx * (1.f - fy), a10 = (1.f - fx) * fy,
                   a11 = fx * fy;
 #define FB_BILV(c) (a00 * vload16(0, tap[c][0]) + a01 * vload16(0, tap[c][1]) + \
                     a10 * vload16(0, tap[c][2]) + a11 * vload16(0, tap[c][3]))
-    const float16 q0 = vload16(0, R0 + i), q1 = vload16(0, R0 + ps + i),
-                  q2 = vload16(0, R0 + 2 * ps + i), q3 = vload16(0, R0 + 3 * ps + i),
-                  q4 = vload16(0, R0 + 4 * ps + i);
+    const float16 q0 = GVLD(16, R0, 0, R0 + i), q1 = GVLD(16, R0, 0, R0 + ps + i),
+                  q2 = GVLD(16, R0, 0, R0 + 2 * ps + i), q3 = GVLD(16, R0, 0, R0 + 3 * ps + i),
+                  q4 = GVLD(16, R0, 0, R0 + 4 * ps + i);
     float16 r2 = select((float16)(0.f), FB_BILV(0), inside);
     float16 r3 = select((float16)(0.f), FB_BILV(1), inside);
     float16 r4 = select(q2, (q2 + FB_BILV(2)) * 0.5f, inside);
@@ -300,17 +332,21 @@ inline void fb_matrices_vec(__global const float *R0, __global const float *R1, 
         r5 *= scale;
         r6 *= scale;
     }
-    vstore16(r4 * r4 + r6 * r6, 0, M + i);
-    vstore16((r4 + r5) * r6, 0, M + ps + i);
-    vstore16(r5 * r5 + r6 * r6, 0, M + 2 * ps + i);
-    vstore16(r4 * r2 + r6 * r3, 0, M + 3 * ps + i);
-    vstore16(r6 * r2 + r5 * r3, 0, M + 4 * ps + i);
+    GVST(16, M, r4 * r4 + r6 * r6, 0, M + i);
+    GVST(16, M, (r4 + r5) * r6, 0, M + ps + i);
+    GVST(16, M, r5 * r5 + r6 * r6, 0, M + 2 * ps + i);
+    GVST(16, M, r4 * r2 + r6 * r3, 0, M + 3 * ps + i);
+    GVST(16, M, r6 * r2 + r5 * r3, 0, M + 4 * ps + i);
 }
 
 __kernel void fb_update_matrices_vec(__global const float *R0, __global const float *R1,
                                      __global const float *flow, int fp, int w, int h, int pp,
-                                     __global float *M)
+                                     __global float *M CLV_DBG_PARAMS)
 {
+    CLV_DBG_BUF(R0, 0);
+    CLV_DBG_BUF(R1, 1);
+    CLV_DBG_BUF(flow, 2);
+    CLV_DBG_BUF(M, 7);
     const int x0 = get_global_id(0) * 16, y = get_global_id(1);
     if (x0 >= w || y >= h)
         return;
@@ -318,20 +354,25 @@ __kernel void fb_update_matrices_vec(__global const float *R0, __global const fl
     float fx[16], fy[16];
     const int n = min(16, w - x0);
     for (int l = 0; l < 16; l++) {
-        fx[l] = l < n ? f[2 * (x0 + l)] : 0.f;
-        fy[l] = l < n ? f[2 * (x0 + l) + 1] : 0.f;
+        fx[l] = l < n ? GLD(flow, f, 2 * (x0 + l)) : 0.f;
+        fy[l] = l < n ? GLD(flow, f, 2 * (x0 + l) + 1) : 0.f;
     }
     if (w >= 2 && h >= 2) {
-        fb_matrices_vec(R0, R1, w, h, pp, x0, y, vload16(0, fx), vload16(0, fy), M);
+        fb_matrices_vec(R0 CLV_DBG_PASS(R0), R1 CLV_DBG_PASS(R1), w, h, pp, x0, y,
+                        vload16(0, fx), vload16(0, fy), M CLV_DBG_PASS(M));
     } else {
         for (int l = 0; l < n; l++)
-            fb_matrices(R0, R1, w, h, pp, x0 + l, y, fx[l], fy[l], M);
+            fb_matrices(R0 CLV_DBG_PASS(R0), R1 CLV_DBG_PASS(R1), w, h, pp, x0 + l, y, fx[l],
+                        fy[l], M CLV_DBG_PASS(M));
     }
 }
 
 __kernel void fb_blur_v_vec(__global const float *M, int w, int h, int pp, __constant float *wt,
-                            int m, __global float *TM)
+                            int m, __global float *TM CLV_DBG_PARAMS)
 {
+    CLV_DBG_BUF(M, 0);
+    CLV_DBG_BUF(wt, 4);
+    CLV_DBG_BUF(TM, 6);
     const int x0 = get_global_id(0) * 16, y = get_global_id(1);
     if (x0 >= w || y >= h)
         return;
@@ -339,26 +380,32 @@ __kernel void fb_blur_v_vec(__global const float *M, int w, int h, int pp, __con
     float16 s0 = 0.f, s1 = 0.f, s2 = 0.f, s3 = 0.f, s4 = 0.f;
     for (int k = -m; k <= m; k++) {
         __global const float *p = M + (size_t)clamp(y + k, 0, h - 1) * pp + x0;
-        const float c = wt[k + m];
-        s0 += c * vload16(0, p);
-        s1 += c * vload16(0, p + ps);
-        s2 += c * vload16(0, p + 2 * ps);
-        s3 += c * vload16(0, p + 3 * ps);
-        s4 += c * vload16(0, p + 4 * ps);
+        const float c = GLD(wt, wt, k + m);
+        s0 += c * GVLD(16, M, 0, p);
+        s1 += c * GVLD(16, M, 0, p + ps);
+        s2 += c * GVLD(16, M, 0, p + 2 * ps);
+        s3 += c * GVLD(16, M, 0, p + 3 * ps);
+        s4 += c * GVLD(16, M, 0, p + 4 * ps);
     }
     __global float *o = TM + (size_t)y * pp + x0;
-    vstore16(s0, 0, o);
-    vstore16(s1, 0, o + ps);
-    vstore16(s2, 0, o + 2 * ps);
-    vstore16(s3, 0, o + 3 * ps);
-    vstore16(s4, 0, o + 4 * ps);
+    GVST(16, TM, s0, 0, o);
+    GVST(16, TM, s1, 0, o + ps);
+    GVST(16, TM, s2, 0, o + 2 * ps);
+    GVST(16, TM, s3, 0, o + 3 * ps);
+    GVST(16, TM, s4, 0, o + 4 * ps);
 }
 
 __kernel void fb_blur_h_solve_vec(__global const float *TM, int w, int h, int pp,
                                   __constant float *wt, int m, __global float *flow, int fp,
                                   int update, __global const float *R0, __global const float *R1,
-                                  __global float *M)
+                                  __global float *M CLV_DBG_PARAMS)
 {
+    CLV_DBG_BUF(TM, 0);
+    CLV_DBG_BUF(wt, 4);
+    CLV_DBG_BUF(flow, 6);
+    CLV_DBG_BUF(R0, 9);
+    CLV_DBG_BUF(R1, 10);
+    CLV_DBG_BUF(M, 11);
     const int x0 = get_global_id(0) * 16, y = get_global_id(1);
     if (x0 >= w || y >= h)
         return;
@@ -368,12 +415,12 @@ __kernel void fb_blur_h_solve_vec(__global const float *TM, int w, int h, int pp
     if (x0 - m >= 0 && x0 + 15 + m <= w - 1) {
         for (int k = -m; k <= m; k++) {
             __global const float *p = row + x0 + k;
-            const float c = wt[k + m];
-            g11 += c * vload16(0, p);
-            g12 += c * vload16(0, p + ps);
-            g22 += c * vload16(0, p + 2 * ps);
-            h1 += c * vload16(0, p + 3 * ps);
-            h2 += c * vload16(0, p + 4 * ps);
+            const float c = GLD(wt, wt, k + m);
+            g11 += c * GVLD(16, TM, 0, p);
+            g12 += c * GVLD(16, TM, 0, p + ps);
+            g22 += c * GVLD(16, TM, 0, p + 2 * ps);
+            h1 += c * GVLD(16, TM, 0, p + 3 * ps);
+            h2 += c * GVLD(16, TM, 0, p + 4 * ps);
         }
     } else {
         /* edge blocks: clamped columns, lane by lane through a private array */
@@ -382,12 +429,12 @@ __kernel void fb_blur_h_solve_vec(__global const float *TM, int w, int h, int pp
             float t0 = 0.f, t1 = 0.f, t2 = 0.f, t3 = 0.f, t4 = 0.f;
             for (int k = -m; k <= m; k++) {
                 const int j = clamp(x0 + l + k, 0, w - 1);
-                const float c = wt[k + m];
-                t0 += c * row[j];
-                t1 += c * row[ps + j];
-                t2 += c * row[2 * ps + j];
-                t3 += c * row[3 * ps + j];
-                t4 += c * row[4 * ps + j];
+                const float c = GLD(wt, wt, k + m);
+                t0 += c * GLD(TM, row, j);
+                t1 += c * GLD(TM, row, ps + j);
+                t2 += c * GLD(TM, row, 2 * ps + j);
+                t3 += c * GLD(TM, row, 3 * ps + j);
+                t4 += c * GLD(TM, row, 4 * ps + j);
             }
             a[0][l] = t0;
             a[1][l] = t1;
@@ -410,27 +457,30 @@ __kernel void fb_blur_h_solve_vec(__global const float *TM, int w, int h, int pp
     __global float *frow = ROW(flow, fp, y);
     const int n = min(16, w - x0);
     for (int l = 0; l < n; l++) {
-        frow[2 * (x0 + l)] = fx[l];
-        frow[2 * (x0 + l) + 1] = fy[l];
+        GST(flow, frow, 2 * (x0 + l), fx[l]);
+        GST(flow, frow, 2 * (x0 + l) + 1, fy[l]);
     }
     if (update) {
         if (w >= 2 && h >= 2)
-            fb_matrices_vec(R0, R1, w, h, pp, x0, y, dx, dy, M);
+            fb_matrices_vec(R0 CLV_DBG_PASS(R0), R1 CLV_DBG_PASS(R1), w, h, pp, x0, y, dx, dy,
+                            M CLV_DBG_PASS(M));
         else
             for (int l = 0; l < n; l++)
-                fb_matrices(R0, R1, w, h, pp, x0 + l, y, fx[l], fy[l], M);
+                fb_matrices(R0 CLV_DBG_PASS(R0), R1 CLV_DBG_PASS(R1), w, h, pp, x0 + l, y,
+                            fx[l], fy[l], M CLV_DBG_PASS(M));
     }
 }
 #endif
 
-__kernel void fb_scale_flow(__global float *flow, int fp, int w, int h, float factor)
+__kernel void fb_scale_flow(__global float *flow, int fp, int w, int h, float factor CLV_DBG_PARAMS)
 {
+    CLV_DBG_BUF(flow, 0);
     const int x = get_global_id(0), y = get_global_id(1);
     if (x >= w || y >= h)
         return;
     __global float *p = ROW(flow, fp, y) + 2 * x;
-    p[0] *= factor;
-    p[1] *= factor;
+    GST(flow, p, 0, GLD(flow, p, 0) * factor);
+    GST(flow, p, 1, GLD(flow, p, 1) * factor);
 }
 
 /* ---- the level images, fused (GPU path) ----
@@ -450,13 +500,20 @@ inline int fb_col(int x, int n)
 
 __kernel void fb_level_blur(__global const T *src0, __global const T *src1, int sp, int w, int h,
                             __global float *dst0, __global float *dst1, int dp,
-                            __constant float *wt, int r)
+                            __constant float *wt, int r CLV_DBG_PARAMS)
 {
+    CLV_DBG_BUF(src0, 0);
+    CLV_DBG_BUF(src1, 1);
+    CLV_DBG_BUF(dst0, 5);
+    CLV_DBG_BUF(dst1, 6);
+    CLV_DBG_BUF(wt, 8);
     const int x = get_global_id(0), y = get_global_id(1);
     if (x >= w || y >= h)
         return;
     const int f = get_global_id(2);
     __global const T *src = f ? src1 : src0;
+    CLV_DBG_PICK(src, f, src1, src0);
+    CLV_DBG_PICK(dst, f, dst1, dst0);
     const int interior = x - r >= 0 && x + r < w;
     float s = 0.0f;
     for (int j = 0; j <= 2 * r; j++) {
@@ -464,30 +521,38 @@ __kernel void fb_level_blur(__global const T *src0, __global const T *src1, int 
         float hs = 0.0f;
         if (interior) {
             for (int i = 0; i <= 2 * r; i++)
-                hs += convert_float(row[x - r + i]) * wt[i];
+                hs += convert_float(GLD(src, row, x - r + i)) * GLD(wt, wt, i);
         } else {
             for (int i = 0; i <= 2 * r; i++)
-                hs += convert_float(row[fb_col(x - r + i, w)]) * wt[i];
+                hs += convert_float(GLD(src, row, fb_col(x - r + i, w))) * GLD(wt, wt, i);
         }
-        s += hs * wt[j];
+        s += hs * GLD(wt, wt, j);
     }
-    ROW(f ? dst1 : dst0, dp, y)[x] = s;
+    GST(dst, ROW(f ? dst1 : dst0, dp, y), x, s);
 }
 
 __kernel void fb_level_blur_resize(__global const T *src0, __global const T *src1, int sp,
                                    int sw, int sh, __global float *dst0, __global float *dst1,
                                    int dp, int dw, int dh, __global const int *tab,
-                                   __constant float *wt, int r)
+                                   __constant float *wt, int r CLV_DBG_PARAMS)
 {
+    CLV_DBG_BUF(src0, 0);
+    CLV_DBG_BUF(src1, 1);
+    CLV_DBG_BUF(dst0, 5);
+    CLV_DBG_BUF(dst1, 6);
+    CLV_DBG_BUF(tab, 10);
+    CLV_DBG_BUF(wt, 11);
     const int dx = get_global_id(0), dy = get_global_id(1);
     if (dx >= dw || dy >= dh)
         return;
     const int f = get_global_id(2);
     __global const T *src = f ? src1 : src0;
-    const int x0 = tab[dx];
-    const float ax = as_float(tab[dw + dx]);
-    const int y0 = tab[2 * dw + dy];
-    const float ay = as_float(tab[2 * dw + dh + dy]);
+    CLV_DBG_PICK(src, f, src1, src0);
+    CLV_DBG_PICK(dst, f, dst1, dst0);
+    const int x0 = GLD(tab, tab, dx);
+    const float ax = as_float(GLD(tab, tab, dw + dx));
+    const int y0 = GLD(tab, tab, 2 * dw + dy);
+    const float ay = as_float(GLD(tab, tab, 2 * dw + dh + dy));
     const int dxr = min(x0 + 1, sw - 1) - x0; /* 0 or 1 */
     const int dyr = min(y0 + 1, sh - 1) - y0;
     const int interior = x0 - r >= 0 && x0 + dxr + r < sw;
@@ -499,45 +564,50 @@ __kernel void fb_level_blur_resize(__global const T *src0, __global const T *src
         __global const T *row = ROW(src, sp, fb_col(y0 - r + j, sh));
         float h0 = 0.0f, h1 = 0.0f;
         for (int i = 0; i <= 2 * r + dxr; i++) {
-            const float v = convert_float(row[interior ? x0 - r + i : fb_col(x0 - r + i, sw)]);
+            const float v =
+                convert_float(GLD(src, row, interior ? x0 - r + i : fb_col(x0 - r + i, sw)));
             if (i <= 2 * r)
-                h0 += v * wt[i];
+                h0 += v * GLD(wt, wt, i);
             if (i >= dxr)
-                h1 += v * wt[i - dxr];
+                h1 += v * GLD(wt, wt, i - dxr);
         }
         if (j <= 2 * r) {
-            b00 += h0 * wt[j];
-            b01 += h1 * wt[j];
+            b00 += h0 * GLD(wt, wt, j);
+            b01 += h1 * GLD(wt, wt, j);
         }
         if (j >= dyr) {
-            b10 += h0 * wt[j - dyr];
-            b11 += h1 * wt[j - dyr];
+            b10 += h0 * GLD(wt, wt, j - dyr);
+            b11 += h1 * GLD(wt, wt, j - dyr);
         }
     }
     const float top = b00 * (1.0f - ax) + b01 * ax;
     const float bot = b10 * (1.0f - ax) + b11 * ax;
-    ROW(f ? dst1 : dst0, dp, dy)[dx] = top * (1.0f - ay) + bot * ay;
+    GST(dst, ROW(f ? dst1 : dst0, dp, dy), dx, top * (1.0f - ay) + bot * ay);
 }
 
 /* The coarser level's flow resized to this level (bilinear, the resize op's
  * table) and scaled by factor: OpenCV's resize(prevFlow) * (1 / pyr_scale),
  * one launch instead of two. Flow images hold interleaved (u, v). */
 __kernel void fb_flow_up(__global const float *src, int sp, int sw, int sh, __global float *dst,
-                         int dp, int dw, int dh, __global const int *tab, float factor)
+                         int dp, int dw, int dh, __global const int *tab,
+                         float factor CLV_DBG_PARAMS)
 {
+    CLV_DBG_BUF(src, 0);
+    CLV_DBG_BUF(dst, 4);
+    CLV_DBG_BUF(tab, 8);
     const int dx = get_global_id(0), dy = get_global_id(1);
     if (dx >= dw || dy >= dh)
         return;
-    const int x0 = tab[dx];
-    const float ax = as_float(tab[dw + dx]);
-    const int y0 = tab[2 * dw + dy];
-    const float ay = as_float(tab[2 * dw + dh + dy]);
+    const int x0 = GLD(tab, tab, dx);
+    const float ax = as_float(GLD(tab, tab, dw + dx));
+    const int y0 = GLD(tab, tab, 2 * dw + dy);
+    const float ay = as_float(GLD(tab, tab, 2 * dw + dh + dy));
     const int x1 = min(x0 + 1, sw - 1);
     const int y1 = min(y0 + 1, sh - 1);
     __global const float *r0 = ROW(src, sp, y0);
     __global const float *r1 = ROW(src, sp, y1);
-    const float2 top = vload2(x0, r0) * (1.0f - ax) + vload2(x1, r0) * ax;
-    const float2 bot = vload2(x0, r1) * (1.0f - ax) + vload2(x1, r1) * ax;
+    const float2 top = GVLD(2, src, x0, r0) * (1.0f - ax) + GVLD(2, src, x1, r0) * ax;
+    const float2 bot = GVLD(2, src, x0, r1) * (1.0f - ax) + GVLD(2, src, x1, r1) * ax;
     const float2 v = top * (1.0f - ay) + bot * ay;
-    vstore2(v * factor, dx, ROW(dst, dp, dy));
+    GVST(2, dst, v * factor, dx, ROW(dst, dp, dy));
 }

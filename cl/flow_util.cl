@@ -59,8 +59,11 @@ inline float clv_atan2(float y, float x)
  * are w x h. */
 __kernel void warp_bilinear(__global const T *src, int src_pitch, int sw, int sh,
                             __global const float *flow, int flow_pitch, __global T *dst,
-                            int dst_pitch, int w, int h)
+                            int dst_pitch, int w, int h CLV_DBG_PARAMS)
 {
+    CLV_DBG_BUF(src, 0);
+    CLV_DBG_BUF(flow, 4);
+    CLV_DBG_BUF(dst, 6);
     const int x0 = get_global_id(0) * PPI;
     const int y = get_global_id(1);
     if (x0 >= w || y >= h)
@@ -71,7 +74,7 @@ __kernel void warp_bilinear(__global const T *src, int src_pitch, int sw, int sh
     const int n = min(PPI, w - x0);
     for (int i = 0; i < n; i++) {
         const int x = x0 + i;
-        const float2 f = vload2(x, frow);
+        const float2 f = GVLD(2, flow, x, frow);
         const float sx = fmin(fmax((float)x + f.x, 0.0f), xmax);
         const float sy = fmin(fmax((float)y + f.y, 0.0f), ymax);
         const float fx0 = floor(sx), fy0 = floor(sy);
@@ -80,9 +83,9 @@ __kernel void warp_bilinear(__global const T *src, int src_pitch, int sw, int sh
         const int ix1 = min(ix0 + 1, sw - 1), iy1 = min(iy0 + 1, sh - 1);
         __global const T *r0 = ROW(src, src_pitch, iy0);
         __global const T *r1 = ROW(src, src_pitch, iy1);
-        const FN top = LOAD_PIX(r0, ix0) * (1.0f - ax) + LOAD_PIX(r0, ix1) * ax;
-        const FN bot = LOAD_PIX(r1, ix0) * (1.0f - ax) + LOAD_PIX(r1, ix1) * ax;
-        STORE_PIX(out, x, top * (1.0f - ay) + bot * ay);
+        const FN top = LOAD_PIX(src, r0, ix0) * (1.0f - ax) + LOAD_PIX(src, r0, ix1) * ax;
+        const FN bot = LOAD_PIX(src, r1, ix0) * (1.0f - ax) + LOAD_PIX(src, r1, ix1) * ax;
+        STORE_PIX(dst, out, x, top * (1.0f - ay) + bot * ay);
     }
 }
 
@@ -97,8 +100,10 @@ __kernel void warp_bilinear(__global const T *src, int src_pitch, int sw, int sh
  * atomic_max per group. Non-negative floats order like their bit patterns,
  * so the result does not depend on the order of the groups. */
 __kernel void flow_max_sq(__global const float *flow, int flow_pitch, int w, int h,
-                          __global uint *max_bits, __local float *part)
+                          __global uint *max_bits, __local float *part CLV_DBG_PARAMS)
 {
+    CLV_DBG_BUF(flow, 0);
+    CLV_DBG_BUF(max_bits, 4);
     const int x0 = get_global_id(0) * PPI;
     const int y = get_global_id(1);
     float m = 0.0f;
@@ -106,7 +111,7 @@ __kernel void flow_max_sq(__global const float *flow, int flow_pitch, int w, int
         __global const float *frow = ROW(flow, flow_pitch, y);
         const int n = min(PPI, w - x0);
         for (int i = 0; i < n; i++) {
-            const float2 f = vload2(x0 + i, frow);
+            const float2 f = GVLD(2, flow, x0 + i, frow);
             if (FLOW_KNOWN(f))
                 m = fmax(m, f.x * f.x + f.y * f.y);
         }
@@ -120,7 +125,7 @@ __kernel void flow_max_sq(__global const float *flow, int flow_pitch, int w, int
         barrier(CLK_LOCAL_MEM_FENCE);
     }
     if (lid == 0)
-        atomic_max(max_bits, as_uint(part[0]));
+        GATOMIC(atomic_max, max_bits, max_bits, 0, as_uint(part[0]));
 }
 
 /* Middlebury colour wheel (Baker et al., flow-code/colorcode.cpp): 55 hues
@@ -176,15 +181,18 @@ inline uchar3 flow_color(float u, float v, float rad)
  * flow_max_sq (1 when that is 0, as the original). Unknown flow is black. */
 __kernel void flow_to_color(__global const float *flow, int flow_pitch, int w, int h,
                             __global uchar *rgb, int rgb_pitch, float max_rad,
-                            __global const uint *max_bits)
+                            __global const uint *max_bits CLV_DBG_PARAMS)
 {
+    CLV_DBG_BUF(flow, 0);
+    CLV_DBG_BUF(rgb, 4);
+    CLV_DBG_BUF(max_bits, 7);
     const int x0 = get_global_id(0) * PPI;
     const int y = get_global_id(1);
     if (x0 >= w || y >= h)
         return;
     float m = max_rad;
     if (m <= 0.0f) {
-        m = sqrt(as_float(max_bits[0]));
+        m = sqrt(as_float(GLD(max_bits, max_bits, 0)));
         if (m == 0.0f)
             m = 1.0f;
     }
@@ -193,13 +201,13 @@ __kernel void flow_to_color(__global const float *flow, int flow_pitch, int w, i
     __global uchar *out = ROW(rgb, rgb_pitch, y);
     const int n = min(PPI, w - x0);
     for (int i = 0; i < n; i++) {
-        const float2 f = vload2(x0 + i, frow);
+        const float2 f = GVLD(2, flow, x0 + i, frow);
         uchar3 c = (uchar3)(0, 0, 0);
         if (FLOW_KNOWN(f)) {
             const float fx = f.x * inv, fy = f.y * inv;
             c = flow_color(f.x, f.y, sqrt(fx * fx + fy * fy));
         }
-        vstore3(c, x0 + i, out);
+        GVST(3, rgb, c, x0 + i, out);
     }
 }
 
@@ -219,8 +227,12 @@ __kernel void flow_to_color(__global const float *flow, int flow_pitch, int w, i
  * 25, exact for exact inputs. */
 __kernel void flow_eval_partial(__global const float *est, int est_pitch,
                                 __global const float *gt, int gt_pitch, int w, int h,
-                                __global uint *part, __local float *sums, __local uint *counts)
+                                __global uint *part, __local float *sums,
+                                __local uint *counts CLV_DBG_PARAMS)
 {
+    CLV_DBG_BUF(est, 0);
+    CLV_DBG_BUF(gt, 2);
+    CLV_DBG_BUF(part, 6);
     const int x0 = get_global_id(0) * PPI;
     const int y = get_global_id(1);
     float s_epe = 0.0f, s_ae = 0.0f;
@@ -230,10 +242,10 @@ __kernel void flow_eval_partial(__global const float *est, int est_pitch,
         __global const float *grow = ROW(gt, gt_pitch, y);
         const int n = min(PPI, w - x0);
         for (int i = 0; i < n; i++) {
-            const float2 g = vload2(x0 + i, grow);
+            const float2 g = GVLD(2, gt, x0 + i, grow);
             if (!FLOW_KNOWN(g))
                 continue;
-            const float2 e = vload2(x0 + i, erow);
+            const float2 e = GVLD(2, est, x0 + i, erow);
             const float du = e.x - g.x, dv = e.y - g.y;
             const float d2 = du * du + dv * dv;
             const float cz = e.y * du - e.x * dv;
@@ -262,8 +274,8 @@ __kernel void flow_eval_partial(__global const float *est, int est_pitch,
     if (lid == 0) {
         const size_t g = get_group_id(1) * get_num_groups(0) + get_group_id(0);
         const uint4 c = vload4(0, counts);
-        vstore8((uint8)(as_uint(sums[0]), as_uint(sums[1]), c.s0, c.s1, c.s2, c.s3, 0u, 0u), g,
-                part);
+        GVST(8, part, (uint8)(as_uint(sums[0]), as_uint(sums[1]), c.s0, c.s1, c.s2, c.s3, 0u, 0u),
+             g, part);
     }
 }
 

@@ -9,8 +9,12 @@
 #endif
 
 __kernel void gauss_rows(__global const T *src, int src_pitch, int width, int height,
-                         __global float *tmp, __constant float *wx, int rx, __local float *tile)
+                         __global float *tmp, __constant float *wx, int rx,
+                         __local float *tile CLV_DBG_PARAMS)
 {
+    CLV_DBG_BUF(src, 0);
+    CLV_DBG_BUF(tmp, 4);
+    CLV_DBG_BUF(wx, 5);
     const int lx = get_local_id(0), ly = get_local_id(1);
     const int lw = get_local_size(0), lh = get_local_size(1);
     const int x0 = get_group_id(0) * lw;
@@ -21,7 +25,7 @@ __kernel void gauss_rows(__global const T *src, int src_pitch, int width, int he
         __global const T *row = ROW(src, src_pitch, y);
         for (int i = lx; i < n; i += lw) {
             const int sx = BORDER_INDEX(x0 - rx + i, width);
-            VSTORE(sx < 0 ? FN_ZERO : LOAD_PIX(row, sx), i, trow);
+            VSTORE(sx < 0 ? FN_ZERO : LOAD_PIX(src, row, sx), i, trow);
         }
     }
     barrier(CLK_LOCAL_MEM_FENCE);
@@ -29,14 +33,18 @@ __kernel void gauss_rows(__global const T *src, int src_pitch, int width, int he
     if (y < height && x < width) {
         FN s = FN_ZERO;
         for (int t = 0; t <= 2 * rx; t++)
-            s += VLOAD(lx + t, trow) * wx[t];
-        VSTORE(s, x, tmp + (size_t)y * (size_t)width * CN);
+            s += VLOAD(lx + t, trow) * GLD(wx, wx, t);
+        GVSTORE(tmp, s, x, tmp + (size_t)y * (size_t)width * CN);
     }
 }
 
 __kernel void gauss_cols(__global const float *tmp, int width, int height, __global T *dst,
-                         int dst_pitch, __constant float *wy, int ry, __local float *tile)
+                         int dst_pitch, __constant float *wy, int ry,
+                         __local float *tile CLV_DBG_PARAMS)
 {
+    CLV_DBG_BUF(tmp, 0);
+    CLV_DBG_BUF(dst, 3);
+    CLV_DBG_BUF(wy, 5);
     const int lx = get_local_id(0), ly = get_local_id(1);
     const int lw = get_local_size(0), lh = get_local_size(1);
     const int x = get_group_id(0) * lw + lx;
@@ -46,8 +54,8 @@ __kernel void gauss_cols(__global const float *tmp, int width, int height, __glo
     if (x < width) {
         for (int i = ly; i < n; i += lh) {
             const int sy = BORDER_INDEX(y0 - ry + i, height);
-            VSTORE(sy < 0 ? FN_ZERO : VLOAD(x, tmp + (size_t)sy * pitch), (size_t)i * lw + lx,
-                   tile);
+            VSTORE(sy < 0 ? FN_ZERO : GVLOAD(tmp, x, tmp + (size_t)sy * pitch),
+                   (size_t)i * lw + lx, tile);
         }
     }
     barrier(CLK_LOCAL_MEM_FENCE);
@@ -55,8 +63,8 @@ __kernel void gauss_cols(__global const float *tmp, int width, int height, __glo
     if (y < height && x < width) {
         FN s = FN_ZERO;
         for (int t = 0; t <= 2 * ry; t++)
-            s += VLOAD((size_t)(ly + t) * lw + lx, tile) * wy[t];
-        STORE_PIX(ROW(dst, dst_pitch, y), x, s);
+            s += VLOAD((size_t)(ly + t) * lw + lx, tile) * GLD(wy, wy, t);
+        STORE_PIX(dst, ROW(dst, dst_pitch, y), x, s);
     }
 }
 
@@ -64,8 +72,12 @@ __kernel void gauss_cols(__global const float *tmp, int width, int height, __glo
 /* CPU variant, pass 1: vertical taps, src -> float scratch; each work-item
  * owns VEC values of the flattened row. */
 __kernel void gauss_cols_vec(__global const T *src, int src_pitch, int nvals, int height,
-                             __global float *tmp, int tmp_pitch, __constant float *wy, int ry)
+                             __global float *tmp, int tmp_pitch, __constant float *wy,
+                             int ry CLV_DBG_PARAMS)
 {
+    CLV_DBG_BUF(src, 0);
+    CLV_DBG_BUF(tmp, 4);
+    CLV_DBG_BUF(wy, 6);
     const int e = get_global_id(0) * VEC;
     const int y = get_global_id(1);
     if (e >= nvals || y >= height)
@@ -74,16 +86,20 @@ __kernel void gauss_cols_vec(__global const T *src, int src_pitch, int nvals, in
     for (int t = 0; t <= 2 * ry; t++) {
         const int sy = BORDER_INDEX(y - ry + t, height);
         if (sy >= 0)
-            s += TO_FV(VLOAD_AT(e, ROW(src, src_pitch, sy))) * wy[t];
+            s += TO_FV(VLOAD_AT(src, e, ROW(src, src_pitch, sy))) * GLD(wy, wy, t);
     }
-    VSTORE_AT(s, e, ROW(tmp, tmp_pitch, y));
+    VSTORE_AT(tmp, s, e, ROW(tmp, tmp_pitch, y));
 }
 
 /* CPU variant, pass 2: horizontal taps of the scratch -> dst. Interior blocks
  * use unaligned vectors; blocks at the edges go value by value. */
 __kernel void gauss_rows_vec(__global const float *tmp, int tmp_pitch, int width, int height,
-                             __global T *dst, int dst_pitch, __constant float *wx, int rx)
+                             __global T *dst, int dst_pitch, __constant float *wx,
+                             int rx CLV_DBG_PARAMS)
 {
+    CLV_DBG_BUF(tmp, 0);
+    CLV_DBG_BUF(dst, 4);
+    CLV_DBG_BUF(wx, 6);
     const int e = get_global_id(0) * VEC;
     const int y = get_global_id(1);
     const int nvals = width * CN;
@@ -95,8 +111,8 @@ __kernel void gauss_rows_vec(__global const float *tmp, int tmp_pitch, int width
     if (x_lo - rx >= 0 && x_hi + rx < width) {
         FV s = (FV)(0.0f);
         for (int t = 0; t <= 2 * rx; t++)
-            s += VLOAD_AT(e + (t - rx) * CN, row) * wx[t];
-        VSTORE_AT(FROM_FV(s), e, out);
+            s += VLOAD_AT(tmp, e + (t - rx) * CN, row) * GLD(wx, wx, t);
+        VSTORE_AT(dst, FROM_FV(s), e, out);
     } else {
         const int end = min(e + VEC, nvals);
         for (int i = e; i < end; i++) {
@@ -105,9 +121,9 @@ __kernel void gauss_rows_vec(__global const float *tmp, int tmp_pitch, int width
             for (int t = 0; t <= 2 * rx; t++) {
                 const int sx = BORDER_INDEX(x - rx + t, width);
                 if (sx >= 0)
-                    s += row[sx * CN + c] * wx[t];
+                    s += GLD(tmp, row, sx * CN + c) * GLD(wx, wx, t);
             }
-            out[i] = FROM_FN_SCALAR(s);
+            GST(dst, out, i, FROM_FN_SCALAR(s));
         }
     }
 }

@@ -44,19 +44,41 @@
 #define PATCH_SPACE __local
 #endif
 
+/* Accesses to the per-point scratch p (any pointer into it): with
+ * PATCH_GLOBAL it is the buffer argument `patch` and goes through the
+ * checked accessors; helpers touching it take PATCH_DBG_PARAM after their
+ * last scratch pointer parameter and are called with PATCH_DBG_PASS. */
+#ifdef PATCH_GLOBAL
+#define PLD(p, i) GLD(patch, p, i)
+#define PST(p, i, v) GST(patch, p, i, v)
+#define PVLD8(p) GVLD(8, patch, 0, p)
+#define PVST8(v, p) GVST(8, patch, v, 0, p)
+#define PATCH_DBG_PARAM CLV_DBG_PARAM(patch)
+#define PATCH_DBG_PASS CLV_DBG_PASS(patch)
+#else
+#define PLD(p, i) (p)[i]
+#define PST(p, i, v) (p)[i] = (v)
+#define PVLD8(p) vload8(0, (p))
+#define PVST8(v, p) vstore8((v), 0, (p))
+#define PATCH_DBG_PARAM
+#define PATCH_DBG_PASS
+#endif
+
 #define LK_FLT_EPSILON 1.1920929e-7f
 
 /* Image value at integer (x, y), reflect101 outside the image. */
-inline float lk_img(__global const T *img, int pitch, int cols, int rows, int x, int y)
+inline float lk_img(__global const T *img CLV_DBG_PARAM(img), int pitch, int cols, int rows,
+                    int x, int y)
 {
     x = clv_border_index(x, cols, BORDER_REFLECT101);
     y = clv_border_index(y, rows, BORDER_REFLECT101);
-    return convert_float(ROW(img, pitch, y)[x]);
+    return convert_float(GLD(img, ROW(img, pitch, y), x));
 }
 
 /* Raw Scharr derivative (32 x the gradient) at integer (x, y): reflect101
  * neighbours inside the image, 0 outside it. */
-inline float2 lk_deriv(__global const T *img, int pitch, int cols, int rows, int x, int y)
+inline float2 lk_deriv(__global const T *img CLV_DBG_PARAM(img), int pitch, int cols, int rows,
+                       int x, int y)
 {
     if (x < 0 || x >= cols || y < 0 || y >= rows)
         return (float2)(0.0f);
@@ -65,11 +87,11 @@ inline float2 lk_deriv(__global const T *img, int pitch, int cols, int rows, int
     __global const T *r0 = ROW(img, pitch, clv_border_index(y - 1, rows, BORDER_REFLECT101));
     __global const T *r1 = ROW(img, pitch, y);
     __global const T *r2 = ROW(img, pitch, clv_border_index(y + 1, rows, BORDER_REFLECT101));
-    const float a00 = convert_float(r0[xm]), a01 = convert_float(r0[x]),
-                a02 = convert_float(r0[xp]);
-    const float a10 = convert_float(r1[xm]), a12 = convert_float(r1[xp]);
-    const float a20 = convert_float(r2[xm]), a21 = convert_float(r2[x]),
-                a22 = convert_float(r2[xp]);
+    const float a00 = convert_float(GLD(img, r0, xm)), a01 = convert_float(GLD(img, r0, x)),
+                a02 = convert_float(GLD(img, r0, xp));
+    const float a10 = convert_float(GLD(img, r1, xm)), a12 = convert_float(GLD(img, r1, xp));
+    const float a20 = convert_float(GLD(img, r2, xm)), a21 = convert_float(GLD(img, r2, x)),
+                a22 = convert_float(GLD(img, r2, xp));
     const float gx = 3.0f * (a02 - a00 + a22 - a20) + 10.0f * (a12 - a10);
     const float gy = 3.0f * (a20 - a00 + a22 - a02) + 10.0f * (a21 - a01);
     return (float2)(gx, gy);
@@ -78,30 +100,30 @@ inline float2 lk_deriv(__global const T *img, int pitch, int cols, int rows, int
 /* Patch sample at window pixel (x, y) of the window whose top-left integer
  * corner is (ix, iy), with bilinear weights w = (w00, w01, w10, w11):
  * (I, Ix, Iy) in u8 units. Any position (border-aware). */
-inline float3 lk_patch_pixel(__global const T *img, int pitch, int cols, int rows, int ix,
-                             int iy, float4 w)
+inline float3 lk_patch_pixel(__global const T *img CLV_DBG_PARAM(img), int pitch, int cols,
+                             int rows, int ix, int iy, float4 w)
 {
-    const float i00 = lk_img(img, pitch, cols, rows, ix, iy);
-    const float i01 = lk_img(img, pitch, cols, rows, ix + 1, iy);
-    const float i10 = lk_img(img, pitch, cols, rows, ix, iy + 1);
-    const float i11 = lk_img(img, pitch, cols, rows, ix + 1, iy + 1);
-    const float2 d00 = lk_deriv(img, pitch, cols, rows, ix, iy);
-    const float2 d01 = lk_deriv(img, pitch, cols, rows, ix + 1, iy);
-    const float2 d10 = lk_deriv(img, pitch, cols, rows, ix, iy + 1);
-    const float2 d11 = lk_deriv(img, pitch, cols, rows, ix + 1, iy + 1);
+    const float i00 = lk_img(img CLV_DBG_PASS(img), pitch, cols, rows, ix, iy);
+    const float i01 = lk_img(img CLV_DBG_PASS(img), pitch, cols, rows, ix + 1, iy);
+    const float i10 = lk_img(img CLV_DBG_PASS(img), pitch, cols, rows, ix, iy + 1);
+    const float i11 = lk_img(img CLV_DBG_PASS(img), pitch, cols, rows, ix + 1, iy + 1);
+    const float2 d00 = lk_deriv(img CLV_DBG_PASS(img), pitch, cols, rows, ix, iy);
+    const float2 d01 = lk_deriv(img CLV_DBG_PASS(img), pitch, cols, rows, ix + 1, iy);
+    const float2 d10 = lk_deriv(img CLV_DBG_PASS(img), pitch, cols, rows, ix, iy + 1);
+    const float2 d11 = lk_deriv(img CLV_DBG_PASS(img), pitch, cols, rows, ix + 1, iy + 1);
     const float iv = w.s0 * i00 + w.s1 * i01 + w.s2 * i10 + w.s3 * i11;
     const float2 dv = w.s0 * d00 + w.s1 * d01 + w.s2 * d10 + w.s3 * d11;
     return (float3)(iv * ISCALE, dv * (ISCALE / 32.0f));
 }
 
 /* J bilinear at integer corner (x, y) with weights w, reflect101, u8 units. */
-inline float lk_sample(__global const T *img, int pitch, int cols, int rows, int x, int y,
-                       float4 w)
+inline float lk_sample(__global const T *img CLV_DBG_PARAM(img), int pitch, int cols, int rows,
+                       int x, int y, float4 w)
 {
-    return (w.s0 * lk_img(img, pitch, cols, rows, x, y) +
-            w.s1 * lk_img(img, pitch, cols, rows, x + 1, y) +
-            w.s2 * lk_img(img, pitch, cols, rows, x, y + 1) +
-            w.s3 * lk_img(img, pitch, cols, rows, x + 1, y + 1)) *
+    return (w.s0 * lk_img(img CLV_DBG_PASS(img), pitch, cols, rows, x, y) +
+            w.s1 * lk_img(img CLV_DBG_PASS(img), pitch, cols, rows, x + 1, y) +
+            w.s2 * lk_img(img CLV_DBG_PASS(img), pitch, cols, rows, x, y + 1) +
+            w.s3 * lk_img(img CLV_DBG_PASS(img), pitch, cols, rows, x + 1, y + 1)) *
            ISCALE;
 }
 
@@ -120,28 +142,31 @@ inline int lk_inside(float2 c, int ww, int wh, int cols, int rows)
 /* Start of a level for point i: the previous-image window corner and the
  * current guess (centre). Returns 0 when the prev window is outside. Reads
  * state only: lk_begin_write stores the level's starting values. */
-inline int lk_begin(__global const float2 *pts_in, __global const float2 *state, int i,
-                    int level, int top, int use_init, float2 half_win, int ww, int wh, int cols,
-                    int rows, float2 *prev_corner, float2 *guess)
+inline int lk_begin(__global const float2 *pts_in CLV_DBG_PARAM(pts_in),
+                    __global const float2 *state CLV_DBG_PARAM(state), int i, int level, int top,
+                    int use_init, float2 half_win, int ww, int wh, int cols, int rows,
+                    float2 *prev_corner, float2 *guess)
 {
     const float sc = 1.0f / (float)(1 << level);
-    const float2 p = pts_in[i] * sc;
+    const float2 p = GLD(pts_in, pts_in, i) * sc;
     if (level == top)
-        *guess = use_init ? state[i] * sc : p;
+        *guess = use_init ? GLD(state, state, i) * sc : p;
     else
-        *guess = state[i] * 2.0f;
+        *guess = GLD(state, state, i) * 2.0f;
     *prev_corner = p - half_win;
     return lk_inside(*prev_corner, ww, wh, cols, rows);
 }
 
-inline void lk_begin_write(__global float2 *state, __global uchar *status, __global float *err,
-                           int i, int level, int top, float2 guess, int ok)
+inline void lk_begin_write(__global float2 *state CLV_DBG_PARAM(state),
+                           __global uchar *status CLV_DBG_PARAM(status),
+                           __global float *err CLV_DBG_PARAM(err), int i, int level, int top,
+                           float2 guess, int ok)
 {
     if (level == top || (level == 0 && !ok)) {
-        status[i] = ok || level != 0;
-        err[i] = 0.0f;
+        GST(status, status, i, ok || level != 0);
+        GST(err, err, i, 0.0f);
     }
-    state[i] = guess;
+    GST(state, state, i, guess);
 }
 
 /* Solve step shared by both variants: from G (a11, a12, a22) return 0 when
@@ -173,8 +198,10 @@ inline int lk_condition(float a11, float a12, float a22, int ww, int wh, float m
  * place when its window is inside, through a staged tile otherwise. */
 
 #define V8 float8
-#define LOADV(p) convert_float8(vload8(0, (p)))
-#define vload8_0(p) vload8(0, (p))
+/* 8 values of buffer argument b from p, as floats; LOADV_SRC: of the helper
+ * parameter `src`. */
+#define LOADV(b, p) convert_float8(GVLD(8, b, 0, (p)))
+#define LOADV_SRC(p) LOADV(src, p)
 
 /* Lane mask of the last (overlapping) chunk of a row of ww >= 8 pixels: the
  * chunk starts at ww - 8; lanes already covered by the full chunks are 0. */
@@ -196,8 +223,8 @@ inline V8 lk_col_mask(int x0, int cols)
 
 /* tile (tw x th, pitch tw) = image values at (x0 + i, y0 + j), reflect101
  * outside the image, as float (raw units). tw >= 8. */
-inline void lk_stage(__global const T *img, int pitch, int cols, int rows, int x0, int y0,
-                     int tw, int th, PATCH_SPACE float *tile)
+inline void lk_stage(__global const T *img CLV_DBG_PARAM(img), int pitch, int cols, int rows,
+                     int x0, int y0, int tw, int th, PATCH_SPACE float *tile PATCH_DBG_PARAM)
 {
     const int inside = x0 >= 0 && y0 >= 0 && x0 + tw <= cols && y0 + th <= rows;
     for (int j = 0; j < th; j++) {
@@ -206,13 +233,14 @@ inline void lk_stage(__global const T *img, int pitch, int cols, int rows, int x
             __global const T *r = ROW(img, pitch, y0 + j) + x0;
             for (int i = 0; i < tw; i += 8) {
                 const int k = i + 8 > tw ? tw - 8 : i;
-                vstore8(LOADV(r + k), 0, t + k);
+                PVST8(LOADV(img, r + k), t + k);
             }
         } else {
             __global const T *r =
                 ROW(img, pitch, clv_border_index(y0 + j, rows, BORDER_REFLECT101));
             for (int i = 0; i < tw; i++)
-                t[i] = convert_float(r[clv_border_index(x0 + i, cols, BORDER_REFLECT101)]);
+                PST(t, i,
+                    convert_float(GLD(img, r, clv_border_index(x0 + i, cols, BORDER_REFLECT101))));
         }
     }
 }
@@ -235,7 +263,7 @@ inline void lk_stage(__global const T *img, int pitch, int cols, int rows, int x
 inline float3 lk_build_patch_cpu(const PATCH_SPACE float *tile, int cols, int rows, int ix,
                                  int iy, float a, float b, int ww, int wh,
                                  PATCH_SPACE float *pI, PATCH_SPACE float *pX,
-                                 PATCH_SPACE float *pY)
+                                 PATCH_SPACE float *pY PATCH_DBG_PARAM)
 {
     const int tp = ww + 3;
     const float wx0 = 1.0f - a, wx1 = a, wy0 = 1.0f - b, wy1 = b;
@@ -259,8 +287,8 @@ inline float3 lk_build_patch_cpu(const PATCH_SPACE float *tile, int cols, int ro
         V8 hI[4], hD[4], hS[4];
         /* source rows iy-1 .. iy+1 into slots 0..2 */
         for (int r = 0; r < 3; r++) {
-            const V8 c0 = vload8(0, src), c1 = vload8(0, src + 1), c2 = vload8(0, src + 2),
-                     c3 = vload8(0, src + 3);
+            const V8 c0 = PVLD8(src), c1 = PVLD8(src + 1), c2 = PVLD8(src + 2),
+                     c3 = PVLD8(src + 3);
             hI[r] = i1 * c1 + i2 * c2;
             hD[r] = d0 * c0 + d1 * c1 + d2 * c2 + d3 * c3;
             hS[r] = s0 * c0 + s1 * c1 + s2 * c2 + s3 * c3;
@@ -269,8 +297,8 @@ inline float3 lk_build_patch_cpu(const PATCH_SPACE float *tile, int cols, int ro
         PATCH_SPACE float *oi = pI + xs, *ox = pX + xs, *oy = pY + xs;
         for (int y = 0; y < wh; y++) {
             /* source row iy + y + 2 into slot 3 */
-            const V8 c0 = vload8(0, src), c1 = vload8(0, src + 1), c2 = vload8(0, src + 2),
-                     c3 = vload8(0, src + 3);
+            const V8 c0 = PVLD8(src), c1 = PVLD8(src + 1), c2 = PVLD8(src + 2),
+                     c3 = PVLD8(src + 3);
             hI[3] = i1 * c1 + i2 * c2;
             hD[3] = d0 * c0 + d1 * c1 + d2 * c2 + d3 * c3;
             hS[3] = s0 * c0 + s1 * c1 + s2 * c2 + s3 * c3;
@@ -282,9 +310,9 @@ inline float3 lk_build_patch_cpu(const PATCH_SPACE float *tile, int cols, int ro
             const V8 vx = (3.0f * u0) * hD[0] + (10.0f * u0 + 3.0f * u1) * hD[1] +
                           (3.0f * u0 + 10.0f * u1) * hD[2] + (3.0f * u1) * hD[3];
             const V8 vy = u0 * (hS[2] - hS[0]) + u1 * (hS[3] - hS[1]);
-            vstore8(vi, 0, oi);
-            vstore8(vx, 0, ox);
-            vstore8(vy, 0, oy);
+            PVST8(vi, oi);
+            PVST8(vx, ox);
+            PVST8(vy, oy);
             oi += ww;
             ox += ww;
             oy += ww;
@@ -309,20 +337,21 @@ inline float3 lk_build_patch_cpu(const PATCH_SPACE float *tile, int cols, int ro
 }
 
 /* Patch of a window narrower than a vector (ww < 8), pixel by pixel. */
-inline float3 lk_build_patch_narrow(__global const T *img, int pitch, int cols, int rows,
-                                    int ix, int iy, float a, float b, int ww, int wh,
-                                    PATCH_SPACE float *pI, PATCH_SPACE float *pX,
-                                    PATCH_SPACE float *pY)
+inline float3 lk_build_patch_narrow(__global const T *img CLV_DBG_PARAM(img), int pitch,
+                                    int cols, int rows, int ix, int iy, float a, float b, int ww,
+                                    int wh, PATCH_SPACE float *pI, PATCH_SPACE float *pX,
+                                    PATCH_SPACE float *pY PATCH_DBG_PARAM)
 {
     const float4 w = lk_weights(a, b);
     float a11 = 0.0f, a12 = 0.0f, a22 = 0.0f;
     for (int y = 0; y < wh; y++)
         for (int x = 0; x < ww; x++) {
-            const float3 v = lk_patch_pixel(img, pitch, cols, rows, ix + x, iy + y, w);
+            const float3 v =
+                lk_patch_pixel(img CLV_DBG_PASS(img), pitch, cols, rows, ix + x, iy + y, w);
             const int k = y * ww + x;
-            pI[k] = v.s0;
-            pX[k] = v.s1;
-            pY[k] = v.s2;
+            PST(pI, k, v.s0);
+            PST(pX, k, v.s1);
+            PST(pY, k, v.s2);
             a11 += v.s1 * v.s1;
             a12 += v.s1 * v.s2;
             a22 += v.s2 * v.s2;
@@ -354,9 +383,9 @@ inline float3 lk_build_patch_narrow(__global const T *img, int pitch, int cols, 
             for (int y = 0; y < wh; y++) {                                                  \
                 s += sp;                                                                    \
                 const V8 h1 = wx0 * LOAD(s) + wx1 * LOAD(s + 1);                            \
-                const V8 diff = (wy0 * h0 + wy1 * h1 - vload8(0, ii)) * m;                  \
-                q1 += diff * vload8(0, ix);                                                 \
-                q2 += diff * vload8(0, iy);                                                 \
+                const V8 diff = (wy0 * h0 + wy1 * h1 - PVLD8(ii)) * m;                      \
+                q1 += diff * PVLD8(ix);                                                     \
+                q2 += diff * PVLD8(iy);                                                     \
                 if (want_abs)                                                               \
                     qe += fabs(diff);                                                       \
                 h0 = h1;                                                                    \
@@ -370,22 +399,22 @@ inline float3 lk_build_patch_narrow(__global const T *img, int pitch, int cols, 
                         (fe.s0 + fe.s1) + (fe.s2 + fe.s3));                                 \
     }
 
-inline float3 lk_residual_global(__global const T *src, int sp, float a, float b, int ww,
-                                 int wh, const PATCH_SPACE float *pI,
-                                 const PATCH_SPACE float *pX, const PATCH_SPACE float *pY,
-                                 int want_abs)
-LK_RESIDUAL_BODY(__global const T, LOADV)
+inline float3 lk_residual_global(__global const T *src CLV_DBG_PARAM(src), int sp, float a,
+                                 float b, int ww, int wh, const PATCH_SPACE float *pI,
+                                 const PATCH_SPACE float *pX,
+                                 const PATCH_SPACE float *pY PATCH_DBG_PARAM, int want_abs)
+LK_RESIDUAL_BODY(__global const T, LOADV_SRC)
 
 inline float3 lk_residual_tile(const PATCH_SPACE float *src, int sp, float a, float b, int ww,
                                int wh, const PATCH_SPACE float *pI, const PATCH_SPACE float *pX,
-                               const PATCH_SPACE float *pY, int want_abs)
-LK_RESIDUAL_BODY(const PATCH_SPACE float, vload8_0)
+                               const PATCH_SPACE float *pY PATCH_DBG_PARAM, int want_abs)
+LK_RESIDUAL_BODY(const PATCH_SPACE float, PVLD8)
 
 /* The residual for the window with top-left corner c in J. */
-inline float3 lk_residual_cpu(__global const T *img, int pitch, int cols, int rows, float2 c,
-                              int ww, int wh, const PATCH_SPACE float *pI,
+inline float3 lk_residual_cpu(__global const T *img CLV_DBG_PARAM(img), int pitch, int cols,
+                              int rows, float2 c, int ww, int wh, const PATCH_SPACE float *pI,
                               const PATCH_SPACE float *pX, const PATCH_SPACE float *pY,
-                              PATCH_SPACE float *tile, int want_abs)
+                              PATCH_SPACE float *tile PATCH_DBG_PARAM, int want_abs)
 {
     const float2 cf = floor(c);
     const int jx = convert_int(cf.x), jy = convert_int(cf.y);
@@ -396,18 +425,21 @@ inline float3 lk_residual_cpu(__global const T *img, int pitch, int cols, int ro
         for (int y = 0; y < wh; y++)
             for (int x = 0; x < ww; x++) {
                 const int k = y * ww + x;
-                const float diff = lk_sample(img, pitch, cols, rows, jx + x, jy + y, w) - pI[k];
-                b1 += diff * pX[k];
-                b2 += diff * pY[k];
+                const float diff =
+                    lk_sample(img CLV_DBG_PASS(img), pitch, cols, rows, jx + x, jy + y, w) -
+                    PLD(pI, k);
+                b1 += diff * PLD(pX, k);
+                b2 += diff * PLD(pY, k);
                 ae += fabs(diff);
             }
         return (float3)(b1, b2, ae);
     }
     if (jx >= 0 && jy >= 0 && jx + ww < cols && jy + wh < rows)
-        return lk_residual_global(ROW(img, pitch, jy) + jx, pitch, a, b, ww, wh, pI, pX, pY,
-                                  want_abs);
-    lk_stage(img, pitch, cols, rows, jx, jy, ww + 1, wh + 1, tile);
-    return lk_residual_tile(tile, ww + 1, a, b, ww, wh, pI, pX, pY, want_abs);
+        return lk_residual_global(ROW(img, pitch, jy) + jx CLV_DBG_PASS(img), pitch, a, b, ww,
+                                  wh, pI, pX, pY PATCH_DBG_PASS, want_abs);
+    lk_stage(img CLV_DBG_PASS(img), pitch, cols, rows, jx, jy, ww + 1, wh + 1,
+             tile PATCH_DBG_PASS);
+    return lk_residual_tile(tile, ww + 1, a, b, ww, wh, pI, pX, pY PATCH_DBG_PASS, want_abs);
 }
 
 /* One level for points first + get_global_id(0) (< count). Scratch per
@@ -418,8 +450,17 @@ __kernel void lk_level_cpu(__global const T *prev, int prev_pitch, __global cons
                            __global float2 *state, __global uchar *status, __global float *err,
                            int count, int first, int level, int top, int use_init, int ww,
                            int wh, int max_iter, float eps2, float min_eig,
-                           PATCH_SPACE float *patch)
+                           PATCH_SPACE float *patch CLV_DBG_PARAMS)
 {
+    CLV_DBG_BUF(prev, 0);
+    CLV_DBG_BUF(next, 2);
+    CLV_DBG_BUF(pts_in, 6);
+    CLV_DBG_BUF(state, 7);
+    CLV_DBG_BUF(status, 8);
+    CLV_DBG_BUF(err, 9);
+#ifdef PATCH_GLOBAL
+    CLV_DBG_BUF(patch, 20);
+#endif
     const int i = first + get_global_id(0);
     if (i >= count)
         return;
@@ -436,26 +477,28 @@ __kernel void lk_level_cpu(__global const T *prev, int prev_pitch, __global cons
     const float2 half_win = (float2)((float)(ww - 1) * 0.5f, (float)(wh - 1) * 0.5f);
 
     float2 pc, q;
-    const int ok = lk_begin(pts_in, state, i, level, top, use_init, half_win, ww, wh, cols,
-                            rows, &pc, &q);
-    lk_begin_write(state, status, err, i, level, top, q, ok);
+    const int ok = lk_begin(pts_in CLV_DBG_PASS(pts_in), state CLV_DBG_PASS(state), i, level, top,
+                            use_init, half_win, ww, wh, cols, rows, &pc, &q);
+    lk_begin_write(state CLV_DBG_PASS(state), status CLV_DBG_PASS(status), err CLV_DBG_PASS(err),
+                   i, level, top, q, ok);
     if (!ok)
         return;
     const float2 pf = floor(pc);
     const int ix = convert_int(pf.x), iy = convert_int(pf.y);
     float3 g;
     if (ww >= 8) {
-        lk_stage(prev, prev_pitch, cols, rows, ix - 1, iy - 1, ww + 3, wh + 3, tile);
+        lk_stage(prev CLV_DBG_PASS(prev), prev_pitch, cols, rows, ix - 1, iy - 1, ww + 3, wh + 3,
+                 tile PATCH_DBG_PASS);
         g = lk_build_patch_cpu(tile, cols, rows, ix, iy, pc.x - pf.x, pc.y - pf.y, ww, wh, pI,
-                               pX, pY);
+                               pX, pY PATCH_DBG_PASS);
     } else {
-        g = lk_build_patch_narrow(prev, prev_pitch, cols, rows, ix, iy, pc.x - pf.x,
-                                  pc.y - pf.y, ww, wh, pI, pX, pY);
+        g = lk_build_patch_narrow(prev CLV_DBG_PASS(prev), prev_pitch, cols, rows, ix, iy,
+                                  pc.x - pf.x, pc.y - pf.y, ww, wh, pI, pX, pY PATCH_DBG_PASS);
     }
     float dinv;
     if (!lk_condition(g.s0, g.s1, g.s2, ww, wh, min_eig, &dinv)) {
         if (level == 0)
-            status[i] = 0;
+            GST(status, status, i, 0);
         return;
     }
     /* OpenCV's solve in its scaling: delta = (A12 b2 - A22 b1, A12 b1 - A11 b2) / D
@@ -471,8 +514,8 @@ __kernel void lk_level_cpu(__global const T *prev, int prev_pitch, __global cons
             lost = 1;
             break;
         }
-        const float3 r = lk_residual_cpu(next, next_pitch, cols, rows, c, ww, wh, pI, pX, pY,
-                                         tile, 0);
+        const float3 r = lk_residual_cpu(next CLV_DBG_PASS(next), next_pitch, cols, rows, c, ww,
+                                         wh, pI, pX, pY, tile PATCH_DBG_PASS, 0);
         const float2 delta = (float2)((a12 * r.s1 - a22 * r.s0) * det_inv,
                                       (a12 * r.s0 - a11 * r.s1) * det_inv);
         c += delta;
@@ -486,16 +529,17 @@ __kernel void lk_level_cpu(__global const T *prev, int prev_pitch, __global cons
         }
         prev_delta = delta;
     }
-    state[i] = out;
+    GST(state, state, i, out);
     if (level != 0)
         return;
     const float2 e = out - half_win;
     if (lost || !lk_inside(e, ww, wh, cols, rows)) {
-        status[i] = 0;
+        GST(status, status, i, 0);
         return;
     }
-    const float3 r = lk_residual_cpu(next, next_pitch, cols, rows, e, ww, wh, pI, pX, pY, tile, 1);
-    err[i] = r.s2 / (float)(ww * wh);
+    const float3 r = lk_residual_cpu(next CLV_DBG_PASS(next), next_pitch, cols, rows, e, ww, wh,
+                                     pI, pX, pY, tile PATCH_DBG_PASS, 1);
+    GST(err, err, i, r.s2 / (float)(ww * wh));
 }
 #else
 /* ---- generic: one work-group per point ---- */
@@ -519,9 +563,10 @@ inline float4 lk_group_sum(__local float4 *red, float4 v)
 
 /* Partial sums of (J - I) Ix, (J - I) Iy, |J - I| over this work-item's
  * pixels of the window with top-left corner c in J. */
-inline float4 lk_residual_part(__global const T *img, int pitch, int cols, int rows, float2 c,
-                               int ww, int wh, const PATCH_SPACE float *pI,
-                               const PATCH_SPACE float *pX, const PATCH_SPACE float *pY)
+inline float4 lk_residual_part(__global const T *img CLV_DBG_PARAM(img), int pitch, int cols,
+                               int rows, float2 c, int ww, int wh, const PATCH_SPACE float *pI,
+                               const PATCH_SPACE float *pX,
+                               const PATCH_SPACE float *pY PATCH_DBG_PARAM)
 {
     const int lid = get_local_id(0), ls = get_local_size(0);
     const float2 cf = floor(c);
@@ -536,13 +581,13 @@ inline float4 lk_residual_part(__global const T *img, int pitch, int cols, int r
         if (fast) {
             __global const T *r0 = ROW(img, pitch, jy + y) + jx + x;
             __global const T *r1 = r0 + pitch;
-            jv = ws.s0 * convert_float(r0[0]) + ws.s1 * convert_float(r0[1]) +
-                 ws.s2 * convert_float(r1[0]) + ws.s3 * convert_float(r1[1]);
+            jv = ws.s0 * convert_float(GLD(img, r0, 0)) + ws.s1 * convert_float(GLD(img, r0, 1)) +
+                 ws.s2 * convert_float(GLD(img, r1, 0)) + ws.s3 * convert_float(GLD(img, r1, 1));
         } else {
-            jv = lk_sample(img, pitch, cols, rows, jx + x, jy + y, w);
+            jv = lk_sample(img CLV_DBG_PASS(img), pitch, cols, rows, jx + x, jy + y, w);
         }
-        const float diff = jv - pI[k];
-        acc += (float4)(diff * pX[k], diff * pY[k], fabs(diff), 0.0f);
+        const float diff = jv - PLD(pI, k);
+        acc += (float4)(diff * PLD(pX, k), diff * PLD(pY, k), fabs(diff), 0.0f);
     }
     return acc;
 }
@@ -555,8 +600,17 @@ __kernel void lk_level(__global const T *prev, int prev_pitch, __global const T 
                        __global float2 *state, __global uchar *status, __global float *err,
                        int count, int first, int level, int top, int use_init, int ww, int wh,
                        int max_iter, float eps2, float min_eig, PATCH_SPACE float *patch,
-                       __local float4 *red)
+                       __local float4 *red CLV_DBG_PARAMS)
 {
+    CLV_DBG_BUF(prev, 0);
+    CLV_DBG_BUF(next, 2);
+    CLV_DBG_BUF(pts_in, 6);
+    CLV_DBG_BUF(state, 7);
+    CLV_DBG_BUF(status, 8);
+    CLV_DBG_BUF(err, 9);
+#ifdef PATCH_GLOBAL
+    CLV_DBG_BUF(patch, 20);
+#endif
     const int lid = get_local_id(0), ls = get_local_size(0);
     const int i = first + get_group_id(0);
     const int area = ww * wh;
@@ -573,8 +627,8 @@ __kernel void lk_level(__global const T *prev, int prev_pitch, __global const T 
     int active = 0;
     const int valid = i < count;
     if (valid)
-        active = lk_begin(pts_in, state, i, level, top, use_init, half_win, ww, wh, cols, rows,
-                          &pc, &q);
+        active = lk_begin(pts_in CLV_DBG_PASS(pts_in), state CLV_DBG_PASS(state), i, level, top,
+                          use_init, half_win, ww, wh, cols, rows, &pc, &q);
 
     /* patch and G */
     float4 gp = (float4)(0.0f);
@@ -584,10 +638,11 @@ __kernel void lk_level(__global const T *prev, int prev_pitch, __global const T 
         const float4 w = lk_weights(pc.x - pf.x, pc.y - pf.y);
         for (int k = lid; k < area; k += ls) {
             const int y = k / ww, x = k - y * ww;
-            const float3 v = lk_patch_pixel(prev, prev_pitch, cols, rows, ix + x, iy + y, w);
-            pI[k] = v.s0;
-            pX[k] = v.s1;
-            pY[k] = v.s2;
+            const float3 v = lk_patch_pixel(prev CLV_DBG_PASS(prev), prev_pitch, cols, rows, ix + x,
+                                            iy + y, w);
+            PST(pI, k, v.s0);
+            PST(pX, k, v.s1);
+            PST(pY, k, v.s2);
             gp += (float4)(v.s1 * v.s1, v.s1 * v.s2, v.s2 * v.s2, 0.0f);
         }
     }
@@ -595,12 +650,13 @@ __kernel void lk_level(__global const T *prev, int prev_pitch, __global const T 
      * read of state[i] before work-item 0 overwrites it. */
     const float4 g = lk_group_sum(red, gp);
     if (valid && lid == 0)
-        lk_begin_write(state, status, err, i, level, top, q, active);
+        lk_begin_write(state CLV_DBG_PASS(state), status CLV_DBG_PASS(status),
+                       err CLV_DBG_PASS(err), i, level, top, q, active);
     float dinv = 0.0f;
     if (active && !lk_condition(g.s0, g.s1, g.s2, ww, wh, min_eig, &dinv)) {
         active = 0;
         if (level == 0 && lid == 0)
-            status[i] = 0;
+            GST(status, status, i, 0);
     }
 
     const float det_inv = dinv * (1.0f / (1024.0f * 1024.0f));
@@ -615,8 +671,9 @@ __kernel void lk_level(__global const T *prev, int prev_pitch, __global const T 
             lost = 1;
             break;
         }
-        const float4 r = lk_group_sum(
-            red, lk_residual_part(next, next_pitch, cols, rows, c, ww, wh, pI, pX, pY));
+        const float4 r = lk_group_sum(red, lk_residual_part(next CLV_DBG_PASS(next), next_pitch,
+                                                            cols, rows, c, ww, wh, pI, pX,
+                                                            pY PATCH_DBG_PASS));
         const float2 delta = (float2)((g.s1 * r.s1 - g.s2 * r.s0) * det_inv,
                                       (g.s1 * r.s0 - g.s0 * r.s1) * det_inv);
         c += delta;
@@ -631,20 +688,21 @@ __kernel void lk_level(__global const T *prev, int prev_pitch, __global const T 
         prev_delta = delta;
     }
     if (active && lid == 0)
-        state[i] = out;
+        GST(state, state, i, out);
 
     /* level 0: the residual at the final position */
     const float2 e = out - half_win;
     const int want_err = active && level == 0 && !lost && lk_inside(e, ww, wh, cols, rows);
     float4 ep = (float4)(0.0f);
     if (want_err)
-        ep = lk_residual_part(next, next_pitch, cols, rows, e, ww, wh, pI, pX, pY);
+        ep = lk_residual_part(next CLV_DBG_PASS(next), next_pitch, cols, rows, e, ww, wh, pI, pX,
+                              pY PATCH_DBG_PASS);
     const float4 es = lk_group_sum(red, ep);
     if (active && level == 0 && lid == 0) {
         if (want_err)
-            err[i] = es.s2 / (float)area;
+            GST(err, err, i, es.s2 / (float)area);
         else
-            status[i] = 0;
+            GST(status, status, i, 0);
     }
 }
 #endif
