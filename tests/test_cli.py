@@ -732,7 +732,7 @@ def test_errors(tmp, inputs):
         (runtime, ["transpose", path, os.path.join(errdir, "out")]),
         (runtime, ["transpose", path, os.path.join(errdir, "nodir", "out.png")]),
         (runtime, ["box", "--ksize", "3x3", u16, os.path.join(errdir, "out16.jpg")]),
-        (runtime, ["gaussian", "--sigma", "1000", path, out]),
+        (usage, ["gaussian", "--sigma", "1000", path, out]),  # 6001 taps: known from the line
         # bilateral
         (usage, ["bilateral", path, out]),
         (usage, ["bilateral", "--sigma-space", "2", path, out]),
@@ -769,7 +769,7 @@ def test_errors(tmp, inputs):
         (usage, ["grid", "--sigma-space", "16", "--sigma-range", "25", "--radius", "3", path, out]),
         (runtime, ["grid", "--sigma-space", "16", "--sigma-range", "25", "--edge", other, path, out]),
         (runtime, ["grid", "--sigma-space", "16", "--sigma-range", "25", "--edge", missing, path, out]),
-        (runtime, ["grid", "--sigma-space", "16", "--sigma-range", "25", "--blur", "25", path, out]),
+        (usage, ["grid", "--sigma-space", "16", "--sigma-range", "25", "--blur", "25", path, out]),
         (runtime, ["grid", "--sigma-space", "4", "--sigma-range", "0.001", u16, out]),
         # tonemap
         (usage, ["tonemap", "--blend", "2", hdr, out]),
@@ -788,7 +788,7 @@ def test_errors(tmp, inputs):
         (runtime, ["tonemap", path, out]),
         (runtime, ["tonemap", missing, out]),
         (runtime, ["tonemap", garbage, out]),
-        (runtime, ["tonemap", "--gamma", "11", hdr, out]),
+        (usage, ["tonemap", "--gamma", "11", hdr, out]),
         (runtime, ["tonemap", hdr, os.path.join(errdir, "out.exr")]),
     ]
     for want, args in cases:

@@ -70,7 +70,6 @@ int cli_hdr_input(const char *cmd, const char *path, const clv_host_image *in,
 /* ---- argument handling ------------------------------------------------- */
 
 static const cli_range above_zero = {0.0, INFINITY, 1};
-static const cli_range from_zero = {0.0, INFINITY, 0};
 
 /* ---- bilateral --------------------------------------------------------- */
 
@@ -177,7 +176,7 @@ int cli_cmd_grid(const cli_globals *g, int argc, char **argv)
                    "at any sigma. S: grid cell size in pixels (>= 1, e.g. 16). R: range cell\n"
                    "size in the image's units (> 0): 0..255 for 8-bit images (e.g. 25.5),\n"
                    "0..65535 for 16-bit, linear values for f32. B: Gaussian blur of the grid\n"
-                   "in cells (>= 0, default %g; 0 = none). Gray images are filtered along\n"
+                   "in cells (0..20, default %g; 0 = none). Gray images are filtered along\n"
                    "their value, RGB(A) along their Rec. 709 luminance; the pixel type is kept.\n"
                    "--edge EDGE: cross (joint) bilateral grid: values from IN, edges from the\n"
                    "image EDGE, of IN's size (RGB(A) is turned into Rec. 709 luma on the host,\n"
@@ -191,7 +190,8 @@ int cli_cmd_grid(const cli_globals *g, int argc, char **argv)
             if ((rc = cli_args_number(&a, name, above_zero, &sigma_range)) != 0)
                 return rc;
         } else if (strcmp(name, "--blur") == 0) {
-            if ((rc = cli_args_number(&a, name, from_zero, &gp.grid.blur_sigma)) != 0)
+            const cli_range blur_range = {0.0, 20.0, 0}; /* clv_grid_params.blur_sigma */
+            if ((rc = cli_args_number(&a, name, blur_range, &gp.grid.blur_sigma)) != 0)
                 return rc;
         } else if (strcmp(name, "--edge") == 0) {
             const char *v = cli_args_value(&a, name);
@@ -271,10 +271,10 @@ int cli_cmd_tonemap(const cli_globals *g, int argc, char **argv)
         {"--contrast", {0.1, 30.0, 0}, &tp.contrast},
         {"--exposure", {-30.0, 30.0, 0}, &tp.exposure},
         {"--saturation", {0.0, 4.0, 0}, &tp.saturation},
-        {"--gamma", from_zero, &tp.gamma},
+        {"--gamma", {0.0, 10.0, 0}, &tp.gamma},
         {"--blend", {0.0, 1.0, 0}, &tp.blend},
-        {"--sigma-space", from_zero, &tp.sigma_space},
-        {"--sigma-range", above_zero, &tp.sigma_range},
+        {"--sigma-space", {0.0, 4096.0, 0}, &tp.sigma_space},
+        {"--sigma-range", {0.01, 64.0, 0}, &tp.sigma_range},
     };
     cli_args a;
     const char *name = NULL, *p = NULL;
@@ -297,12 +297,13 @@ int cli_cmd_tonemap(const cli_globals *g, int argc, char **argv)
                    "                   (default %g)\n"
                    "  --exposure E     stops added at the end, -30..30 (default %g)\n"
                    "  --saturation S   colour saturation, 0..4; 1 keeps the input's (default %g)\n"
-                   "  --gamma G        output curve: 0 = sRGB, else x^(1/G) (default %g)\n"
+                   "  --gamma G        output curve: 0 = sRGB, else x^(1/G), G <= 10\n"
+                   "                   (default %g)\n"
                    "  --blend B        0 = global compression, 1 = full local: base compressed,\n"
                    "                   detail kept; 0..1 (default %g)\n"
-                   "  --sigma-space S  base layer spatial sigma in pixels; 0 = 2%% of the larger\n"
-                   "                   side (default %g)\n"
-                   "  --sigma-range R  base layer range sigma in stops, > 0 (default %g)\n",
+                   "  --sigma-space S  base layer spatial sigma in pixels, 0..4096; 0 = 2%% of\n"
+                   "                   the larger side (default %g)\n"
+                   "  --sigma-range R  base layer range sigma in stops, 0.01..64 (default %g)\n",
                    def.contrast, def.exposure, def.saturation, def.gamma, def.blend,
                    def.sigma_space, def.sigma_range);
             return CLI_EXIT_OK;

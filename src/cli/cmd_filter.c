@@ -277,5 +277,15 @@ int cli_cmd_gaussian(const cli_globals *g, int argc, char **argv)
         return rc;
     if (gp.sigma_x == 0.0)
         return cli_usage_error(cmd, "missing --sigma S");
+    /* A derived kernel side must fit, as the library requires. */
+    const double sides[2] = {gp.sigma_x, gp.sigma_y > 0.0 ? gp.sigma_y : gp.sigma_x};
+    const int given[2] = {gp.kx, gp.ky};
+    for (int i = 0; i < 2; i++)
+        if (given[i] == 0 && 2.0 * ceil(3.0 * sides[i]) + 1.0 > CLV_GAUSSIAN_MAX_KSIZE)
+            return cli_usage_error(cmd,
+                                   "--sigma%s %g needs a %.0f-tap kernel, above the limit of %d "
+                                   "(give --ksize WxH)",
+                                   i ? "-y" : "", sides[i], 2.0 * ceil(3.0 * sides[i]) + 1.0,
+                                   CLV_GAUSSIAN_MAX_KSIZE);
     return run_filter(g, &job);
 }
