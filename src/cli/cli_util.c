@@ -723,16 +723,30 @@ void cli_outputs_init(cli_outputs *o)
 }
 
 /* A temporary name next to path: "<dir>/.clv-<pid>-<n>-<name>". Its
- * extension is path's, so the library picks the same format. */
+ * extension is path's, so the library picks the same format; a name without
+ * one in the library's sense (no dot, or only a leading one as in ".png")
+ * gets its dots replaced, so the temporary name has none either and the
+ * write fails as a direct one would. */
 static char *temp_name(const cli_outputs *o, const char *path)
 {
     const char *slash = strrchr(path, '/');
     const size_t dir_len = slash ? (size_t)(slash - path) + 1 : 0;
+    const char *base = path + dir_len;
+    const char *dot = strrchr(base, '.');
     const size_t size = strlen(path) + 64;
     char *t = malloc(size);
-    if (t)
-        snprintf(t, size, "%.*s.clv-%ld-%d-%s", (int)dir_len, path, (long)getpid(), o->count,
-                 path + dir_len);
+    if (!t)
+        return NULL;
+    int n = snprintf(t, size, "%.*s.clv-%ld-%d-", (int)dir_len, path, (long)getpid(), o->count);
+    if (n < 0 || (size_t)n >= size) {
+        free(t);
+        return NULL;
+    }
+    snprintf(t + n, size - (size_t)n, "%s", base);
+    if (!dot || dot == base)
+        for (char *p = t + n; *p; p++)
+            if (*p == '.')
+                *p = '_';
     return t;
 }
 
