@@ -173,6 +173,7 @@ typedef struct demo_state {
     const char *cmd;
     clv_context *ctx;
     const char *out_dir;
+    cli_outputs *outs; /* every result, renamed into place only when all succeeded */
 } demo_state;
 
 /* out = DIR/name. */
@@ -223,7 +224,7 @@ static int demo_run(const demo_state *st, const char *label, const char *file,
         if (rc)
             goto out;
     }
-    rc = cli_write(cmd, out_path, is_f32 ? &saved : &result);
+    rc = cli_outputs_image(cmd, st->outs, out_path, is_f32 ? &saved : &result);
     if (rc)
         goto out;
 
@@ -469,7 +470,7 @@ static int demo_edge(const demo_state *st, const char *data_dir)
     rc = demo_path(st, name, path, sizeof path);
     if (rc)
         goto out;
-    rc = cli_write(cmd, path, &hdr);
+    rc = cli_outputs_image(cmd, st->outs, path, &hdr);
     if (rc)
         goto out;
     rc = demo_tonemap(st, name, &hdr);
@@ -563,8 +564,6 @@ static int demo_corners(const demo_state *st, const char *data_dir)
     clv_image *dev = NULL;
     clv_corner *corners = NULL;
     int count = 0;
-    cli_outputs outs;
-    cli_outputs_init(&outs);
     char csv[DEMO_PATH_MAX], png[DEMO_PATH_MAX], list[2 * DEMO_PATH_MAX + 64];
     double wall_ms = 0.0, device_ms = 0.0;
     clv_corner_params cp = clv_corner_params_default();
@@ -577,18 +576,16 @@ static int demo_corners(const demo_state *st, const char *data_dir)
                                &device_ms)) != 0 ||
         (rc = demo_path(st, "camera_corners.csv", csv, sizeof csv)) != 0 ||
         (rc = demo_path(st, "camera_corners.png", png, sizeof png)) != 0 ||
-        (rc = cli_corners_csv(cmd, &outs, csv, corners, count)) != 0 ||
+        (rc = cli_corners_csv(cmd, st->outs, csv, corners, count)) != 0 ||
         (rc = cli_host_rgb(cmd, &host, &rgb)) != 0)
         goto out;
     cli_draw_corners(&rgb, corners, count);
-    if ((rc = cli_outputs_image(cmd, &outs, png, &rgb)) != 0 ||
-        (rc = cli_outputs_commit(cmd, &outs)) != 0)
+    if ((rc = cli_outputs_image(cmd, st->outs, png, &rgb)) != 0)
         goto out;
     snprintf(list, sizeof list, "%s, %s (%d corners)", csv, png, count);
     flow_line("corners", file, &host, wall_ms, device_ms, list);
 
 out:
-    cli_outputs_free(&outs);
     free(corners);
     clv_image_release(dev);
     clv_host_image_free(&rgb);
@@ -611,8 +608,6 @@ static int demo_track(const demo_state *st, const clv_host_image *h_prev, clv_im
     double *epe = NULL;
     int count = 0;
     cli_text t = {0};
-    cli_outputs outs;
-    cli_outputs_init(&outs);
     char csv[DEMO_PATH_MAX], list[DEMO_PATH_MAX + 128];
     double wall_ms = 0.0, device_ms = 0.0;
     clv_corner_params cp = clv_corner_params_default();
@@ -649,8 +644,7 @@ static int demo_track(const demo_state *st, const clv_host_image *h_prev, clv_im
                                count, &lk, 1, &wall_ms, &device_ms)) != 0 ||
         (rc = cli_track_csv(cmd, &t, pts, moved, status, err, count)) != 0 ||
         (rc = demo_path(st, "lk_track.csv", csv, sizeof csv)) != 0 ||
-        (rc = cli_outputs_text(cmd, &outs, csv, t.data, t.len)) != 0 ||
-        (rc = cli_outputs_commit(cmd, &outs)) != 0)
+        (rc = cli_outputs_text(cmd, st->outs, csv, t.data, t.len)) != 0)
         goto out;
 
     /* Endpoint errors of the tracked points against the known motion. */
@@ -674,7 +668,6 @@ static int demo_track(const demo_state *st, const clv_host_image *h_prev, clv_im
     flow_line("track LK", DEMO_PREV, h_prev, wall_ms, device_ms, list);
 
 out:
-    cli_outputs_free(&outs);
     cli_text_free(&t);
     free(epe);
     free(err);
@@ -718,8 +711,6 @@ static int demo_farneback(const demo_state *st, const char *file, const clv_host
     const clv_farneback_params fp = clv_farneback_params_default();
     clv_host_image h_flow = {0}, h_rgb = {0};
     clv_image *rgb = NULL;
-    cli_outputs outs;
-    cli_outputs_init(&outs);
     char name[512], png[DEMO_PATH_MAX], list[2 * DEMO_PATH_MAX + 8];
     double wall_ms = 0.0, device_ms = 0.0;
     int rc;
@@ -747,15 +738,13 @@ static int demo_farneback(const demo_state *st, const char *file, const clv_host
         (rc = cli_host_alloc(cmd, w, h, 3, CLV_U8, &h_rgb)) != 0 ||
         (rc = cli_flow_pair(cmd, st->ctx, prev, next, flow, rgb, &fp, &h_flow, &h_rgb, &wall_ms,
                             &device_ms)) != 0 ||
-        (rc = cli_outputs_flo(cmd, &outs, flo_path, &h_flow)) != 0 ||
-        (rc = cli_outputs_image(cmd, &outs, png, &h_rgb)) != 0 ||
-        (rc = cli_outputs_commit(cmd, &outs)) != 0)
+        (rc = cli_outputs_flo(cmd, st->outs, flo_path, &h_flow)) != 0 ||
+        (rc = cli_outputs_image(cmd, st->outs, png, &h_rgb)) != 0)
         goto out;
     snprintf(list, sizeof list, "%s, %s", flo_path, png);
     flow_line("farneback", file, h_prev, wall_ms, device_ms, list);
 
 out:
-    cli_outputs_free(&outs);
     clv_image_release(rgb);
     clv_host_image_free(&h_rgb);
     clv_host_image_free(&h_flow);
@@ -821,7 +810,7 @@ static int demo_warp(const demo_state *st, const clv_host_image *h_next, const c
     if (!rc)
         rc = cli_download(st->cmd, st->ctx, dst, &result);
     if (!rc)
-        rc = cli_write(st->cmd, path, &result);
+        rc = cli_outputs_image(st->cmd, st->outs, path, &result);
     if (!rc)
         flow_line("warp", DEMO_NEXT, h_next, wall_ms, device_ms, path);
     clv_host_image_free(&result);
@@ -847,14 +836,7 @@ static int demo_lk_truth(const demo_state *st, int w, int h, clv_host_image *gt,
             row[2 * x + 1] = (float)(a[3] * x + a[4] * y + a[5] - y);
         }
     }
-    clv_status s = clv_flo_write(path, gt);
-    if (s == CLV_OK)
-        return 0;
-    char detail[CLI_DETAIL_MAX + 1];
-    cli_one_line(clv_io_last_error(), detail, sizeof detail);
-    cli_error(st->cmd, "cannot write '%s': %s%s%s", path, clv_status_string(s),
-              detail[0] ? ": " : "", detail);
-    return CLI_EXIT_RUNTIME;
+    return cli_outputs_flo(st->cmd, st->outs, path, gt);
 }
 
 /* Farneback on a ground-truth pair of the data directory:
@@ -974,7 +956,8 @@ int cli_cmd_demo(const cli_globals *g, int argc, char **argv)
                    "and flow-eval for each ground-truth pair flow_<name>0.png, flow_<name>1.png,\n"
                    "flow_<name>_gt.flo of the data directory. A flow-eval line is what\n"
                    "'clv flow-eval EST GT' prints for its two files.\n"
-                   "The results go into DIR (default ./clv-demo, created if missing).\n"
+                   "The results go into DIR (default ./clv-demo, created if missing), all at\n"
+                   "the end: a run that fails writes none of them.\n"
                    "Each line gives the time of a second run (the first builds the kernels):\n"
                    "wall = enqueue to finish, device = kernel execution from profiling.\n"
                    "The images are found in CLV_DATA_DIR, else in tests/data next to the\n"
@@ -1016,20 +999,30 @@ int cli_cmd_demo(const cli_globals *g, int argc, char **argv)
             return CLI_EXIT_RUNTIME;
         }
     }
-    rc = cli_make_dirs(cmd, out_dir, NULL);
+    /* All or nothing: the results are staged next to their final names and
+     * renamed into place at the end; a failure removes them, and DIR when
+     * this run created it. */
+    char *first_created = NULL;
+    rc = cli_make_dirs(cmd, out_dir, &first_created);
     if (rc)
         return rc;
 
-    demo_state st = {cmd, NULL, out_dir};
+    cli_outputs outs;
+    cli_outputs_init(&outs);
+    demo_state st = {cmd, NULL, out_dir, &outs};
     rc = cli_context(cmd, g, 1, &st.ctx);
-    if (rc)
-        return rc;
     for (size_t i = 0; i < N_IMAGES && !rc; i++)
         rc = demo_image(&st, data_dir, demo_images[i]);
     if (!rc)
         rc = demo_edge(&st, data_dir);
     if (!rc)
         rc = demo_flow(&st, data_dir);
+    if (!rc)
+        rc = cli_outputs_commit(cmd, &outs);
+    cli_outputs_free(&outs);
     clv_context_release(st.ctx);
+    if (rc)
+        cli_remove_created_dirs(out_dir, first_created);
+    free(first_created);
     return rc;
 }
