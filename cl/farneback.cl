@@ -611,3 +611,76 @@ __kernel void fb_flow_up(__global const float *src, int sp, int sw, int sh, __gl
     const float2 v = top * (1.0f - ay) + bot * ay;
     GVST(2, dst, v * factor, dx, ROW(dst, dp, dy));
 }
+
+/* The same level images in two passes, for the deeper levels whose wide
+ * blur made fb_level_blur_resize a long serial loop per work-item:
+ *   fb_level_rows: for every input row and every level column dx, the row
+ *     sums at x0(dx) and x1(dx) -> tmp (float2 per (frame, row, dx));
+ *   fb_level_cols: the column sums of those at y0(dy) and y1(dy), then the
+ *     bilinear interpolation.
+ * Same taps, weights and summation order as fb_level_blur_resize. */
+__kernel void fb_level_rows(__global const T *src0, __global const T *src1, int sp, int sw,
+                            int sh, __global float *tmp, int dw, __global const int *tab,
+                            __constant float *wt, int r CLV_DBG_PARAMS)
+{
+    CLV_DBG_BUF(src0, 0);
+    CLV_DBG_BUF(src1, 1);
+    CLV_DBG_BUF(tmp, 5);
+    CLV_DBG_BUF(tab, 7);
+    CLV_DBG_BUF(wt, 8);
+    const int dx = get_global_id(0), y = get_global_id(1);
+    if (dx >= dw || y >= sh)
+        return;
+    const int f = get_global_id(2);
+    CLV_DBG_PICK(src, f, src1, src0);
+    __global const T *row = ROW(f ? src1 : src0, sp, y);
+    const int x0 = GLD(tab, tab, dx);
+    const int dxr = min(x0 + 1, sw - 1) - x0;
+    const int interior = x0 - r >= 0 && x0 + dxr + r < sw;
+    float h0 = 0.0f, h1 = 0.0f;
+    for (int i = 0; i <= 2 * r + dxr; i++) {
+        const float v =
+            convert_float(GLD(src, row, interior ? x0 - r + i : fb_col(x0 - r + i, sw)));
+        if (i <= 2 * r)
+            h0 += v * GLD(wt, wt, i);
+        if (i >= dxr)
+            h1 += v * GLD(wt, wt, i - dxr);
+    }
+    GVST(2, tmp, (float2)(h0, h1), ((size_t)f * sh + y) * dw + dx, tmp);
+}
+
+__kernel void fb_level_cols(__global const float *tmp, int sh, __global float *dst0,
+                            __global float *dst1, int dp, int dw, int dh,
+                            __global const int *tab, __constant float *wt, int r CLV_DBG_PARAMS)
+{
+    CLV_DBG_BUF(tmp, 0);
+    CLV_DBG_BUF(dst0, 2);
+    CLV_DBG_BUF(dst1, 3);
+    CLV_DBG_BUF(tab, 7);
+    CLV_DBG_BUF(wt, 8);
+    const int dx = get_global_id(0), dy = get_global_id(1);
+    if (dx >= dw || dy >= dh)
+        return;
+    const int f = get_global_id(2);
+    CLV_DBG_PICK(dst, f, dst1, dst0);
+    const float ax = as_float(GLD(tab, tab, dw + dx));
+    const int y0 = GLD(tab, tab, 2 * dw + dy);
+    const float ay = as_float(GLD(tab, tab, 2 * dw + dh + dy));
+    const int dyr = min(y0 + 1, sh - 1) - y0;
+    __global const float *col = tmp + (size_t)f * sh * dw * 2;
+    float b00 = 0.0f, b01 = 0.0f, b10 = 0.0f, b11 = 0.0f;
+    for (int j = 0; j <= 2 * r + dyr; j++) {
+        const float2 hv = GVLD(2, tmp, (size_t)fb_col(y0 - r + j, sh) * dw + dx, col);
+        if (j <= 2 * r) {
+            b00 += hv.x * GLD(wt, wt, j);
+            b01 += hv.y * GLD(wt, wt, j);
+        }
+        if (j >= dyr) {
+            b10 += hv.x * GLD(wt, wt, j - dyr);
+            b11 += hv.y * GLD(wt, wt, j - dyr);
+        }
+    }
+    const float top = b00 * (1.0f - ax) + b01 * ax;
+    const float bot = b10 * (1.0f - ax) + b11 * ax;
+    GST(dst, ROW(f ? dst1 : dst0, dp, dy), dx, top * (1.0f - ay) + bot * ay);
+}

@@ -50,6 +50,7 @@ typedef struct fb_ws {
     fb_level lv[FB_MAX_LEVELS + 1];
     clv_image *f0, *f1, *blur; /* full-size f32: converted inputs, blur target */
     cl_mem r0, r1, m, t;       /* 5 planes of pitch round_up(w, 16) at level 0 (t: temp) */
+    cl_mem lt;                 /* fused path: fb_level_rows output, 2 frames x h x w1 float2 */
 } fb_ws;
 
 static void ws_free(void *p)
@@ -72,6 +73,7 @@ static void ws_free(void *p)
     clv__release_mem(ws->r1);
     clv__release_mem(ws->m);
     clv__release_mem(ws->t);
+    clv__release_mem(ws->lt);
     free(ws);
 }
 
@@ -154,6 +156,13 @@ static clv_status get_ws(clv_context *ctx, int w, int h, const clv_farneback_par
                                     (size_t)(2 * l->w + 2 * l->h) * sizeof(int32_t), tab, &err);
             free(tab);
             CLV_CHECK_CL(ctx, err, OP, "clCreateBuffer(level resize table)");
+        }
+        if (n >= 1) {
+            cl_int err;
+            ws->lt = clCreateBuffer(ctx->cl, CL_MEM_READ_WRITE,
+                                    (size_t)2 * (size_t)h * (size_t)ws->lv[1].w * 2 * sizeof(float),
+                                    NULL, &err);
+            CLV_CHECK_CL(ctx, err, OP, "clCreateBuffer(level row sums)");
         }
         for (int k = 0; k < n; k++) {
             fb_level *l = &ws->lv[k];
@@ -324,11 +333,14 @@ CLV_API clv_status clv_farneback(clv_context *ctx, const clv_image *prev, const 
     char fmt[64], opts[128];
     clv__format_options(fmt, sizeof fmt, prev->type, 1);
     snprintf(opts, sizeof opts, "%s%s", fmt, vec ? " -DVEC=16" : "");
-    cl_kernel kconv = NULL, klb = NULL, klbr = NULL, kfup = NULL, kpv, kph, kmat, kbv, kbh, kscale;
+    cl_kernel kconv = NULL, klb = NULL, klbr = NULL, klrows = NULL, klcols = NULL, kfup = NULL,
+              kpv, kph, kmat, kbv, kbh, kscale;
     if (ws->fused) {
         CLV_TRY(clv__get_kernel(ctx, CLV__SRC_FARNEBACK, opts, "fb_level_blur", &klb));
         CLV_TRY(clv__get_kernel(ctx, CLV__SRC_FARNEBACK, opts, "fb_level_blur_resize", &klbr));
         CLV_TRY(clv__get_kernel(ctx, CLV__SRC_FARNEBACK, opts, "fb_flow_up", &kfup));
+        CLV_TRY(clv__get_kernel(ctx, CLV__SRC_FARNEBACK, opts, "fb_level_rows", &klrows));
+        CLV_TRY(clv__get_kernel(ctx, CLV__SRC_FARNEBACK, opts, "fb_level_cols", &klcols));
     } else {
         CLV_TRY(clv__get_kernel(ctx, CLV__SRC_FARNEBACK, opts, "fb_convert", &kconv));
     }
@@ -421,7 +433,18 @@ CLV_API clv_status clv_farneback(clv_context *ctx, const clv_image *prev, const 
                                    CLV_ARG(next->mem), CLV_ARG(sp), CLV_ARG(w), CLV_ARG(h),
                                    CLV_ARG(li[0]->mem), CLV_ARG(li[1]->mem), CLV_ARG(ip),
                                    CLV_ARG(l->wt), CLV_ARG(r)));
-            else
+            else if (r >= 2) {
+                /* wide blurs: two passes keep each work-item's loop short */
+                const size_t g3r[3] = {(size_t)w, (size_t)H, 2};
+                CLV_TRY(CLV_LAUNCH(ctx, OP, klrows, 3, g3r, NULL, CLV_ARG(prev->mem),
+                                   CLV_ARG(next->mem), CLV_ARG(sp), CLV_ARG(W), CLV_ARG(H),
+                                   CLV_ARG(ws->lt), CLV_ARG(w), CLV_ARG(l->tab), CLV_ARG(l->wt),
+                                   CLV_ARG(r)));
+                CLV_TRY(CLV_LAUNCH(ctx, OP, klcols, 3, g3, NULL, CLV_ARG(ws->lt), CLV_ARG(H),
+                                   CLV_ARG(li[0]->mem), CLV_ARG(li[1]->mem), CLV_ARG(ip),
+                                   CLV_ARG(w), CLV_ARG(h), CLV_ARG(l->tab), CLV_ARG(l->wt),
+                                   CLV_ARG(r)));
+            } else
                 CLV_TRY(CLV_LAUNCH(ctx, OP, klbr, 3, g3, NULL, CLV_ARG(prev->mem),
                                    CLV_ARG(next->mem), CLV_ARG(sp), CLV_ARG(W), CLV_ARG(H),
                                    CLV_ARG(li[0]->mem), CLV_ARG(li[1]->mem), CLV_ARG(ip),
