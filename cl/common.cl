@@ -26,7 +26,8 @@
  *   GST(b, p, i, v)            p[i] = v
  *   GVLD(N, b, i, p)           vloadN(i, p)
  *   GVST(N, b, v, i, p)        vstoreN(v, i, p)
- *   GATOMIC(op, b, p, i, ...)  op(&p[i], ...)    atomic_add, atomic_max, ...
+ *   GATOMIC(op, b, p, i, v)    op(&p[i], v)      atomic_add, atomic_max, ...
+ *   GATOMIC_CMPXCHG(b, p, i, c, v)  atomic_cmpxchg(&p[i], c, v)
  *   GATOMIC_INC(b, p, i)       atomic_inc(&p[i])
  * and in kernel and helper signatures:
  *   CLV_DBG_PARAMS        after a kernel's last parameter, no comma
@@ -93,7 +94,9 @@ inline int clv_dbg_ok(const clv_dbg_buf b, ulong addr, long i, uint esize, uint 
     (CLV_DBG_OK(b, p, (long)(i) * (N), N, 0) ? CAT(vload, N)((i), (p)) : (char)0)
 #define GVST(N, b, v, i, p)                                                                     \
     (CLV_DBG_OK(b, p, (long)(i) * (N), N, 1) ? CAT(vstore, N)((v), (i), (p)) : (void)0)
-#define GATOMIC(op, b, p, i, ...) (CLV_DBG_OK(b, p, i, 1, 1) ? op(&(p)[i], __VA_ARGS__) : 0)
+#define GATOMIC(op, b, p, i, v) (CLV_DBG_OK(b, p, i, 1, 1) ? op(&(p)[i], (v)) : 0)
+#define GATOMIC_CMPXCHG(b, p, i, c, v)                                                          \
+    (CLV_DBG_OK(b, p, i, 1, 1) ? atomic_cmpxchg(&(p)[i], (c), (v)) : 0)
 #define GATOMIC_INC(b, p, i) (CLV_DBG_OK(b, p, i, 1, 1) ? atomic_inc(&(p)[i]) : 0)
 #else
 #define CLV_DBG_PARAMS
@@ -105,7 +108,9 @@ inline int clv_dbg_ok(const clv_dbg_buf b, ulong addr, long i, uint esize, uint 
 #define GST(b, p, i, v) ((p)[i] = (v))
 #define GVLD(N, b, i, p) CAT(vload, N)((i), (p))
 #define GVST(N, b, v, i, p) CAT(vstore, N)((v), (i), (p))
-#define GATOMIC(op, b, p, i, ...) op(&(p)[i], __VA_ARGS__)
+/* (fixed arities: OpenCL C 1.2 has no variadic macros, and NVIDIA enforces it) */
+#define GATOMIC(op, b, p, i, v) op(&(p)[i], (v))
+#define GATOMIC_CMPXCHG(b, p, i, c, v) atomic_cmpxchg(&(p)[i], (c), (v))
 #define GATOMIC_INC(b, p, i) atomic_inc(&(p)[i])
 #endif
 

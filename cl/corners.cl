@@ -486,7 +486,7 @@ __kernel void corners_select(__global const ulong *keys, int n, int w, __global 
                     __global int *g =
                         grid + ((size_t)(y / cell) * (size_t)gw + (size_t)(x / cell)) * 4;
                     for (int s = 0; s < 4; s++)
-                        if (GATOMIC(atomic_cmpxchg, grid, g, s, -1, (int)idx) == -1)
+                        if (GATOMIC_CMPXCHG(grid, g, s, -1, (int)idx) == -1)
                             break;
                 }
             }
