@@ -684,3 +684,83 @@ __kernel void fb_level_cols(__global const float *tmp, int sh, __global float *d
     const float bot = b10 * (1.0f - ax) + b11 * ax;
     GST(dst, ROW(f ? dst1 : dst0, dp, dy), dx, top * (1.0f - ay) + bot * ay);
 }
+
+/* fb_poly_v + fb_poly_h in one pass for both frames (GPU path): a work-group
+ * of FB_PW x FB_PH pixels stages its image tile with an n-pixel halo
+ * (replicated borders, as the two passes clamp), makes the vertical sums
+ * for its rows over the tile's full width in local memory, then the
+ * horizontal sums and the projection: the same expressions in the same
+ * order as fb_poly_v and fb_poly_h, without the 3-plane intermediate in
+ * global memory. The host launches it with exactly FB_PW x FB_PH x 1. */
+#define FB_PW 32
+#define FB_PH 8
+#define FB_PN_MAX 7 /* poly_n is 5 or 7 */
+__kernel __attribute__((reqd_work_group_size(FB_PW, FB_PH, 1)))
+void fb_poly_fused(__global const float *img0, __global const float *img1, int ip, int w, int h,
+                   __constant float *g, __constant float *xg, __constant float *xxg, int n,
+                   float ig11, float ig03, float ig33, float ig55, int pp, __global float *r0,
+                   __global float *r1 CLV_DBG_PARAMS)
+{
+    CLV_DBG_BUF(img0, 0);
+    CLV_DBG_BUF(img1, 1);
+    CLV_DBG_BUF(g, 5);
+    CLV_DBG_BUF(xg, 6);
+    CLV_DBG_BUF(xxg, 7);
+    CLV_DBG_BUF(r0, 14);
+    CLV_DBG_BUF(r1, 15);
+    __local float tile[(FB_PH + 2 * FB_PN_MAX) * (FB_PW + 2 * FB_PN_MAX)];
+    __local float t3[3][FB_PH][FB_PW + 2 * FB_PN_MAX];
+    const int f = get_global_id(2);
+    CLV_DBG_PICK(img, f, img1, img0);
+    CLV_DBG_PICK(r, f, r1, r0);
+    __global const float *src = f ? img1 : img0;
+    const int lx = get_local_id(0), ly = get_local_id(1), lid = ly * FB_PW + lx;
+    const int gx0 = get_group_id(0) * FB_PW, gy0 = get_group_id(1) * FB_PH;
+    const int tw = FB_PW + 2 * n, th = FB_PH + 2 * n;
+    for (int i = lid; i < tw * th; i += FB_PW * FB_PH) {
+        const int ty = i / tw, tx = i - ty * tw;
+        const int sy = clamp(gy0 - n + ty, 0, h - 1), sx = clamp(gx0 - n + tx, 0, w - 1);
+        tile[i] = GLD(img, ROW(src, ip, sy), sx);
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (int i = lid; i < FB_PH * tw; i += FB_PW * FB_PH) {
+        const int ry = i / tw, tx = i - ry * tw;
+        __local const float *col = tile + (ry + n) * tw + tx;
+        float t0 = col[0] * GLD(g, g, 0), t1 = 0.0f, t2 = 0.0f;
+        for (int k = 1; k <= n; k++) {
+            const float a = col[-k * tw];
+            const float b = col[k * tw];
+            const float p = a + b;
+            t0 += GLD(g, g, k) * p;
+            t1 += GLD(xg, xg, k) * (b - a);
+            t2 += GLD(xxg, xxg, k) * p;
+        }
+        t3[0][ry][tx] = t0;
+        t3[1][ry][tx] = t1;
+        t3[2][ry][tx] = t2;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    const int x = gx0 + lx, y = gy0 + ly;
+    if (x < w && y < h) {
+        __local const float *p0 = &t3[0][ly][lx + n], *p1 = &t3[1][ly][lx + n],
+                            *p2 = &t3[2][ly][lx + n];
+        const float g0 = GLD(g, g, 0);
+        float b1 = p0[0] * g0, b2 = 0.0f, b3 = p1[0] * g0, b4 = 0.0f, b5 = p2[0] * g0, b6 = 0.0f;
+        for (int k = 1; k <= n; k++) {
+            const float tg = p0[k] + p0[-k];
+            b1 += tg * GLD(g, g, k);
+            b4 += tg * GLD(xxg, xxg, k);
+            b2 += (p0[k] - p0[-k]) * GLD(xg, xg, k);
+            b3 += (p1[k] + p1[-k]) * GLD(g, g, k);
+            b6 += (p1[k] - p1[-k]) * GLD(xg, xg, k);
+            b5 += (p2[k] + p2[-k]) * GLD(g, g, k);
+        }
+        __global float *dst = f ? r1 : r0;
+        const size_t ps = (size_t)pp * h, i = (size_t)y * pp + x;
+        GST(r, dst, i, b3 * ig11);
+        GST(r, dst, ps + i, b2 * ig11);
+        GST(r, dst, 2 * ps + i, b1 * ig03 + b5 * ig33);
+        GST(r, dst, 3 * ps + i, b1 * ig03 + b4 * ig33);
+        GST(r, dst, 4 * ps + i, b6 * ig55);
+    }
+}

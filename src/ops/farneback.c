@@ -334,13 +334,14 @@ CLV_API clv_status clv_farneback(clv_context *ctx, const clv_image *prev, const 
     clv__format_options(fmt, sizeof fmt, prev->type, 1);
     snprintf(opts, sizeof opts, "%s%s", fmt, vec ? " -DVEC=16" : "");
     cl_kernel kconv = NULL, klb = NULL, klbr = NULL, klrows = NULL, klcols = NULL, kfup = NULL,
-              kpv, kph, kmat, kbv, kbh, kscale;
+              kpoly = NULL, kpv, kph, kmat, kbv, kbh, kscale;
     if (ws->fused) {
         CLV_TRY(clv__get_kernel(ctx, CLV__SRC_FARNEBACK, opts, "fb_level_blur", &klb));
         CLV_TRY(clv__get_kernel(ctx, CLV__SRC_FARNEBACK, opts, "fb_level_blur_resize", &klbr));
         CLV_TRY(clv__get_kernel(ctx, CLV__SRC_FARNEBACK, opts, "fb_flow_up", &kfup));
         CLV_TRY(clv__get_kernel(ctx, CLV__SRC_FARNEBACK, opts, "fb_level_rows", &klrows));
         CLV_TRY(clv__get_kernel(ctx, CLV__SRC_FARNEBACK, opts, "fb_level_cols", &klcols));
+        CLV_TRY(clv__get_kernel(ctx, CLV__SRC_FARNEBACK, opts, "fb_poly_fused", &kpoly));
     } else {
         CLV_TRY(clv__get_kernel(ctx, CLV__SRC_FARNEBACK, opts, "fb_convert", &kconv));
     }
@@ -463,6 +464,8 @@ CLV_API clv_status clv_farneback(clv_context *ctx, const clv_image *prev, const 
                                            CLV_BORDER_REFLECT101));
                 CLV_TRY(clv__resize(ctx, ws->blur, li[i]));
             }
+            if (ws->fused)
+                continue; /* both frames' expansions below, in one launch */
             const int ip = clv__pitch(li[i]);
             CLV_TRY(CLV_LAUNCH(ctx, OP, kpv, 2, g, NULL, CLV_ARG(li[i]->mem), CLV_ARG(ip),
                                CLV_ARG(w), CLV_ARG(h), CLV_ARG(gbuf), CLV_ARG(xgbuf),
@@ -473,6 +476,17 @@ CLV_API clv_status clv_farneback(clv_context *ctx, const clv_image *prev, const 
                                CLV_ARG(rr[i])));
         }
 
+        if (ws->fused) {
+            /* work-group exactly FB_PW x FB_PH (32 x 8), as the kernel requires */
+            const size_t lp[3] = {32, 8, 1};
+            const size_t gp[3] = {((size_t)w + 31) / 32 * 32, ((size_t)h + 7) / 8 * 8, 2};
+            const int ip = clv__pitch(li[0]);
+            CLV_TRY(CLV_LAUNCH(ctx, OP, kpoly, 3, gp, lp, CLV_ARG(li[0]->mem), CLV_ARG(li[1]->mem),
+                               CLV_ARG(ip), CLV_ARG(w), CLV_ARG(h), CLV_ARG(gbuf), CLV_ARG(xgbuf),
+                               CLV_ARG(xxgbuf), CLV_ARG(n), CLV_ARG(ig11), CLV_ARG(ig03),
+                               CLV_ARG(ig33), CLV_ARG(ig55), CLV_ARG(pp), CLV_ARG(ws->r0),
+                               CLV_ARG(ws->r1)));
+        }
         const size_t gm[2] = {vec ? ((size_t)w + 15) / 16 : (size_t)w, (size_t)h};
         CLV_TRY(CLV_LAUNCH(ctx, OP, kmat, 2, gm, NULL, CLV_ARG(ws->r0), CLV_ARG(ws->r1),
                            CLV_ARG(fl->mem), CLV_ARG(fp), CLV_ARG(w), CLV_ARG(h), CLV_ARG(pp),
