@@ -82,8 +82,13 @@ typedef struct { unsigned long long built, hits, rejected; int bad; } child_resu
 static child_result run_child(const char *cache_dir)
 {
     child_result r = {0, 0, 0, 1};
-    char cmd[8192];
-    snprintf(cmd, sizeof cmd, "/proc/%d/exe --child '%s'", (int)getpid(), cache_dir);
+    /* The program's path, not /proc/PID/exe itself: under valgrind that is
+     * valgrind's own binary (valgrind answers this readlink with ours). */
+    char self[4096], cmd[8192 + 4096];
+    ssize_t len = readlink("/proc/self/exe", self, sizeof self - 1);
+    REQUIRE(len > 0, "readlink /proc/self/exe failed");
+    self[len] = '\0';
+    snprintf(cmd, sizeof cmd, "'%s' --child '%s'", self, cache_dir);
     FILE *p = popen(cmd, "r");
     REQUIRE(p, "popen failed");
     int n = fscanf(p, "%llu %llu %llu %d", &r.built, &r.hits, &r.rejected, &r.bad);
