@@ -114,6 +114,19 @@ static clv_status png_read_run(png_job *job)
     png_infop info = job->info;
     png_set_read_fn(png, job, on_read);
     png_set_sig_bytes(png, 8);
+    /* Metadata chunks are skipped unread: clvision uses none of them, and
+     * libpng 1.6.39 allocates the length a text or ICC chunk claims before
+     * reading it (a few bytes claiming a 1 GB iTXt cost 1 GB; the fuzzer
+     * found it). Only IHDR, PLTE, tRNS, IDAT and IEND are read. */
+    static const png_byte skipped[] = {
+        'b', 'K', 'G', 'D', '\0', 'c', 'H', 'R', 'M', '\0', 'e', 'X', 'I', 'f', '\0',
+        'g', 'A', 'M', 'A', '\0', 'h', 'I', 'S', 'T', '\0', 'i', 'C', 'C', 'P', '\0',
+        'i', 'T', 'X', 't', '\0', 'o', 'F', 'F', 's', '\0', 'p', 'C', 'A', 'L', '\0',
+        'p', 'H', 'Y', 's', '\0', 's', 'B', 'I', 'T', '\0', 's', 'C', 'A', 'L', '\0',
+        's', 'P', 'L', 'T', '\0', 's', 'R', 'G', 'B', '\0', 't', 'E', 'X', 't', '\0',
+        't', 'I', 'M', 'E', '\0', 'z', 'T', 'X', 't', '\0',
+    };
+    png_set_keep_unknown_chunks(png, PNG_HANDLE_CHUNK_NEVER, skipped, (int)(sizeof skipped / 5));
     png_read_info(png, info);
 
     png_uint_32 width = png_get_image_width(png, info);

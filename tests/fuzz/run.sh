@@ -4,7 +4,9 @@
 # Seeds come from tests/data (copied, never written to) or are made here.
 # Corpora, logs and crash artifacts go to a temporary directory (kept and
 # printed when something was found; FUZZ_WORK=DIR to choose it).
-# Exits 1 when any target found a crash, leak, timeout or OOM.
+# Exits 1 when any target found a crash, leak, timeout or OOM (more than
+# 4 GiB RSS, or one allocation over 256 MiB: inputs are a few KiB and the
+# readers' pixel limit is lowered to 2^20, so no valid input needs that).
 # FUZZ_BIN=DIR runs targets already built in DIR (the meson suite 'fuzz').
 set -eu
 
@@ -58,6 +60,10 @@ seeds() {
         printf 'warp\000--help' >"$d/warp"
         ;;
     esac
+    # inputs of past findings, kept so every run tries them again
+    if [ -d "$root/tests/fuzz/regress/$1" ]; then
+        cp "$root/tests/fuzz/regress/$1"/* "$d"/
+    fi
 }
 
 failed=""
@@ -68,7 +74,7 @@ for t in $targets; do
     echo "== fuzz_$t: ${secs}s, $(ls "$corpus" | wc -l) seeds"
     rc=0
     (cd "$work" && nice -n 10 "$bin/fuzz_$t" -max_total_time="$secs" -close_fd_mask=3 \
-        -rss_limit_mb=4096 -timeout=25 -print_final_stats=1 \
+        -rss_limit_mb=4096 -malloc_limit_mb=256 -timeout=25 -print_final_stats=1 \
         -artifact_prefix="$work/artifacts/$t-" "$corpus") >"$work/$t.log" 2>&1 || rc=$?
     grep -E '^#[0-9]+[[:space:]]+(INITED|DONE)|stat::number_of_executed_units|stat::peak_rss_mb' \
         "$work/$t.log" || true
