@@ -33,10 +33,14 @@
  *
  * NaN and Inf pixels (second table, `nan_checks`): what every operation does
  * with non-finite f32 pixels is documented next to it in the headers; each
- * check feeds such pixels and compares with that documentation (and shows
- * that the operation terminates and stays in bounds: the test would crash or
- * time out otherwise). The 2-minute hang of LK with max_iterations = INT_MAX
- * and epsilon 0 is a row of the first table (now refused).
+ * check feeds such pixels and compares with that documentation, on the
+ * device's own kernel family, on the generic (GPU-style) one, and in debug
+ * mode (options.debug), where every global access of every kernel is
+ * bounds-checked and an out-of-range index fails the operation with
+ * CLV_ERROR_KERNEL_FAULT. So non-finite data is shown to terminate and to
+ * stay in bounds (corners' top-K, LK's iterations, Farneback's solve, the
+ * grid's binning). The hang of LK with max_iterations = INT_MAX and epsilon 0
+ * is a row of the first table (now refused).
  *
  * Rows marked GAP record current behaviour of src/runtime/ functions that
  * this test does not own (the message is not checked there); see the note at
@@ -2900,15 +2904,25 @@ int main(void)
         setenv("CLV_TUNE", saved, 1);
     else
         unsetenv("CLV_TUNE");
-    for (int pass = 0; pass < 2; pass++) {
-        clv_context *ctx = pass ? generic : F.ctx;
+    /* and in debug mode, where every global access of every kernel is
+     * bounds-checked: non-finite data must not send an index out of range
+     * (a fault fails the REQUIRE_OK of the operation) */
+    clv_context *debug = NULL;
+    clv_context_options dopt = clv_context_options_default();
+    dopt.debug = 1;
+    REQUIRE(clv_context_create(&dopt, &debug) == CLV_OK, "debug context: %s",
+            clv_context_create_error());
+    static const char *const pass_names[3] = {"default", "generic", "debug"};
+    for (int pass = 0; pass < 3; pass++) {
+        clv_context *ctx = pass == 0 ? F.ctx : pass == 1 ? generic : debug;
         for (size_t i = 0; i < sizeof nan_checks / sizeof nan_checks[0]; i++) {
             int before = test_failures;
             nan_checks[i].check(ctx);
-            printf("nan/inf %-8s %-24s %s\n", pass ? "generic" : "default", nan_checks[i].fn,
+            printf("nan/inf %-8s %-24s %s\n", pass_names[pass], nan_checks[i].fn,
                    test_failures == before ? "as documented" : "NOT AS DOCUMENTED");
         }
     }
+    clv_context_release(debug);
     clv_context_release(generic);
 
     printf("badinput: %zu rows (%d skipped without OpenEXR) over %zu public functions "
