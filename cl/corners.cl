@@ -637,8 +637,14 @@ __kernel void corners_cand_vec(__global const float *resp, int pitch, int w, int
         if (has_mask)
             c &= convert_int16(GVLD(16, mask, 0,
                                     mask + (size_t)y * (size_t)mask_pitch + (size_t)x0)) != 0;
-        c &= (v >= GVLD(16, resp, 0, u - 1)) & (v >= GVLD(16, resp, 0, u)) &
-             (v >= GVLD(16, resp, 0, u + 1));
+        /* At x0 = 0 the vector from u - 1 would start before the buffer on
+         * row 0; lane 0 (x = 0) is never a candidate, so there the upper row
+         * shifted by one lane gives the left neighbours of lanes 1..15. */
+        const float16 ua = GVLD(16, resp, 0, u);
+        const float16 ul = x0 > 0 ? GVLD(16, resp, 0, u - 1)
+                                  : shuffle(ua, (uint16)(0, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11,
+                                                         12, 13, 14));
+        c &= (v >= ul) & (v >= ua) & (v >= GVLD(16, resp, 0, u + 1));
         c &= (v >= GVLD(16, resp, 0, r - 1)) & (v >= GVLD(16, resp, 0, r + 1));
         c &= (v >= GVLD(16, resp, 0, d - 1)) & (v >= GVLD(16, resp, 0, d)) &
              (v >= GVLD(16, resp, 0, d + 1));
