@@ -42,9 +42,8 @@
  * grid's binning). The hang of LK with max_iterations = INT_MAX and epsilon 0
  * is a row of the first table (now refused).
  *
- * Rows marked GAP record current behaviour of src/runtime/ functions that
- * this test does not own (the message is not checked there); see the note at
- * each. */
+ * Rows marked F_GAP would record behaviour known to lack a message (none
+ * left). */
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
@@ -245,6 +244,7 @@ static const row rows[] = {
     /* ---- context.h ---- */
     VAL("clv_context_options_default", "all fields NULL / 0"),
     CRF("clv_context_create", "out is NULL", E_ARG, "out", .i0 = 3),
+    CRF("clv_context_create", "options.cache = 2", E_ARG, "cache", .i0 = 4),
     CRF("clv_context_create", "device spec matching nothing", E_DEV, "matches no device",
          .i0 = 1, .s = "no-such-device-xyz"),
     CRF("clv_context_create", "device index out of range", E_DEV, "9:9",
@@ -259,10 +259,7 @@ static const row rows[] = {
     GOOD("clv_finish", "after a failed call", .a = 1),
     VAL("clv_last_error", "NULL context gives \"\""),
     BARE("clv_last_op_device_time", "NULL context", E_ARG, .flags = F_NOCTX, .i0 = 0),
-    /* GAP (src/runtime/context.c): a NULL ms with a context returns before
-     * recording a message; it should say "ms is NULL". */
-    {.fn = "clv_last_op_device_time", .what = "NULL ms", .want = E_ARG, .alt = NO_ALT,
-     .msg = M_CTX, .i0 = 1, .flags = F_GAP},
+    CTXF("clv_last_op_device_time", "NULL ms", E_ARG, "ms is NULL", .i0 = 1),
     CTXF("clv_last_op_device_time", "profiling off", E_UNSUP, "profiling", .i0 = 2),
     BARE("clv_context_get_stats", "NULL context", E_ARG, .flags = F_NOCTX, .i0 = 0),
     BARE("clv_context_get_stats", "NULL stats (const context: no message)", E_ARG, .i0 = 1),
@@ -277,12 +274,8 @@ static const row rows[] = {
     VAL("clv_debug_cl_calls", "counts calls (grows after an operation)"),
     VAL("clv_debug_injected_call", "never NULL"),
     BARE("clv_debug_run_test_kernel", "NULL context", E_ARG, .flags = F_NOCTX, .i0 = 0),
-    /* GAP (src/runtime/program.c): NULL path / zero elements return before
-     * recording a message on the (valid) context. */
-    {.fn = "clv_debug_run_test_kernel", .what = "NULL path", .want = E_ARG, .alt = NO_ALT,
-     .msg = M_CTX, .i0 = 1, .flags = F_GAP},
-    {.fn = "clv_debug_run_test_kernel", .what = "0 elements", .want = E_ARG, .alt = NO_ALT,
-     .msg = M_CTX, .i0 = 2, .flags = F_GAP},
+    CTXF("clv_debug_run_test_kernel", "NULL path", E_ARG, "cl_path", .i0 = 1),
+    CTXF("clv_debug_run_test_kernel", "0 elements", E_ARG, "n_elems", .i0 = 2),
     CTXF("clv_debug_run_test_kernel", "kernel file that does not exist", E_SRC, "cannot read",
          .i0 = 3),
 
@@ -1184,6 +1177,8 @@ static long h_context_create(const row *r)
         o.device = r->s;
     if (r->i0 == 2)
         o.kernel_path = path_in(r->s);
+    if (r->i0 == 4)
+        o.cache = 2;
     clv_status s = clv_context_create(r->i0 ? &o : NULL, r->i0 == 3 ? NULL : &c);
     if (r->i0 != 3) {
         if (s != CLV_OK)

@@ -34,7 +34,8 @@ typedef struct clv_context_options {
     /* Program binary cache directory. NULL: CLV_CACHE_DIR, else
      * $XDG_CACHE_HOME/clvision, else ~/.cache/clvision. */
     const char *cache_dir;
-    /* 0: use CLV_CACHE (unset or anything but "0" means on); 1: on; -1: off. */
+    /* 0: use CLV_CACHE (unset or anything but "0" means on); 1: on; -1: off;
+     * anything else: CLV_ERROR_INVALID_ARGUMENT. */
     int cache;
     /* Non-zero: create the queue with profiling so clv_last_op_device_time()
      * works. Also switched on by CLV_PROFILE=1 (2: also print each kernel's

@@ -315,6 +315,13 @@ CLV_API clv_status clv_context_create(const clv_context_options *opts, clv_conte
         return CLV_ERROR_INVALID_ARGUMENT;
     }
     *out = NULL;
+    if (o.cache < -1 || o.cache > 1) {
+        snprintf(create_error, sizeof create_error,
+                 "context: options.cache must be -1 (off), 0 (CLV_CACHE decides) or 1 (on), "
+                 "got %d",
+                 o.cache);
+        return CLV_ERROR_INVALID_ARGUMENT;
+    }
     clv_context *ctx = calloc(1, sizeof *ctx);
     if (!ctx) {
         snprintf(create_error, sizeof create_error, "context: out of host memory");
@@ -473,8 +480,10 @@ void clv__forget_kernel(clv_context *ctx, cl_kernel k)
 CLV_API clv_status clv_last_op_device_time(clv_context *ctx, double *ms)
 {
     clv_status status = CLV_OK;
-    if (!ctx || !ms)
+    if (!ctx)
         return CLV_ERROR_INVALID_ARGUMENT;
+    if (!ms)
+        return clv__fail(ctx, CLV_ERROR_INVALID_ARGUMENT, "device time", "ms is NULL");
     *ms = 0.0;
     if (!ctx->profiling)
         return clv__fail(ctx, CLV_ERROR_UNSUPPORTED, "device time",

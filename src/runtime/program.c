@@ -135,7 +135,9 @@ void clv__free_programs(clv_context *ctx)
 /* Options every program gets, after the op's own. */
 static void final_options(clv_context *ctx, const char *options, char *buf, size_t size)
 {
-    snprintf(buf, size, "-cl-std=CL1.2 %s%s%s", options ? options : "",
+    /* -w: compilers such as PoCL's print warnings straight to stderr, which a
+     * library must not do; a failed build still returns its full log. */
+    snprintf(buf, size, "-cl-std=CL1.2 -w %s%s%s", options ? options : "",
              (ctx->info.type & CL_DEVICE_TYPE_GPU) ? " -DCLV_GPU=1" : " -DCLV_GPU=0",
              ctx->debug ? " -DCLV_DEBUG=1" : "");
 }
@@ -331,9 +333,16 @@ CLV_API clv_status clv_debug_run_test_kernel(clv_context *ctx, const char *cl_pa
     cl_kernel k = NULL;
     cl_mem buf = NULL;
     cl_int err;
-    if (!ctx || !cl_path || !kernel_name || n_elems == 0 || n_elems > INT32_MAX)
+    if (!ctx)
         return CLV_ERROR_INVALID_ARGUMENT;
     clv__op_begin(ctx);
+    if (!cl_path || !kernel_name)
+        return clv__fail(ctx, CLV_ERROR_INVALID_ARGUMENT, OP, "%s is NULL",
+                         !cl_path ? "cl_path" : "kernel_name");
+    if (n_elems == 0 || n_elems > INT32_MAX || global_size == 0)
+        return clv__fail(ctx, CLV_ERROR_INVALID_ARGUMENT, OP,
+                         "n_elems must be 1..%d and global_size > 0 (got %zu, %zu)", INT32_MAX,
+                         n_elems, global_size);
     size_t file_len = 0;
     file = read_file(cl_path, &file_len);
     if (!file)
