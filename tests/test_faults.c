@@ -339,22 +339,6 @@ static const struct {
     {"corners", op_corners},     {"lk", op_lk},               {"farneback", op_farneback},
 };
 
-static int live_zero(void)
-{
-    clv_live_objects l;
-    clv_debug_live_objects(&l);
-    if (l.mem_objects || l.kernels || l.programs || l.events || l.queues || l.contexts) {
-        fprintf(stderr,
-                "live OpenCL objects: %llu mem, %llu kernels, %llu programs, %llu events, "
-                "%llu queues, %llu contexts\n",
-                (unsigned long long)l.mem_objects, (unsigned long long)l.kernels,
-                (unsigned long long)l.programs, (unsigned long long)l.events,
-                (unsigned long long)l.queues, (unsigned long long)l.contexts);
-        return 0;
-    }
-    return 1;
-}
-
 static long points_total, points_failed_create, points_failed_op, points_absorbed;
 
 /* Create + op with call `n` of the sequence failing (0: none). Returns the
@@ -376,7 +360,8 @@ static uint64_t run_one(const clv_context_options *opts, int op, uint64_t n, con
               "%s: fault %llu in %s: creation message does not name it: %s", name,
               (unsigned long long)n, inj, clv_context_create_error());
         CHECK(ctx == NULL, "%s: failed create left a context", name);
-        CHECK(live_zero(), "%s: objects alive after a failed create (fault %llu in %s)", name,
+        CHECK(test_no_live_objects(name),
+              "%s: objects alive after a failed create (fault %llu in %s)", name,
               (unsigned long long)n, inj);
         points_failed_create++;
         return clv_debug_cl_calls() - base;
@@ -417,7 +402,7 @@ static uint64_t run_one(const clv_context_options *opts, int op, uint64_t n, con
               "%s: fault %llu in %s: result after recovery differs from the clean run", name,
               (unsigned long long)n, inj);
     clv_context_release(ctx);
-    CHECK(live_zero(), "%s: objects alive after release (fault %llu in %s)", name,
+    CHECK(test_no_live_objects(name), "%s: objects alive after release (fault %llu in %s)", name,
           (unsigned long long)n, inj);
     return used;
 }

@@ -123,15 +123,8 @@ int main(int argc, char **argv)
     clv_image_release(bx);
     clv_image_release(gs);
     clv_context_release(ctx);
-    clv_live_objects left;
-    clv_debug_live_objects(&left);
-    int none = !left.mem_objects && !left.kernels && !left.programs && !left.events &&
-               !left.queues && !left.contexts;
-    CHECK(none, "OpenCL objects alive after release: %llu mem, %llu kernels, %llu programs, "
-          "%llu events, %llu queues, %llu contexts",
-          (unsigned long long)left.mem_objects, (unsigned long long)left.kernels,
-          (unsigned long long)left.programs, (unsigned long long)left.events,
-          (unsigned long long)left.queues, (unsigned long long)left.contexts);
+    int none = test_no_live_objects("after release");
+    CHECK(none, "OpenCL objects alive after release");
     passed += none;
     free(host[0]);
     free(host[1]);

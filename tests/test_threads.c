@@ -148,15 +148,8 @@ int main(int argc, char **argv)
     }
     free(want);
     /* every thread released its context: nothing of any of them is left */
-    clv_live_objects left;
-    clv_debug_live_objects(&left);
-    int none = !left.mem_objects && !left.kernels && !left.programs && !left.events &&
-               !left.queues && !left.contexts;
-    CHECK(none, "OpenCL objects alive after the threads: %llu mem, %llu kernels, %llu programs, "
-          "%llu events, %llu queues, %llu contexts",
-          (unsigned long long)left.mem_objects, (unsigned long long)left.kernels,
-          (unsigned long long)left.programs, (unsigned long long)left.events,
-          (unsigned long long)left.queues, (unsigned long long)left.contexts);
+    int none = test_no_live_objects("after the threads");
+    CHECK(none, "OpenCL objects alive after the threads");
     passed += none;
 
     /* two processes, one empty cache directory, at the same time */

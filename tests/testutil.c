@@ -55,6 +55,21 @@ const char *test_data_path(const char *name)
     return buf;
 }
 
+int test_no_live_objects(const char *when)
+{
+    clv_live_objects l;
+    clv_debug_live_objects(&l);
+    if (!l.mem_objects && !l.kernels && !l.programs && !l.events && !l.queues && !l.contexts)
+        return 1;
+    fprintf(stderr,
+            "%s: OpenCL objects alive: %llu mem, %llu kernels, %llu programs, %llu events, "
+            "%llu queues, %llu contexts\n",
+            when, (unsigned long long)l.mem_objects, (unsigned long long)l.kernels,
+            (unsigned long long)l.programs, (unsigned long long)l.events,
+            (unsigned long long)l.queues, (unsigned long long)l.contexts);
+    return 0;
+}
+
 int test_finish(const char *name, int passed_checks)
 {
     printf("%s: %d passed, %d failed\n", name, passed_checks, test_failures);

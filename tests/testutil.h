@@ -73,6 +73,11 @@ void test_spit(const char *path, const void *data, size_t len);
 /* 1 when the file holds exactly data[0..len). */
 int test_same_file_content(const char *path, const unsigned char *data, size_t len);
 
+/* 1 when no OpenCL object made by clvision is alive in the process
+ * (clv_debug_live_objects); otherwise prints the counts, prefixed by when,
+ * to stderr and returns 0. */
+int test_no_live_objects(const char *when);
+
 /* Print the summary line meson and CI read, return the exit code. */
 int test_finish(const char *name, int passed_checks);
 
