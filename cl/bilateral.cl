@@ -345,7 +345,7 @@ __kernel void bil_rows_vec(__global const float *planes, int ppitch, int plane_s
 #if CN == 1
     /* Image pitches are multiples of 64 bytes: the whole vector stays in the
      * row's pitch. */
-    VSTORE_AT(dst, FROM_FV(s0 * inv), x0, out);
+    VSTORET_AT(dst, FROM_FV(s0 * inv), x0, out);
 #else
     float b[CN][VEC];
     CAT(vstore, VEC)(s0 * inv, 0, b[0]);

@@ -203,7 +203,7 @@ __kernel void box_rows_scan(__global const float *sums, int sums_pitch, int widt
         for (int e = v0; e < v1; e += 16) {
             const float16 d = VLOAD_AT(sums, e + ahead, row) - VLOAD_AT(sums, e - behind, row);
             const float16 sv = BOX_SCAN(d) + carry;
-            VSTORE_AT(dst, FROM_FV(sv * scale), e, out);
+            VSTORET_AT(dst, FROM_FV(sv * scale), e, out);
             carry = shuffle(sv, BOX_CARRY_MASK);
         }
         vstore16(carry, 0, cbuf);

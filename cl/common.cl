@@ -26,6 +26,9 @@
  *   GST(b, p, i, v)            p[i] = v
  *   GVLD(N, b, i, p)           vloadN(i, p)
  *   GVST(N, b, v, i, p)        vstoreN(v, i, p)
+ *   GVSTA(VT, b, v, p)         *(__global VT *)p = v, p aligned to sizeof(VT):
+ *                              one vector store (PoCL's vstoreN of char and
+ *                              short vectors stores element by element)
  *   GATOMIC(op, b, p, i, v)    op(&p[i], v)      atomic_add, atomic_max, ...
  *   GATOMIC_CMPXCHG(b, p, i, c, v)  atomic_cmpxchg(&p[i], c, v)
  *   GATOMIC_INC(b, p, i)       atomic_inc(&p[i])
@@ -48,7 +51,8 @@
  * outside the buffers is never touched, and the first failing work-item
  * records: err[0] = 1, err[1..3] = its global id, err[4] = the index of the
  * access's first element relative to b, in units of *p (low 32 bits),
- * err[5] = pos, err[6] = __LINE__, err[7] = 0 load, 1 store or atomic.
+ * err[5] = pos, err[6] = __LINE__, err[7] = 0 load, 1 store or atomic,
+ * 2 misaligned GVSTA store.
  * In debug mode the arguments may be evaluated twice (keep them free of side
  * effects) and GLD of a char or short gives an int of the same value. */
 #ifdef CLV_DEBUG
@@ -87,6 +91,23 @@ inline int clv_dbg_ok(const clv_dbg_buf b, ulong addr, long i, uint esize, uint 
 }
 #define CLV_DBG_OK(b, p, i, n, store)                                                           \
     clv_dbg_ok(b##_dbg, (ulong)(size_t)(p), (long)(i), (uint)sizeof(*(p)), (n), __LINE__, (store))
+/* As clv_dbg_ok for a whole-vector store at addr of `bytes` bytes, which must
+ * also be aligned to `bytes`: a misaligned one is recorded with err[7] = 2. */
+inline int clv_dbg_ok_aligned(const clv_dbg_buf b, ulong addr, uint esize, uint n, int line)
+{
+    if (addr % ((ulong)esize * n) == 0)
+        return clv_dbg_ok(b, addr, 0, esize, n, line, 1);
+    if (atomic_cmpxchg(&b.err[0], 0u, 1u) == 0u) {
+        b.err[1] = (uint)get_global_id(0);
+        b.err[2] = (uint)get_global_id(1);
+        b.err[3] = (uint)get_global_id(2);
+        b.err[4] = (uint)((long)(addr - b.base) / (long)esize);
+        b.err[5] = (uint)b.arg;
+        b.err[6] = (uint)line;
+        b.err[7] = 2u;
+    }
+    return 0;
+}
 
 #define GLD(b, p, i) (CLV_DBG_OK(b, p, i, 1, 0) ? (p)[i] : 0)
 #define GST(b, p, i, v) (CLV_DBG_OK(b, p, i, 1, 1) ? (void)((p)[i] = (v)) : (void)0)
@@ -94,6 +115,11 @@ inline int clv_dbg_ok(const clv_dbg_buf b, ulong addr, long i, uint esize, uint 
     (CLV_DBG_OK(b, p, (long)(i) * (N), N, 0) ? CAT(vload, N)((i), (p)) : (char)0)
 #define GVST(N, b, v, i, p)                                                                     \
     (CLV_DBG_OK(b, p, (long)(i) * (N), N, 1) ? CAT(vstore, N)((v), (i), (p)) : (void)0)
+#define GVSTA(VT, b, v, p)                                                                      \
+    (clv_dbg_ok_aligned(b##_dbg, (ulong)(size_t)(p), (uint)sizeof(*(p)), (uint)vec_step(VT),      \
+                        __LINE__)                                                               \
+         ? (void)(*(__global VT *)(p) = (v))                                                    \
+         : (void)0)
 #define GATOMIC(op, b, p, i, v) (CLV_DBG_OK(b, p, i, 1, 1) ? op(&(p)[i], (v)) : 0)
 #define GATOMIC_CMPXCHG(b, p, i, c, v)                                                          \
     (CLV_DBG_OK(b, p, i, 1, 1) ? atomic_cmpxchg(&(p)[i], (c), (v)) : 0)
@@ -108,6 +134,7 @@ inline int clv_dbg_ok(const clv_dbg_buf b, ulong addr, long i, uint esize, uint 
 #define GST(b, p, i, v) ((p)[i] = (v))
 #define GVLD(N, b, i, p) CAT(vload, N)((i), (p))
 #define GVST(N, b, v, i, p) CAT(vstore, N)((v), (i), (p))
+#define GVSTA(VT, b, v, p) (*(__global VT *)(p) = (v))
 /* (fixed arities: OpenCL C 1.2 has no variadic macros, and NVIDIA enforces it) */
 #define GATOMIC(op, b, p, i, v) op(&(p)[i], (v))
 #define GATOMIC_CMPXCHG(b, p, i, c, v) atomic_cmpxchg(&(p)[i], (c), (v))
@@ -197,6 +224,9 @@ inline int clv_dbg_ok(const clv_dbg_buf b, ulong addr, long i, uint esize, uint 
 /* VEC values from value e of a row of buffer argument b. */
 #define VLOAD_AT(b, e, p) GVLD(VEC, b, 0, (p) + (e))
 #define VSTORE_AT(b, v, e, p) GVST(VEC, b, (v), 0, (p) + (e))
+/* VEC values of type T from value e of a T row; e % VEC == 0 (rows start at
+ * 64-byte boundaries, so the store is aligned). */
+#define VSTORET_AT(b, v, e, p) GVSTA(CAT(T, VEC), b, (v), (p) + (e))
 #define TO_FV(v) CAT(convert_float, VEC)(v)
 #if defined(DEPTH_F32)
 #define FROM_FV(v) (v)

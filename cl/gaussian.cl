@@ -112,7 +112,7 @@ __kernel void gauss_rows_vec(__global const float *tmp, int tmp_pitch, int width
         FV s = (FV)(0.0f);
         for (int t = 0; t <= 2 * rx; t++)
             s += VLOAD_AT(tmp, e + (t - rx) * CN, row) * GLD(wx, wx, t);
-        VSTORE_AT(dst, FROM_FV(s), e, out);
+        VSTORET_AT(dst, FROM_FV(s), e, out);
     } else {
         const int end = min(e + VEC, nvals);
         for (int i = e; i < end; i++) {

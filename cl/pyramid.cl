@@ -85,9 +85,9 @@ __kernel void pyr_down_vec(__global const T *src, int src_pitch, int sw, int sh,
         /* lanes past dw land in the row's pitch padding; integer sums are
          * exact, so (s + 128) >> 8 in int is the rounded result */
 #if defined(DEPTH_F32)
-        GVST(16, dst, s * (1.0f / 256.0f), 0, out + x0);
+        GVSTA(float16, dst, s * (1.0f / 256.0f), out + x0);
 #else
-        GVST(16, dst, CAT(convert_, CAT(T, 16))((convert_int16(s) + 128) >> 8), 0, out + x0);
+        GVSTA(CAT(T, 16), dst, CAT(convert_, CAT(T, 16))((convert_int16(s) + 128) >> 8), out + x0);
 #endif
     } else {
         const int n = min(16, dw - x0);

@@ -28,34 +28,163 @@ __kernel void resize_bilinear(__global const T *src, int src_pitch, int sw, int 
 }
 
 #ifdef VEC
-/* CPU variant: VEC consecutive output pixels of one row per work-item; the
- * two source rows are fixed, so the fixed-length inner loop vectorises. */
-__kernel void resize_bilinear_vec(__global const T *src, int src_pitch, int sw, int sh,
-                                  __global T *dst, int dst_pitch, int dw, int dh,
-                                  __global const int *tab CLV_DBG_PARAMS)
+#if VEC != 16
+#error "the CPU resize kernels are written for VEC=16"
+#endif
+/* ---- CPU variants (PoCL): explicit 16-lane vectors over the flat row of
+ * width*CN channel values, so no work-item loop has to be vectorised by the
+ * compiler. Image pitches are multiples of 64 bytes, so a 16-value store that
+ * starts inside a row stays inside the row's pitch. ---- */
+
+/* Exact 2x downscale (sw == 2 dw, sh == 2 dh): every weight is 1/2 and the
+ * first source pixel of destination pixel d is 2d, so destination value j =
+ * CN k + c (pixel k, channel c) averages source values q and q + CN of two
+ * rows, q = 2 CN k + c. With t[q] = r[q] (1/2) + r[q + CN] (1/2) per row, a
+ * run of 16 destination values starting at value e (e a multiple of 16, e % CN
+ * = ph) reads t at q0 + HREL(i, ph), i < 16, q0 = 2 e - ph: one two-vector
+ * shuffle with a constant mask. f32 rounds each term as resize_bilinear does
+ * (the products by 1/2 are exact); u8 and u16 add the four values as integers
+ * and round (s + 2) >> 2, which is resize_bilinear's round-half-up of s / 4
+ * exactly. A work-item makes HV values (48 for 3 channels, so the phases of
+ * its three vectors are constants). */
+#if defined(DEPTH_F32)
+#define HACC float16 /* t, vertical sum */
+#define HLOAD(b, p, e) GVLD(16, b, 0, (p) + (e))
+#define HPAIR(x, y) ((x) * 0.5f + (y) * 0.5f)
+#define HOUT(top, bot) ((top) * 0.5f + (bot) * 0.5f)
+#else
+#if defined(DEPTH_U8)
+#define HACC ushort16
+#define HSCAL ushort
+#else
+#define HACC uint16
+#define HSCAL uint
+#endif
+#define HLOAD(b, p, e) CAT(convert_, HACC)(GVLD(16, b, 0, (p) + (e)))
+#define HPAIR(x, y) ((x) + (y))
+#define HOUT(top, bot) CAT(convert_, CAT(T, 16))(((top) + (bot) + (HSCAL)2) >> (HSCAL)2)
+#endif
+#if CN == 3
+#define HV 48
+#else
+#define HV 16
+#endif
+/* Lanes q0 + HREL(i, ph), i < 16, of the 32 values in a (0-15) and b (16-31),
+ * HREL(i, ph) = 2 CN ((ph + i) / CN) + (ph + i) % CN - ph, written out as
+ * swizzles (plain vector shuffles for the compiler). */
+#if CN == 1
+#define HPICK(a, b, ph) ((HACC)((a).even, (b).even))
+#elif CN == 2
+#define HPICK(a, b, ph) ((HACC)((a).s0145, (a).s89cd, (b).s0145, (b).s89cd))
+#elif CN == 4
+#define HPICK(a, b, ph) ((HACC)((a).s0123, (a).s89ab, (b).s0123, (b).s89ab))
+#else
+#define HPICK0(a, b) ((HACC)((a).s012, (a).s678, (a).scde, (b).s234, (b).s89a, (b).se))
+#define HPICK1(a, b) ((HACC)((a).s01, (a).s567, (a).sbcd, (b).s123, (b).s789, (b).sde))
+#define HPICK2(a, b) ((HACC)((a).s0, (a).s456, (a).sabc, (b).s012, (b).s678, (b).scde))
+#define HPICK(a, b, ph) CAT(HPICK, ph)(a, b)
+#endif
+
+/* res = row r's t over the 32 values from q0, picked into the 16
+ * destination lanes of phase PH. */
+#define HALF_ROW(res, r, q0, PH)                                                                \
+    {                                                                                           \
+        const HACC ta = HPAIR(HLOAD(src, r, q0), HLOAD(src, r, (q0) + CN));                     \
+        const HACC tb = HPAIR(HLOAD(src, r, (q0) + 16), HLOAD(src, r, (q0) + 16 + CN));         \
+        res = HPICK(ta, tb, PH);                                                                \
+    }
+
+__kernel void resize_half_vec(__global const T *src, int src_pitch, int sw, int sh,
+                              __global T *dst, int dst_pitch, int dw, int dh CLV_DBG_PARAMS)
+{
+    CLV_DBG_BUF(src, 0);
+    CLV_DBG_BUF(dst, 4);
+    const int e0 = get_global_id(0) * HV;
+    const int dy = get_global_id(1);
+    const int n = dw * CN;
+    if (e0 >= n || dy >= dh)
+        return;
+    __global const T *r0 = ROW(src, src_pitch, 2 * dy);
+    __global const T *r1 = ROW(src, src_pitch, 2 * dy + 1);
+    __global T *out = ROW(dst, dst_pitch, dy);
+    if (2 * (e0 + HV) + CN > sw * CN) {
+        /* the last values of the row: the vector loads would leave it */
+        for (int j = e0; j < min(e0 + HV, n); j++) {
+            const int q = 2 * j - j % CN;
+            const float top = (float)GLD(src, r0, q) * 0.5f + (float)GLD(src, r0, q + CN) * 0.5f;
+            const float bot = (float)GLD(src, r1, q) * 0.5f + (float)GLD(src, r1, q + CN) * 0.5f;
+            GST(dst, out, j, FROM_FN_SCALAR(top * 0.5f + bot * 0.5f));
+        }
+        return;
+    }
+    /* the vector at e0 + 16 v has phase (e0 + 16 v) % CN: v for 3 channels
+     * (e0 % 3 == 0 as HV is 48), else 0; v is a literal in each expansion */
+#define HALF_VEC(v)                                                                             \
+    {                                                                                           \
+        const int e = e0 + 16 * v, q0 = 2 * e - v;                                              \
+        HACC top, bot;                                                                          \
+        HALF_ROW(top, r0, q0, v)                                                                \
+        HALF_ROW(bot, r1, q0, v)                                                                \
+        GVSTA(CAT(T, 16), dst, HOUT(top, bot), out + e);                                        \
+    }
+    HALF_VEC(0)
+#if CN == 3
+    HALF_VEC(1)
+    HALF_VEC(2)
+#endif
+#undef HALF_VEC
+}
+
+/* Any other size: a work-item makes 16 consecutive values of each of the
+ * destination rows [dy0, dy0 + rows). The 16 lanes' source values and weights
+ * come from the host table (flat value indices x0, x1 and the weight of x1,
+ * padded to a multiple of 16 with index 0); each source row is interpolated
+ * along x once and kept while the destination rows still need it, so an
+ * upscale by s reads about 1/s new source rows per destination row. */
+#define GATHER16(b, r, i)                                                                       \
+    convert_float16((CAT(T, 16))(GLD(b, r, (i).s0), GLD(b, r, (i).s1), GLD(b, r, (i).s2),     \
+                                 GLD(b, r, (i).s3), GLD(b, r, (i).s4), GLD(b, r, (i).s5),     \
+                                 GLD(b, r, (i).s6), GLD(b, r, (i).s7), GLD(b, r, (i).s8),     \
+                                 GLD(b, r, (i).s9), GLD(b, r, (i).sa), GLD(b, r, (i).sb),     \
+                                 GLD(b, r, (i).sc), GLD(b, r, (i).sd), GLD(b, r, (i).se),     \
+                                 GLD(b, r, (i).sf)))
+
+inline float16 strip_row(__global const T *src CLV_DBG_PARAM(src), __global const T *r,
+                         int16 i0, int16 i1, float16 ax)
+{
+    return GATHER16(src, r, i0) * (1.0f - ax) + GATHER16(src, r, i1) * ax;
+}
+
+__kernel void resize_strip_vec(__global const T *src, int src_pitch, int sw, int sh,
+                               __global T *dst, int dst_pitch, int dw, int dh,
+                               __global const int *tab, int rows CLV_DBG_PARAMS)
 {
     CLV_DBG_BUF(src, 0);
     CLV_DBG_BUF(dst, 4);
     CLV_DBG_BUF(tab, 8);
-    const int dx0 = get_global_id(0) * VEC;
-    const int dy = get_global_id(1);
-    if (dx0 >= dw || dy >= dh)
+    const int e0 = get_global_id(0) * 16;
+    const int dy0 = get_global_id(1) * rows;
+    if (e0 >= dw * CN || dy0 >= dh)
         return;
-    const int y0 = GLD(tab, tab, 2 * dw + dy);
-    const float ay = as_float(GLD(tab, tab, 2 * dw + dh + dy));
-    const int y1 = min(y0 + 1, sh - 1);
-    __global const T *r0 = ROW(src, src_pitch, y0);
-    __global const T *r1 = ROW(src, src_pitch, y1);
-    __global T *out = ROW(dst, dst_pitch, dy);
-    const int n = min(VEC, dw - dx0);
-    for (int i = 0; i < n; i++) {
-        const int dx = dx0 + i;
-        const int x0 = GLD(tab, tab, dx);
-        const float ax = as_float(GLD(tab, tab, dw + dx));
-        const int x1 = min(x0 + 1, sw - 1);
-        const FN top = LOAD_PIX(src, r0, x0) * (1.0f - ax) + LOAD_PIX(src, r0, x1) * ax;
-        const FN bot = LOAD_PIX(src, r1, x0) * (1.0f - ax) + LOAD_PIX(src, r1, x1) * ax;
-        STORE_PIX(dst, out, dx, top * (1.0f - ay) + bot * ay);
+    const int nx = (dw * CN + 15) / 16 * 16;
+    const int16 i0 = GVLD(16, tab, 0, tab + e0);
+    const int16 i1 = GVLD(16, tab, 0, tab + nx + e0);
+    const float16 ax = as_float16(GVLD(16, tab, 0, tab + 2 * nx + e0));
+    __global const int *ytab = tab + 3 * nx;
+    int cy = -2; /* source row held in h0 (h1 holds the next one) */
+    float16 h0 = 0.0f, h1 = 0.0f;
+    const int dy1 = min(dy0 + rows, dh);
+    for (int dy = dy0; dy < dy1; dy++) {
+        const int y0 = GLD(tab, ytab, dy);
+        const float ay = as_float(GLD(tab, ytab, dh + dy));
+        if (y0 != cy) {
+            const int y1 = min(y0 + 1, sh - 1);
+            h0 = y0 == cy + 1 ? h1 : strip_row(src CLV_DBG_PASS(src), ROW(src, src_pitch, y0), i0,
+                                               i1, ax);
+            h1 = strip_row(src CLV_DBG_PASS(src), ROW(src, src_pitch, y1), i0, i1, ax);
+            cy = y0;
+        }
+        GVSTA(CAT(T, 16), dst, FROM_FV(h0 * (1.0f - ay) + h1 * ay), ROW(dst, dst_pitch, dy) + e0);
     }
 }
 #endif

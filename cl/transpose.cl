@@ -66,21 +66,21 @@ __kernel void transpose_vec(__global const T *src, int src_pitch, __global T *ds
     const TV r13 = GVLD(16, src, 0, ROW(src, src_pitch, by + 13) + bx);
     const TV r14 = GVLD(16, src, 0, ROW(src, src_pitch, by + 14) + bx);
     const TV r15 = GVLD(16, src, 0, ROW(src, src_pitch, by + 15) + bx);
-    GVST(16, dst, (TV)(r0.s0, r1.s0, r2.s0, r3.s0, r4.s0, r5.s0, r6.s0, r7.s0, r8.s0, r9.s0, r10.s0, r11.s0, r12.s0, r13.s0, r14.s0, r15.s0), 0, ROW(dst, dst_pitch, bx + 0) + by);
-    GVST(16, dst, (TV)(r0.s1, r1.s1, r2.s1, r3.s1, r4.s1, r5.s1, r6.s1, r7.s1, r8.s1, r9.s1, r10.s1, r11.s1, r12.s1, r13.s1, r14.s1, r15.s1), 0, ROW(dst, dst_pitch, bx + 1) + by);
-    GVST(16, dst, (TV)(r0.s2, r1.s2, r2.s2, r3.s2, r4.s2, r5.s2, r6.s2, r7.s2, r8.s2, r9.s2, r10.s2, r11.s2, r12.s2, r13.s2, r14.s2, r15.s2), 0, ROW(dst, dst_pitch, bx + 2) + by);
-    GVST(16, dst, (TV)(r0.s3, r1.s3, r2.s3, r3.s3, r4.s3, r5.s3, r6.s3, r7.s3, r8.s3, r9.s3, r10.s3, r11.s3, r12.s3, r13.s3, r14.s3, r15.s3), 0, ROW(dst, dst_pitch, bx + 3) + by);
-    GVST(16, dst, (TV)(r0.s4, r1.s4, r2.s4, r3.s4, r4.s4, r5.s4, r6.s4, r7.s4, r8.s4, r9.s4, r10.s4, r11.s4, r12.s4, r13.s4, r14.s4, r15.s4), 0, ROW(dst, dst_pitch, bx + 4) + by);
-    GVST(16, dst, (TV)(r0.s5, r1.s5, r2.s5, r3.s5, r4.s5, r5.s5, r6.s5, r7.s5, r8.s5, r9.s5, r10.s5, r11.s5, r12.s5, r13.s5, r14.s5, r15.s5), 0, ROW(dst, dst_pitch, bx + 5) + by);
-    GVST(16, dst, (TV)(r0.s6, r1.s6, r2.s6, r3.s6, r4.s6, r5.s6, r6.s6, r7.s6, r8.s6, r9.s6, r10.s6, r11.s6, r12.s6, r13.s6, r14.s6, r15.s6), 0, ROW(dst, dst_pitch, bx + 6) + by);
-    GVST(16, dst, (TV)(r0.s7, r1.s7, r2.s7, r3.s7, r4.s7, r5.s7, r6.s7, r7.s7, r8.s7, r9.s7, r10.s7, r11.s7, r12.s7, r13.s7, r14.s7, r15.s7), 0, ROW(dst, dst_pitch, bx + 7) + by);
-    GVST(16, dst, (TV)(r0.s8, r1.s8, r2.s8, r3.s8, r4.s8, r5.s8, r6.s8, r7.s8, r8.s8, r9.s8, r10.s8, r11.s8, r12.s8, r13.s8, r14.s8, r15.s8), 0, ROW(dst, dst_pitch, bx + 8) + by);
-    GVST(16, dst, (TV)(r0.s9, r1.s9, r2.s9, r3.s9, r4.s9, r5.s9, r6.s9, r7.s9, r8.s9, r9.s9, r10.s9, r11.s9, r12.s9, r13.s9, r14.s9, r15.s9), 0, ROW(dst, dst_pitch, bx + 9) + by);
-    GVST(16, dst, (TV)(r0.sa, r1.sa, r2.sa, r3.sa, r4.sa, r5.sa, r6.sa, r7.sa, r8.sa, r9.sa, r10.sa, r11.sa, r12.sa, r13.sa, r14.sa, r15.sa), 0, ROW(dst, dst_pitch, bx + 10) + by);
-    GVST(16, dst, (TV)(r0.sb, r1.sb, r2.sb, r3.sb, r4.sb, r5.sb, r6.sb, r7.sb, r8.sb, r9.sb, r10.sb, r11.sb, r12.sb, r13.sb, r14.sb, r15.sb), 0, ROW(dst, dst_pitch, bx + 11) + by);
-    GVST(16, dst, (TV)(r0.sc, r1.sc, r2.sc, r3.sc, r4.sc, r5.sc, r6.sc, r7.sc, r8.sc, r9.sc, r10.sc, r11.sc, r12.sc, r13.sc, r14.sc, r15.sc), 0, ROW(dst, dst_pitch, bx + 12) + by);
-    GVST(16, dst, (TV)(r0.sd, r1.sd, r2.sd, r3.sd, r4.sd, r5.sd, r6.sd, r7.sd, r8.sd, r9.sd, r10.sd, r11.sd, r12.sd, r13.sd, r14.sd, r15.sd), 0, ROW(dst, dst_pitch, bx + 13) + by);
-    GVST(16, dst, (TV)(r0.se, r1.se, r2.se, r3.se, r4.se, r5.se, r6.se, r7.se, r8.se, r9.se, r10.se, r11.se, r12.se, r13.se, r14.se, r15.se), 0, ROW(dst, dst_pitch, bx + 14) + by);
-    GVST(16, dst, (TV)(r0.sf, r1.sf, r2.sf, r3.sf, r4.sf, r5.sf, r6.sf, r7.sf, r8.sf, r9.sf, r10.sf, r11.sf, r12.sf, r13.sf, r14.sf, r15.sf), 0, ROW(dst, dst_pitch, bx + 15) + by);
+    GVSTA(TV, dst, (TV)(r0.s0, r1.s0, r2.s0, r3.s0, r4.s0, r5.s0, r6.s0, r7.s0, r8.s0, r9.s0, r10.s0, r11.s0, r12.s0, r13.s0, r14.s0, r15.s0), ROW(dst, dst_pitch, bx + 0) + by);
+    GVSTA(TV, dst, (TV)(r0.s1, r1.s1, r2.s1, r3.s1, r4.s1, r5.s1, r6.s1, r7.s1, r8.s1, r9.s1, r10.s1, r11.s1, r12.s1, r13.s1, r14.s1, r15.s1), ROW(dst, dst_pitch, bx + 1) + by);
+    GVSTA(TV, dst, (TV)(r0.s2, r1.s2, r2.s2, r3.s2, r4.s2, r5.s2, r6.s2, r7.s2, r8.s2, r9.s2, r10.s2, r11.s2, r12.s2, r13.s2, r14.s2, r15.s2), ROW(dst, dst_pitch, bx + 2) + by);
+    GVSTA(TV, dst, (TV)(r0.s3, r1.s3, r2.s3, r3.s3, r4.s3, r5.s3, r6.s3, r7.s3, r8.s3, r9.s3, r10.s3, r11.s3, r12.s3, r13.s3, r14.s3, r15.s3), ROW(dst, dst_pitch, bx + 3) + by);
+    GVSTA(TV, dst, (TV)(r0.s4, r1.s4, r2.s4, r3.s4, r4.s4, r5.s4, r6.s4, r7.s4, r8.s4, r9.s4, r10.s4, r11.s4, r12.s4, r13.s4, r14.s4, r15.s4), ROW(dst, dst_pitch, bx + 4) + by);
+    GVSTA(TV, dst, (TV)(r0.s5, r1.s5, r2.s5, r3.s5, r4.s5, r5.s5, r6.s5, r7.s5, r8.s5, r9.s5, r10.s5, r11.s5, r12.s5, r13.s5, r14.s5, r15.s5), ROW(dst, dst_pitch, bx + 5) + by);
+    GVSTA(TV, dst, (TV)(r0.s6, r1.s6, r2.s6, r3.s6, r4.s6, r5.s6, r6.s6, r7.s6, r8.s6, r9.s6, r10.s6, r11.s6, r12.s6, r13.s6, r14.s6, r15.s6), ROW(dst, dst_pitch, bx + 6) + by);
+    GVSTA(TV, dst, (TV)(r0.s7, r1.s7, r2.s7, r3.s7, r4.s7, r5.s7, r6.s7, r7.s7, r8.s7, r9.s7, r10.s7, r11.s7, r12.s7, r13.s7, r14.s7, r15.s7), ROW(dst, dst_pitch, bx + 7) + by);
+    GVSTA(TV, dst, (TV)(r0.s8, r1.s8, r2.s8, r3.s8, r4.s8, r5.s8, r6.s8, r7.s8, r8.s8, r9.s8, r10.s8, r11.s8, r12.s8, r13.s8, r14.s8, r15.s8), ROW(dst, dst_pitch, bx + 8) + by);
+    GVSTA(TV, dst, (TV)(r0.s9, r1.s9, r2.s9, r3.s9, r4.s9, r5.s9, r6.s9, r7.s9, r8.s9, r9.s9, r10.s9, r11.s9, r12.s9, r13.s9, r14.s9, r15.s9), ROW(dst, dst_pitch, bx + 9) + by);
+    GVSTA(TV, dst, (TV)(r0.sa, r1.sa, r2.sa, r3.sa, r4.sa, r5.sa, r6.sa, r7.sa, r8.sa, r9.sa, r10.sa, r11.sa, r12.sa, r13.sa, r14.sa, r15.sa), ROW(dst, dst_pitch, bx + 10) + by);
+    GVSTA(TV, dst, (TV)(r0.sb, r1.sb, r2.sb, r3.sb, r4.sb, r5.sb, r6.sb, r7.sb, r8.sb, r9.sb, r10.sb, r11.sb, r12.sb, r13.sb, r14.sb, r15.sb), ROW(dst, dst_pitch, bx + 11) + by);
+    GVSTA(TV, dst, (TV)(r0.sc, r1.sc, r2.sc, r3.sc, r4.sc, r5.sc, r6.sc, r7.sc, r8.sc, r9.sc, r10.sc, r11.sc, r12.sc, r13.sc, r14.sc, r15.sc), ROW(dst, dst_pitch, bx + 12) + by);
+    GVSTA(TV, dst, (TV)(r0.sd, r1.sd, r2.sd, r3.sd, r4.sd, r5.sd, r6.sd, r7.sd, r8.sd, r9.sd, r10.sd, r11.sd, r12.sd, r13.sd, r14.sd, r15.sd), ROW(dst, dst_pitch, bx + 13) + by);
+    GVSTA(TV, dst, (TV)(r0.se, r1.se, r2.se, r3.se, r4.se, r5.se, r6.se, r7.se, r8.se, r9.se, r10.se, r11.se, r12.se, r13.se, r14.se, r15.se), ROW(dst, dst_pitch, bx + 14) + by);
+    GVSTA(TV, dst, (TV)(r0.sf, r1.sf, r2.sf, r3.sf, r4.sf, r5.sf, r6.sf, r7.sf, r8.sf, r9.sf, r10.sf, r11.sf, r12.sf, r13.sf, r14.sf, r15.sf), ROW(dst, dst_pitch, bx + 15) + by);
 }
 #endif

@@ -112,6 +112,9 @@ int main(void)
     expect_fault("dbg_oob_negative", N_ELEMS, "load", 2, UINT32_MAX); /* element -1 */
     expect_fault("dbg_oob_vload", N_ELEMS / 4, "load", 3, N_ELEMS - 2);
     expect_fault("dbg_oob_vstore", N_ELEMS / 4, "store", 6, N_ELEMS - 1);
+    expect_ok("dbg_vstorea_ok", N_ELEMS / 4);
+    expect_fault("dbg_oob_vstorea", N_ELEMS / 4, "out-of-bounds store", 7, N_ELEMS);
+    expect_fault("dbg_misaligned_vstorea", N_ELEMS / 4, "misaligned vector store", 4, 17);
     first_fault_wins();
 
     /* still usable: the in-bounds kernel and a library operation */

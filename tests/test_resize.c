@@ -126,6 +126,28 @@ int main(void)
                 run_random(small[p][0], small[p][1], small[p][2], small[p][3], all_cn[c],
                            all_types[t], 0);
 
+    /* Exact halving (the CPU path's own kernel): every channel count incl. 2
+     * (flow fields), rows whose last values take the scalar tail, widths
+     * around the 16- and 48-value vector blocks. */
+    static const int halves[][2] = {{2, 2}, {4, 6}, {34, 2}, {38, 10}, {64, 4}, {66, 6},
+                                    {98, 6}, {130, 4}, {226, 8}};
+    static const int cn4[] = {1, 2, 3, 4};
+    for (int p = 0; p < (int)(sizeof halves / sizeof halves[0]); p++)
+        for (int t = 0; t < N_TYPES; t++)
+            for (int c = 0; c < 4; c++)
+                run_random(halves[p][0], halves[p][1], halves[p][0] / 2, halves[p][1] / 2, cn4[c],
+                           all_types[t], 0);
+
+    /* Strips (the CPU path's other kernel): rows per work-item 16, so
+     * heights around it; widths around 16 values; x up and y down. */
+    static const int strips[][4] = {{5, 40, 8, 33}, {11, 7, 16, 17}, {23, 50, 17, 15},
+                                    {40, 3, 61, 32}, {9, 9, 33, 49}};
+    for (int p = 0; p < (int)(sizeof strips / sizeof strips[0]); p++)
+        for (int t = 0; t < N_TYPES; t++)
+            for (int c = 0; c < 4; c++)
+                run_random(strips[p][0], strips[p][1], strips[p][2], strips[p][3], cn4[c],
+                           all_types[t], 0);
+
     /* Padded host strides. */
     run_random(7, 3, 13, 5, 3, CLV_U16, 13);
     run_random(67, 45, 33, 22, 4, CLV_F32, 13);

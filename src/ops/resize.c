@@ -56,40 +56,94 @@ CLV_API clv_status clv_resize(clv_context *ctx, const clv_image *src, clv_image 
     return clv__resize(ctx, src, dst);
 }
 
+/* The CPU strip kernel's table: flat value indices x0[nx], x1[nx] and x1's
+ * weight[nx] (float bits) for the nx = dw*cn rounded up to 16 destination
+ * values (padding repeats the last value, so indices never fall along a
+ * row), then y0[dh], ay[dh]. */
+static int32_t *strip_table(int sw, int sh, int dw, int dh, int cn, size_t *count)
+{
+    const size_t n = (size_t)dw * (size_t)cn, nx = (n + 15) / 16 * 16;
+    *count = 3 * nx + 2 * (size_t)dh;
+    int32_t *tab = calloc(*count, sizeof *tab);
+    int32_t *xy = clv__resize_table(sw, sh, dw, dh);
+    if (!tab || !xy) {
+        free(tab);
+        free(xy);
+        return NULL;
+    }
+    for (size_t j = 0; j < nx; j++) {
+        const size_t jj = j < n ? j : n - 1;
+        const int dx = (int)(jj / (size_t)cn), c = (int)(jj % (size_t)cn);
+        const int x0 = xy[dx], x1 = x0 + 1 < sw ? x0 + 1 : sw - 1;
+        tab[j] = x0 * cn + c;
+        tab[nx + j] = x1 * cn + c;
+        tab[2 * nx + j] = xy[dw + dx];
+    }
+    memcpy(tab + 3 * nx, xy + 2 * dw, 2 * (size_t)dh * sizeof *tab);
+    free(xy);
+    return tab;
+}
+
+/* Destination rows per work-item of the strip kernel. */
+enum { STRIP_ROWS = 16 };
+
 clv_status clv__resize(clv_context *ctx, const clv_image *src, clv_image *dst)
 {
     clv_status status = CLV_OK;
     int32_t *tab = NULL;
     CLV_TRY(clv__check_pair(ctx, OP, src, dst));
+    const int sw = src->width, sh = src->height, dw = dst->width, dh = dst->height;
+    const int cn = src->channels;
+    const int sp = clv__pitch(src), dp = clv__pitch(dst);
     char opts[160];
     clv__format_options(opts, sizeof opts, src->type, src->channels);
-    const int vec = ctx->tune.vec;
-    if (vec > 0) {
+    const int cpu = ctx->tune.vec > 0;
+    if (cpu) {
         size_t len = strlen(opts);
-        snprintf(opts + len, sizeof opts - len, " -DVEC=%d", vec);
+        snprintf(opts + len, sizeof opts - len, " -DVEC=16");
     }
+
+    if (cpu && sw == 2 * dw && sh == 2 * dh) {
+        /* exact halving: contiguous loads, no table */
+        cl_kernel k;
+        CLV_TRY(clv__get_kernel(ctx, CLV__SRC_RESIZE, opts, "resize_half_vec", &k));
+        const size_t per_item = cn == 3 ? 48 : 16;
+        const size_t global[2] = {((size_t)dw * (size_t)cn + per_item - 1) / per_item,
+                                  (size_t)dh};
+        CLV_TRY(CLV_LAUNCH(ctx, OP, k, 2, global, NULL, CLV_ARG(src->mem), CLV_ARG(sp),
+                           CLV_ARG(sw), CLV_ARG(sh), CLV_ARG(dst->mem), CLV_ARG(dp), CLV_ARG(dw),
+                           CLV_ARG(dh)));
+        goto out;
+    }
+
     cl_kernel k;
     CLV_TRY(clv__get_kernel(ctx, CLV__SRC_RESIZE, opts,
-                            vec > 0 ? "resize_bilinear_vec" : "resize_bilinear", &k));
-
-    const int dw = dst->width, dh = dst->height;
-    const int key[4] = {src->width, src->height, dw, dh};
+                            cpu ? "resize_strip_vec" : "resize_bilinear", &k));
+    /* the two kernels' tables differ: the CPU one is per channel count */
+    const int key[5] = {sw, sh, dw, dh, cpu ? cn : 0};
     cl_mem tabmem;
     if (!clv__param_lookup(ctx, CLV__PARAM_RESIZE, key, sizeof key, &tabmem)) {
-        tab = clv__resize_table(src->width, src->height, dw, dh);
+        size_t n = 2 * ((size_t)dw + (size_t)dh);
+        tab = cpu ? strip_table(sw, sh, dw, dh, cn, &n) : clv__resize_table(sw, sh, dw, dh);
         if (!tab)
             return clv__fail(ctx, CLV_ERROR_OUT_OF_MEMORY, OP, "out of host memory");
-        const size_t n = 2 * ((size_t)dw + (size_t)dh);
         CLV_TRY(clv__param_store(ctx, OP, CLV__PARAM_RESIZE, key, sizeof key, tab,
                                  n * sizeof *tab, &tabmem));
     }
 
-    const int sp = clv__pitch(src), dp = clv__pitch(dst);
-    const size_t per_item = vec > 0 ? (size_t)vec : 1;
-    const size_t global[2] = {((size_t)dw + per_item - 1) / per_item, (size_t)dh};
-    CLV_TRY(CLV_LAUNCH(ctx, OP, k, 2, global, NULL, CLV_ARG(src->mem), CLV_ARG(sp),
-                       CLV_ARG(src->width), CLV_ARG(src->height), CLV_ARG(dst->mem), CLV_ARG(dp),
-                       CLV_ARG(dw), CLV_ARG(dh), CLV_ARG(tabmem)));
+    if (cpu) {
+        const int rows = STRIP_ROWS;
+        const size_t global[2] = {((size_t)dw * (size_t)cn + 15) / 16,
+                                  ((size_t)dh + rows - 1) / rows};
+        CLV_TRY(CLV_LAUNCH(ctx, OP, k, 2, global, NULL, CLV_ARG(src->mem), CLV_ARG(sp),
+                           CLV_ARG(sw), CLV_ARG(sh), CLV_ARG(dst->mem), CLV_ARG(dp), CLV_ARG(dw),
+                           CLV_ARG(dh), CLV_ARG(tabmem), CLV_ARG(rows)));
+    } else {
+        const size_t global[2] = {(size_t)dw, (size_t)dh};
+        CLV_TRY(CLV_LAUNCH(ctx, OP, k, 2, global, NULL, CLV_ARG(src->mem), CLV_ARG(sp),
+                           CLV_ARG(sw), CLV_ARG(sh), CLV_ARG(dst->mem), CLV_ARG(dp), CLV_ARG(dw),
+                           CLV_ARG(dh), CLV_ARG(tabmem)));
+    }
 out:
     free(tab);
     return status;

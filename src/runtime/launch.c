@@ -146,9 +146,13 @@ static clv_status debug_check(clv_context *ctx, const char *op, cl_kernel k, siz
             bytes = b;
     }
     return clv__fail(ctx, CLV_ERROR_KERNEL_FAULT, op,
-                     "kernel %s: out-of-bounds %s of buffer argument %u (%llu bytes) at element "
+                     "kernel %s: %s of buffer argument %u (%llu bytes) at element "
                      "index %u, work-item (%u, %u, %u), source line %u",
-                     name, rec[7] ? "store" : "load", rec[5], bytes, rec[4], rec[1], rec[2],
+                     name,
+                     rec[7] == 2   ? "misaligned vector store"
+                     : rec[7] != 0 ? "out-of-bounds store"
+                                   : "out-of-bounds load",
+                     rec[5], bytes, rec[4], rec[1], rec[2],
                      rec[3], rec[6]);
 out:
     return status;

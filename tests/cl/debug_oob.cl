@@ -71,6 +71,37 @@ __kernel void dbg_oob_vstore(__global float *buf, int n CLV_DBG_PARAMS)
         GVST(4, buf, (float4)(3.0f), i, buf);
 }
 
+/* Aligned whole-vector stores (GVSTA): in bounds for every work-item, except
+ * that with bad = 1 work-item 7 stores at element n (aligned, out of bounds)
+ * and with bad = 2 work-item 4 stores at element 17 (in bounds, misaligned). */
+inline void dbg_vstorea(__global float *buf CLV_DBG_PARAM(buf), int n, int bad)
+{
+    const int i = get_global_id(0);
+    if (i >= n / 4)
+        return;
+    int e = 4 * i;
+    if (bad == 1 && i == 7)
+        e = n;
+    if (bad == 2 && i == 4)
+        e = 17;
+    GVSTA(float4, buf, (float4)(4.0f), buf + e);
+}
+__kernel void dbg_vstorea_ok(__global float *buf, int n CLV_DBG_PARAMS)
+{
+    CLV_DBG_BUF(buf, 0);
+    dbg_vstorea(buf CLV_DBG_PASS(buf), n, 0);
+}
+__kernel void dbg_oob_vstorea(__global float *buf, int n CLV_DBG_PARAMS)
+{
+    CLV_DBG_BUF(buf, 0);
+    dbg_vstorea(buf CLV_DBG_PASS(buf), n, 1);
+}
+__kernel void dbg_misaligned_vstorea(__global float *buf, int n CLV_DBG_PARAMS)
+{
+    CLV_DBG_BUF(buf, 0);
+    dbg_vstorea(buf CLV_DBG_PASS(buf), n, 2);
+}
+
 /* Every work-item i loads element n + i: exactly one of them is reported. */
 __kernel void dbg_oob_all(__global float *buf, int n CLV_DBG_PARAMS)
 {
