@@ -31,25 +31,49 @@ __kernel void transpose(__global const T *src, int src_pitch, __global T *dst, i
     }
 }
 
-#if defined(VEC) && CN == 1
-/* CPU variant for one channel: a work-item transposes a 16x16 block held in
- * 16 vector registers (full blocks), or element by element at the right and
- * bottom edges. No barrier, no local memory: PoCL runs it as plain SIMD. */
+#ifdef VEC
+/* ---- CPU variants: no barrier, no local memory, so PoCL runs them as plain
+ * code. A work-item transposes an SB x SB super-block (SB a multiple of 16)
+ * as blocks of 16x16 pixels, column of blocks by column, so with SB = 64 a
+ * destination row gets 64 consecutive pixels (whole cache lines for u8) while
+ * they are in cache. Blocks at the right and bottom edges go pixel by pixel.
+ * Full blocks store whole destination rows of the block with aligned vector
+ * stores (rows start at 64-byte boundaries, blocks at multiples of 16
+ * pixels). ---- */
+#ifndef SB
+#error "SB must be defined"
+#endif
 #define TV CAT(T, 16)
-__kernel void transpose_vec(__global const T *src, int src_pitch, __global T *dst, int dst_pitch,
-                            int width, int height CLV_DBG_PARAMS)
+
+/* The 16x16 block at (bx, by), partly or wholly outside the image. */
+inline void transpose_edge(__global const T *src CLV_DBG_PARAM(src), int src_pitch,
+                           __global T *dst CLV_DBG_PARAM(dst), int dst_pitch, int width,
+                           int height, int bx, int by)
 {
-    CLV_DBG_BUF(src, 0);
-    CLV_DBG_BUF(dst, 2);
-    const int bx = get_global_id(0) * 16, by = get_global_id(1) * 16;
-    if (bx >= width || by >= height)
-        return;
-    if (bx + 16 > width || by + 16 > height) {
-        for (int y = by; y < min(by + 16, height); y++)
-            for (int x = bx; x < min(bx + 16, width); x++)
-                GST(dst, ROW(dst, dst_pitch, x), y, GLD(src, ROW(src, src_pitch, y), x));
-        return;
+    for (int y = by; y < min(by + 16, height); y++)
+        for (int x = bx; x < min(bx + 16, width); x++)
+            GVSTORE(dst, GVLOAD(src, x, ROW(src, src_pitch, y)), y, ROW(dst, dst_pitch, x));
+}
+
+#define TRANSPOSE_SUPER(BLOCK)                                                                  \
+    {                                                                                           \
+        const int x0 = get_global_id(0) * SB, y0 = get_global_id(1) * SB;                       \
+        for (int bx = x0; bx < min(x0 + SB, width); bx += 16)                                   \
+            for (int by = y0; by < min(y0 + SB, height); by += 16) {                            \
+                if (bx + 16 > width || by + 16 > height)                                        \
+                    transpose_edge(src CLV_DBG_PASS(src), src_pitch, dst CLV_DBG_PASS(dst),     \
+                                   dst_pitch, width, height, bx, by);                           \
+                else                                                                            \
+                    BLOCK(src CLV_DBG_PASS(src), src_pitch, dst CLV_DBG_PASS(dst), dst_pitch,   \
+                          bx, by);                                                              \
+            }                                                                                   \
     }
+
+#if CN == 1
+/* One channel: the full 16x16 block in 16 vector registers. */
+inline void transpose_block1(__global const T *src CLV_DBG_PARAM(src), int src_pitch,
+                             __global T *dst CLV_DBG_PARAM(dst), int dst_pitch, int bx, int by)
+{
     const TV r0 = GVLD(16, src, 0, ROW(src, src_pitch, by + 0) + bx);
     const TV r1 = GVLD(16, src, 0, ROW(src, src_pitch, by + 1) + bx);
     const TV r2 = GVLD(16, src, 0, ROW(src, src_pitch, by + 2) + bx);
@@ -83,4 +107,48 @@ __kernel void transpose_vec(__global const T *src, int src_pitch, __global T *ds
     GVSTA(TV, dst, (TV)(r0.se, r1.se, r2.se, r3.se, r4.se, r5.se, r6.se, r7.se, r8.se, r9.se, r10.se, r11.se, r12.se, r13.se, r14.se, r15.se), ROW(dst, dst_pitch, bx + 14) + by);
     GVSTA(TV, dst, (TV)(r0.sf, r1.sf, r2.sf, r3.sf, r4.sf, r5.sf, r6.sf, r7.sf, r8.sf, r9.sf, r10.sf, r11.sf, r12.sf, r13.sf, r14.sf, r15.sf), ROW(dst, dst_pitch, bx + 15) + by);
 }
-#endif
+
+__kernel void transpose_vec(__global const T *src, int src_pitch, __global T *dst, int dst_pitch,
+                            int width, int height CLV_DBG_PARAMS)
+{
+    CLV_DBG_BUF(src, 0);
+    CLV_DBG_BUF(dst, 2);
+    TRANSPOSE_SUPER(transpose_block1)
+}
+#else
+
+/* 2 to 4 channels: each source row of the block arrives in CN vector
+ * loads, is rearranged in private memory, and each destination row leaves in
+ * CN aligned vector stores. */
+inline void transpose_blockn(__global const T *src CLV_DBG_PARAM(src), int src_pitch,
+                             __global T *dst CLV_DBG_PARAM(dst), int dst_pitch, int bx, int by)
+{
+    TV t[16 * CN]; /* t[CN j .. CN j + CN - 1] = source row by + j, pixels bx .. bx + 15 */
+    for (int j = 0; j < 16; j++) {
+        __global const T *p = ROW(src, src_pitch, by + j) + CN * bx;
+        for (int v = 0; v < CN; v++)
+            t[CN * j + v] = GVLD(16, src, 0, p + 16 * v);
+    }
+    const T *ts = (const T *)t;
+    for (int k = 0; k < 16; k++) {
+        TV o[CN]; /* destination row bx + k: pixel k of every source row */
+        T *os = (T *)o;
+        for (int j = 0; j < 16; j++)
+            for (int c = 0; c < CN; c++)
+                os[CN * j + c] = ts[16 * CN * j + CN * k + c];
+        __global T *q = ROW(dst, dst_pitch, bx + k) + CN * by;
+        for (int v = 0; v < CN; v++)
+            GVSTA(TV, dst, o[v], q + 16 * v);
+    }
+}
+
+__kernel void transpose_vecn(__global const T *src, int src_pitch, __global T *dst, int dst_pitch,
+                             int width, int height CLV_DBG_PARAMS)
+{
+    CLV_DBG_BUF(src, 0);
+    CLV_DBG_BUF(dst, 2);
+    TRANSPOSE_SUPER(transpose_blockn)
+}
+#endif /* CN */
+#undef TV
+#endif /* VEC */

@@ -109,9 +109,10 @@ int main(void)
     invalid_arguments();
 
     /* Every type and channel count: 1x1, thin rows and columns, odd
-     * non-square, non-multiples of any tile size, exact tile multiples. */
-    static const int small[][2] = {{1, 1}, {7, 3}, {3, 7}, {1, 9}, {9, 1},
-                                   {67, 45}, {64, 64}, {17, 33}};
+     * non-square, non-multiples of any tile size, exact tile multiples, and
+     * around the CPU kernels' 16-pixel blocks and 64-pixel super-blocks. */
+    static const int small[][2] = {{1, 1},   {7, 3},   {3, 7},  {1, 9},   {9, 1},  {67, 45},
+                                   {64, 64}, {17, 33}, {16, 16}, {48, 80}, {130, 70}, {65, 129}};
     for (int si = 0; si < (int)(sizeof small / sizeof small[0]); si++)
         for (int t = 0; t < N_TYPES; t++)
             for (int c = 0; c < N_CN; c++)

@@ -23,12 +23,23 @@ CLV_API clv_status clv_transpose(clv_context *ctx, const clv_image *src, clv_ima
     char opts[256], fmt[64];
     clv__format_options(fmt, sizeof fmt, src->type, src->channels);
     const int sp = clv__pitch(src), dp = clv__pitch(dst);
-    if (ctx->tune.vec > 0 && src->channels == 1) {
-        /* CPU, one channel: 16x16 register blocks */
-        snprintf(opts, sizeof opts, "%s -DTILE=%d -DVEC=%d", fmt, TILE, ctx->tune.vec);
+    /* CPU: blocks of 16x16 without local memory (PoCL runs barriers as
+     * loops), in registers for one channel, in private memory for more; one
+     * work-item takes sb x sb pixels. 64x64 fills whole destination cache
+     * lines for u8 and u16; f32 rows are a cache line per 16 pixels already,
+     * and taller blocks cost more than they save (measured on PoCL, like the
+     * local-memory kernel winning for f32 with several channels). */
+    const int cpu_kernel =
+        ctx->tune.vec > 0 && (src->channels == 1 || src->type != CLV_F32);
+    if (cpu_kernel) {
+        const int sb = src->type == CLV_F32 ? 16 : 64;
+        snprintf(opts, sizeof opts, "%s -DTILE=%d -DVEC=%d -DSB=%d", fmt, TILE, ctx->tune.vec,
+                 sb);
         cl_kernel kv;
-        CLV_TRY(clv__get_kernel(ctx, CLV__SRC_TRANSPOSE, opts, "transpose_vec", &kv));
-        const size_t g[2] = {((size_t)src->width + 15) / 16, ((size_t)src->height + 15) / 16};
+        CLV_TRY(clv__get_kernel(ctx, CLV__SRC_TRANSPOSE, opts,
+                                src->channels == 1 ? "transpose_vec" : "transpose_vecn", &kv));
+        const size_t g[2] = {((size_t)src->width + sb - 1) / sb,
+                             ((size_t)src->height + sb - 1) / sb};
         CLV_TRY(CLV_LAUNCH(ctx, OP, kv, 2, g, NULL, CLV_ARG(src->mem), CLV_ARG(sp),
                            CLV_ARG(dst->mem), CLV_ARG(dp), CLV_ARG(src->width),
                            CLV_ARG(src->height)));
