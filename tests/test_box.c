@@ -138,10 +138,20 @@ int main(void)
                     run_random(small[si][0], small[si][1], all_cn[c], all_types[t], 5, 7,
                                all_borders[b], 0);
 
+    /* The CPU path's one-pass kernel for narrow windows (reach left and
+     * right at most 8 values): both sides of its limit per channel count,
+     * every border, widths around its 256-value blocks. */
+    static const int fused[][4] = {{1, 17, 300, 20}, {1, 16, 256, 9}, {1, 18, 257, 9},
+                                   {3, 5, 90, 20},   {3, 6, 86, 9},   {3, 7, 85, 9},
+                                   {4, 5, 64, 17},   {4, 4, 65, 5},   {4, 6, 63, 5}};
+    for (int f = 0; f < (int)(sizeof fused / sizeof fused[0]); f++)
+        for (int b = 0; b < N_BORDERS; b++)
+            for (int t = 0; t < N_TYPES; t++)
+                run_random(fused[f][2], fused[f][3], fused[f][0], all_types[t], fused[f][1], 3,
+                           all_borders[b], 0);
+
     /* Window shapes, every border: identity, square, even (anchor k/2),
-     * even non-square, large, both sides of the CPU path switch (widths up
-     * to 48 use vector kernels, wider ones the running-sum row pass), and the
-     * extreme 1-D windows. */
+     * even non-square, large, the extreme 1-D windows. */
     static const int ks[][2] = {{1, 1},  {3, 3},  {2, 2},   {4, 6},  {31, 31},
                                 {48, 3}, {49, 2}, {1, 255}, {255, 1}};
     for (int k = 0; k < (int)(sizeof ks / sizeof ks[0]); k++)

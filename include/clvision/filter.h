@@ -60,7 +60,9 @@ CLV_API clv_status clv_resize(clv_context *ctx, const clv_image *src, clv_image 
  * anchored at its centre: the window spans offsets -k/2 .. k-1-k/2 (integer
  * division), as OpenCV's default anchor, so an even window reaches one pixel
  * further back than forward. Cost per pixel does not grow with the window
- * (on CPUs, windows wider than 48 switch to the running-sum row pass).
+ * (on CPUs, windows that reach at most 8 values left and right, e.g. 5 wide
+ * with 3 or 4 channels or 17 with one, add their columns directly; wider ones
+ * use running sums both ways).
  * src and dst have the same shape.
  * NaN/Inf: the sums are running sums, so a non-finite value poisons every
  * output whose window holds it and, as the sums never recover, possibly the
