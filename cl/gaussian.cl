@@ -91,8 +91,56 @@ __kernel void gauss_cols_vec(__global const T *src, int src_pitch, int nvals, in
     VSTORE_AT(tmp, s, e, ROW(tmp, tmp_pitch, y));
 }
 
+/* CPU variant, pass 1 for windows of at most GR_MAX rows: a work-item owns
+ * VEC values of the flattened row and slides down `chunk` rows, keeping the
+ * window's rows, converted to float, in a private ring: one load and
+ * conversion per output row instead of ky. Same taps in the same order as
+ * gauss_cols_vec. */
+#define GR_MAX 32
+__kernel void gauss_cols_ring(__global const T *src, int src_pitch, int nvals, int height,
+                              __global float *tmp, int tmp_pitch, __constant float *wy, int ry,
+                              int chunk CLV_DBG_PARAMS)
+{
+    CLV_DBG_BUF(src, 0);
+    CLV_DBG_BUF(tmp, 4);
+    CLV_DBG_BUF(wy, 6);
+    const int e = get_global_id(0) * VEC;
+    const int y0 = get_global_id(1) * chunk;
+    if (e >= nvals || y0 >= height)
+        return;
+    const int k = 2 * ry + 1; /* <= GR_MAX, checked by the host */
+    FV ring[GR_MAX];
+    /* ring[(j + t) % k] holds source row y0 + j - ry + t for output row y0 + j */
+    for (int t = 0; t < k - 1; t++) {
+        const int sy = BORDER_INDEX(y0 - ry + t, height);
+        ring[t] = sy < 0 ? (FV)(0.0f) : TO_FV(VLOAD_AT(src, e, ROW(src, src_pitch, sy)));
+    }
+    const int last = min(chunk, height - y0);
+    int head = 0; /* ring slot of tap 0 */
+    for (int j = 0; j < last; j++) {
+        const int sy = BORDER_INDEX(y0 + j + ry, height);
+        int slot = head + k - 1;
+        if (slot >= k)
+            slot -= k;
+        ring[slot] = sy < 0 ? (FV)(0.0f) : TO_FV(VLOAD_AT(src, e, ROW(src, src_pitch, sy)));
+        FV s = (FV)(0.0f);
+        int r = head;
+        for (int t = 0; t < k; t++) {
+            s += ring[r] * GLD(wy, wy, t);
+            r = r + 1 == k ? 0 : r + 1;
+        }
+        VSTORE_AT(tmp, s, e, ROW(tmp, tmp_pitch, y0 + j));
+        head = head + 1 == k ? 0 : head + 1;
+    }
+}
+
+/* Values each side that gauss_rows_vec's edge blocks gather into a private
+ * window (wider kernels go value by value). */
+#define GR_EDGE 48
+
 /* CPU variant, pass 2: horizontal taps of the scratch -> dst. Interior blocks
- * use unaligned vectors; blocks at the edges go value by value. */
+ * use unaligned vectors; blocks at the edges gather their window through the
+ * border rule first. */
 __kernel void gauss_rows_vec(__global const float *tmp, int tmp_pitch, int width, int height,
                              __global T *dst, int dst_pitch, __constant float *wx,
                              int rx CLV_DBG_PARAMS)
@@ -112,6 +160,21 @@ __kernel void gauss_rows_vec(__global const float *tmp, int tmp_pitch, int width
         FV s = (FV)(0.0f);
         for (int t = 0; t <= 2 * rx; t++)
             s += VLOAD_AT(tmp, e + (t - rx) * CN, row) * GLD(wx, wx, t);
+        VSTORET_AT(dst, FROM_FV(s), e, out);
+    } else if (rx * CN <= GR_EDGE) {
+        /* the window's values through the border rule into private memory,
+         * then the same vector taps */
+        float win[VEC + 2 * GR_EDGE];
+        const int n = VEC + 2 * rx * CN;
+        for (int l = 0; l < n; l++) {
+            const int v = e - rx * CN + l;
+            const int x = v >= 0 ? v / CN : -((-v + CN - 1) / CN); /* floor(v / CN) */
+            const int sx = BORDER_INDEX(x, width);
+            win[l] = sx < 0 ? 0.0f : GLD(tmp, row, sx * CN + (v - x * CN));
+        }
+        FV s = (FV)(0.0f);
+        for (int t = 0; t <= 2 * rx; t++)
+            s += CAT(vload, VEC)(0, win + t * CN) * GLD(wx, wx, t);
         VSTORET_AT(dst, FROM_FV(s), e, out);
     } else {
         const int end = min(e + VEC, nvals);
