@@ -69,30 +69,40 @@ __kernel void resize_bilinear(__global const T *src, int src_pitch, int sw, int 
 #else
 #define HV 16
 #endif
-/* Lanes q0 + HREL(i, ph), i < 16, of the 32 values in a (0-15) and b (16-31),
+/* res = row r's t over the 32 values from q0, picked into the 16
+ * destination lanes of phase PH: lanes q0 + HREL(i, ph), i < 16, with
  * HREL(i, ph) = 2 CN ((ph + i) / CN) + (ph + i) % CN - ph, written out as
- * swizzles (plain vector shuffles for the compiler). */
+ * swizzles (plain vector shuffles for the compiler). For 1, 2 and 4 channels
+ * both terms of t lie in the same two vectors (lanes HREL and HREL + CN), so
+ * two loads do; for 3 the second term can lie beyond them, so t is formed
+ * from two more loads at q0 + CN first. */
+#if CN != 3
 #if CN == 1
-#define HPICK(a, b, ph) ((HACC)((a).even, (b).even))
+#define HPICK_A(a, b) ((HACC)((a).even, (b).even))
+#define HPICK_B(a, b) ((HACC)((a).odd, (b).odd))
 #elif CN == 2
-#define HPICK(a, b, ph) ((HACC)((a).s0145, (a).s89cd, (b).s0145, (b).s89cd))
+#define HPICK_A(a, b) ((HACC)((a).s0145, (a).s89cd, (b).s0145, (b).s89cd))
+#define HPICK_B(a, b) ((HACC)((a).s2367, (a).sabef, (b).s2367, (b).sabef))
 #elif CN == 4
-#define HPICK(a, b, ph) ((HACC)((a).s0123, (a).s89ab, (b).s0123, (b).s89ab))
+#define HPICK_A(a, b) ((HACC)((a).s0123, (a).s89ab, (b).s0123, (b).s89ab))
+#define HPICK_B(a, b) ((HACC)((a).s4567, (a).scdef, (b).s4567, (b).scdef))
+#endif
+#define HALF_ROW(res, r, q0, PH)                                                                \
+    {                                                                                           \
+        const HACC va = HLOAD(src, r, q0), vb = HLOAD(src, r, (q0) + 16);                       \
+        res = HPAIR(HPICK_A(va, vb), HPICK_B(va, vb));                                          \
+    }
 #else
 #define HPICK0(a, b) ((HACC)((a).s012, (a).s678, (a).scde, (b).s234, (b).s89a, (b).se))
 #define HPICK1(a, b) ((HACC)((a).s01, (a).s567, (a).sbcd, (b).s123, (b).s789, (b).sde))
 #define HPICK2(a, b) ((HACC)((a).s0, (a).s456, (a).sabc, (b).s012, (b).s678, (b).scde))
-#define HPICK(a, b, ph) CAT(HPICK, ph)(a, b)
-#endif
-
-/* res = row r's t over the 32 values from q0, picked into the 16
- * destination lanes of phase PH. */
 #define HALF_ROW(res, r, q0, PH)                                                                \
     {                                                                                           \
         const HACC ta = HPAIR(HLOAD(src, r, q0), HLOAD(src, r, (q0) + CN));                     \
         const HACC tb = HPAIR(HLOAD(src, r, (q0) + 16), HLOAD(src, r, (q0) + 16 + CN));         \
-        res = HPICK(ta, tb, PH);                                                                \
+        res = CAT(HPICK, PH)(ta, tb);                                                           \
     }
+#endif
 
 __kernel void resize_half_vec(__global const T *src, int src_pitch, int sw, int sh,
                               __global T *dst, int dst_pitch, int dw, int dh CLV_DBG_PARAMS)
