@@ -80,6 +80,51 @@ __kernel void box_cols(__global const float *sums, int width, int height, __glob
     }
 }
 
+/* Small windows (kx, ky <= BS_MAXK) in one pass, GPU-style: a BS_LX x BS_LY
+ * work-group stages its tile plus the window's halo in local memory once,
+ * sums each tile row over kx columns into a second local array, and each
+ * work-item then sums ky of those. One read of the source and one write of
+ * the destination; no scratch image. The host launches exactly
+ * (BS_LX, BS_LY) work-groups. */
+#define BS_LX 32
+#define BS_LY 8
+#define BS_MAXK 9
+__kernel void box_small(__global const T *src, int src_pitch, int width, int height,
+                        __global T *dst, int dst_pitch, int kx, int ky,
+                        float scale CLV_DBG_PARAMS)
+{
+    CLV_DBG_BUF(src, 0);
+    CLV_DBG_BUF(dst, 4);
+    __local float tile[(BS_LX + BS_MAXK - 1) * (BS_LY + BS_MAXK - 1) * CN];
+    __local float rsum[BS_LX * (BS_LY + BS_MAXK - 1) * CN];
+    const int lx = get_local_id(0), ly = get_local_id(1);
+    const int x0 = get_group_id(0) * BS_LX, y0 = get_group_id(1) * BS_LY;
+    const int tw = BS_LX + kx - 1, th = BS_LY + ky - 1;
+    /* no early return: every work-item reaches both barriers */
+    for (int i = ly * BS_LX + lx; i < tw * th; i += BS_LX * BS_LY) {
+        const int ty = i / tw, tx = i - ty * tw;
+        const int sy = BORDER_INDEX(y0 - ky / 2 + ty, height);
+        const int sx = BORDER_INDEX(x0 - kx / 2 + tx, width);
+        VSTORE((sy < 0 || sx < 0) ? FN_ZERO : LOAD_PIX(src, ROW(src, src_pitch, sy), sx), i,
+               tile);
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (int ty = ly; ty < th; ty += BS_LY) {
+        FN s = FN_ZERO;
+        for (int t = 0; t < kx; t++)
+            s += VLOAD(ty * tw + lx + t, tile);
+        VSTORE(s, ty * BS_LX + lx, rsum);
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    const int x = x0 + lx, y = y0 + ly;
+    if (x < width && y < height) {
+        FN s = FN_ZERO;
+        for (int t = 0; t < ky; t++)
+            s += VLOAD((ly + t) * BS_LX + lx, rsum);
+        STORE_PIX(dst, ROW(dst, dst_pitch, y), x, s * scale);
+    }
+}
+
 #ifdef VEC
 /* CPU variant, pass 1: vertical running sums, src -> float scratch. Each
  * work-item owns VEC values of the flattened row and slides down `chunk`
