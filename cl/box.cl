@@ -101,12 +101,23 @@ __kernel void box_small(__global const T *src, int src_pitch, int width, int hei
     const int x0 = get_group_id(0) * BS_LX, y0 = get_group_id(1) * BS_LY;
     const int tw = BS_LX + kx - 1, th = BS_LY + ky - 1;
     /* no early return: every work-item reaches both barriers */
-    for (int i = ly * BS_LX + lx; i < tw * th; i += BS_LX * BS_LY) {
-        const int ty = i / tw, tx = i - ty * tw;
-        const int sy = BORDER_INDEX(y0 - ky / 2 + ty, height);
-        const int sx = BORDER_INDEX(x0 - kx / 2 + tx, width);
-        VSTORE((sy < 0 || sx < 0) ? FN_ZERO : LOAD_PIX(src, ROW(src, src_pitch, sy), sx), i,
-               tile);
+    const int bx = x0 - kx / 2, by = y0 - ky / 2;
+    if (bx >= 0 && by >= 0 && bx + tw <= width && by + th <= height) {
+        /* the whole tile inside the image: no border rule */
+        for (int ty = ly; ty < th; ty += BS_LY) {
+            __global const T *row = ROW(src, src_pitch, by + ty);
+            for (int tx = lx; tx < tw; tx += BS_LX)
+                VSTORE(LOAD_PIX(src, row, bx + tx), ty * tw + tx, tile);
+        }
+    } else {
+        for (int ty = ly; ty < th; ty += BS_LY) {
+            const int sy = BORDER_INDEX(by + ty, height);
+            for (int tx = lx; tx < tw; tx += BS_LX) {
+                const int sx = BORDER_INDEX(bx + tx, width);
+                VSTORE((sy < 0 || sx < 0) ? FN_ZERO : LOAD_PIX(src, ROW(src, src_pitch, sy), sx),
+                       ty * tw + tx, tile);
+            }
+        }
     }
     barrier(CLK_LOCAL_MEM_FENCE);
     for (int ty = ly; ty < th; ty += BS_LY) {
