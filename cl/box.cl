@@ -296,10 +296,8 @@ inline float16 bf_load(__global const T *src CLV_DBG_PARAM(src), __global const 
         return TO_FV(VLOAD_AT(src, q, row));
     float g[16];
     for (int l = 0; l < 16; l++) {
-        const int v = q + l;
-        const int x = v >= 0 ? v / CN : -((-v + CN - 1) / CN); /* floor(v / CN) */
-        const int sx = BORDER_INDEX(x, width);
-        g[l] = sx < 0 ? 0.0f : (float)GLD(src, row, sx * CN + (v - x * CN));
+        const int i = clv_border_value(q + l, width);
+        g[l] = i < 0 ? 0.0f : (float)GLD(src, row, i);
     }
     return vload16(0, g);
 }

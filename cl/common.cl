@@ -70,14 +70,11 @@ typedef struct {
 #define CLV_DBG_PASS(b) , b##_dbg
 #define CLV_DBG_PICK(b, c, b1, b0) const clv_dbg_buf b##_dbg = (c) ? b1##_dbg : b0##_dbg
 
-/* 1 when n elements of esize bytes from element i of the pointer at address
- * addr lie inside b; otherwise records the fault (first one only) and is 0. */
-inline int clv_dbg_ok(const clv_dbg_buf b, ulong addr, long i, uint esize, uint n, int line,
-                      int store)
+/* Records a fault in b's record (the first one only): the element index off
+ * (bytes from b's start, in units of esize), the source line and the kind
+ * (0 load, 1 store or atomic, 2 misaligned vector store). */
+inline void clv_dbg_record(const clv_dbg_buf b, long off, uint esize, int line, uint kind)
 {
-    const long off = (long)(addr - b.base) + i * (long)esize; /* bytes from b's start */
-    if (off >= 0 && (ulong)off <= b.bytes && (ulong)n * esize <= b.bytes - (ulong)off)
-        return 1;
     if (atomic_cmpxchg(&b.err[0], 0u, 1u) == 0u) {
         b.err[1] = (uint)get_global_id(0);
         b.err[2] = (uint)get_global_id(1);
@@ -85,27 +82,31 @@ inline int clv_dbg_ok(const clv_dbg_buf b, ulong addr, long i, uint esize, uint 
         b.err[4] = (uint)(off / (long)esize);
         b.err[5] = (uint)b.arg;
         b.err[6] = (uint)line;
-        b.err[7] = (uint)store;
+        b.err[7] = kind;
     }
+}
+
+/* 1 when n elements of esize bytes from element i of the pointer at address
+ * addr lie inside b; otherwise records the fault and is 0. */
+inline int clv_dbg_ok(const clv_dbg_buf b, ulong addr, long i, uint esize, uint n, int line,
+                      int store)
+{
+    const long off = (long)(addr - b.base) + i * (long)esize; /* bytes from b's start */
+    if (off >= 0 && (ulong)off <= b.bytes && (ulong)n * esize <= b.bytes - (ulong)off)
+        return 1;
+    clv_dbg_record(b, off, esize, line, (uint)store);
     return 0;
 }
 #define CLV_DBG_OK(b, p, i, n, store)                                                           \
     clv_dbg_ok(b##_dbg, (ulong)(size_t)(p), (long)(i), (uint)sizeof(*(p)), (n), __LINE__, (store))
-/* As clv_dbg_ok for a whole-vector store at addr of `bytes` bytes, which must
- * also be aligned to `bytes`: a misaligned one is recorded with err[7] = 2. */
+/* As clv_dbg_ok for a whole-vector store of n elements at addr, which must
+ * also be aligned to the vector's size: a misaligned one is recorded as
+ * kind 2. */
 inline int clv_dbg_ok_aligned(const clv_dbg_buf b, ulong addr, uint esize, uint n, int line)
 {
     if (addr % ((ulong)esize * n) == 0)
         return clv_dbg_ok(b, addr, 0, esize, n, line, 1);
-    if (atomic_cmpxchg(&b.err[0], 0u, 1u) == 0u) {
-        b.err[1] = (uint)get_global_id(0);
-        b.err[2] = (uint)get_global_id(1);
-        b.err[3] = (uint)get_global_id(2);
-        b.err[4] = (uint)((long)(addr - b.base) / (long)esize);
-        b.err[5] = (uint)b.arg;
-        b.err[6] = (uint)line;
-        b.err[7] = 2u;
-    }
+    clv_dbg_record(b, (long)(addr - b.base), esize, line, 2u);
     return 0;
 }
 
@@ -278,6 +279,17 @@ inline int clv_border_index(int i, int n, int mode)
 
 #ifdef BORDER
 #define BORDER_INDEX(i, n) clv_border_index((i), (n), BORDER)
+#ifdef CN
+/* Value v (any integer) of a flattened row of `width` CN-channel pixels
+ * through the border rule: the index of the value it maps to, or -1 for the
+ * constant 0. */
+inline int clv_border_value(int v, int width)
+{
+    const int x = v >= 0 ? v / CN : -((-v + CN - 1) / CN); /* floor(v / CN) */
+    const int sx = BORDER_INDEX(x, width);
+    return sx < 0 ? -1 : sx * CN + (v - x * CN);
+}
+#endif
 #endif
 
 /* ---- log2 / exp2 ----

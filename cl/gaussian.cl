@@ -167,10 +167,8 @@ __kernel void gauss_rows_vec(__global const float *tmp, int tmp_pitch, int width
         float win[VEC + 2 * GR_EDGE];
         const int n = VEC + 2 * rx * CN;
         for (int l = 0; l < n; l++) {
-            const int v = e - rx * CN + l;
-            const int x = v >= 0 ? v / CN : -((-v + CN - 1) / CN); /* floor(v / CN) */
-            const int sx = BORDER_INDEX(x, width);
-            win[l] = sx < 0 ? 0.0f : GLD(tmp, row, sx * CN + (v - x * CN));
+            const int i = clv_border_value(e - rx * CN + l, width);
+            win[l] = i < 0 ? 0.0f : GLD(tmp, row, i);
         }
         FV s = (FV)(0.0f);
         for (int t = 0; t <= 2 * rx; t++)
