@@ -69,6 +69,27 @@ __kernel void gauss_cols(__global const float *tmp, int width, int height, __glo
 }
 
 #ifdef VEC
+/* s = the sum over t = 0..n-1 of VAL * W (expressions in t), in four
+ * partial sums: one running sum is a chain of dependent multiply-adds, and
+ * the CPU then waits the adder's latency on every tap; four chains keep it
+ * busy. */
+#define GAUSS_TAPS(s, t, VAL, W, n)                                                             \
+    do {                                                                                       \
+        FV a0_ = (FV)(0.0f), a1_ = (FV)(0.0f), a2_ = (FV)(0.0f), a3_ = (FV)(0.0f);             \
+        int b_ = 0;                                                                            \
+        for (; b_ + 3 < (n); b_ += 4) {                                                        \
+            { const int t = b_;     a0_ += (VAL) * (W); }                                      \
+            { const int t = b_ + 1; a1_ += (VAL) * (W); }                                      \
+            { const int t = b_ + 2; a2_ += (VAL) * (W); }                                      \
+            { const int t = b_ + 3; a3_ += (VAL) * (W); }                                      \
+        }                                                                                      \
+        for (; b_ < (n); b_++) {                                                               \
+            const int t = b_;                                                                  \
+            a0_ += (VAL) * (W);                                                                \
+        }                                                                                      \
+        (s) = (a0_ + a1_) + (a2_ + a3_);                                                       \
+    } while (0)
+
 /* CPU variant, pass 1: vertical taps, src -> float scratch; each work-item
  * owns VEC values of the flattened row. */
 __kernel void gauss_cols_vec(__global const T *src, int src_pitch, int nvals, int height,
@@ -109,11 +130,13 @@ __kernel void gauss_cols_ring(__global const T *src, int src_pitch, int nvals, i
     if (e >= nvals || y0 >= height)
         return;
     const int k = 2 * ry + 1; /* <= GR_MAX, checked by the host */
-    FV ring[GR_MAX];
-    /* ring[(j + t) % k] holds source row y0 + j - ry + t for output row y0 + j */
+    /* every row is stored twice, at slot and slot + k, so the window of
+     * output row j is ring[head .. head + k - 1] without wrapping */
+    FV ring[2 * GR_MAX];
     for (int t = 0; t < k - 1; t++) {
         const int sy = BORDER_INDEX(y0 - ry + t, height);
-        ring[t] = sy < 0 ? (FV)(0.0f) : TO_FV(VLOAD_AT(src, e, ROW(src, src_pitch, sy)));
+        ring[t] = ring[t + k] =
+            sy < 0 ? (FV)(0.0f) : TO_FV(VLOAD_AT(src, e, ROW(src, src_pitch, sy)));
     }
     const int last = min(chunk, height - y0);
     int head = 0; /* ring slot of tap 0 */
@@ -122,13 +145,10 @@ __kernel void gauss_cols_ring(__global const T *src, int src_pitch, int nvals, i
         int slot = head + k - 1;
         if (slot >= k)
             slot -= k;
-        ring[slot] = sy < 0 ? (FV)(0.0f) : TO_FV(VLOAD_AT(src, e, ROW(src, src_pitch, sy)));
-        FV s = (FV)(0.0f);
-        int r = head;
-        for (int t = 0; t < k; t++) {
-            s += ring[r] * GLD(wy, wy, t);
-            r = r + 1 == k ? 0 : r + 1;
-        }
+        ring[slot] = ring[slot + k] =
+            sy < 0 ? (FV)(0.0f) : TO_FV(VLOAD_AT(src, e, ROW(src, src_pitch, sy)));
+        FV s;
+        GAUSS_TAPS(s, t, ring[head + t], GLD(wy, wy, t), k);
         VSTORE_AT(tmp, s, e, ROW(tmp, tmp_pitch, y0 + j));
         head = head + 1 == k ? 0 : head + 1;
     }
@@ -157,9 +177,8 @@ __kernel void gauss_rows_vec(__global const float *tmp, int tmp_pitch, int width
     __global T *out = ROW(dst, dst_pitch, y);
     const int x_lo = e / CN, x_hi = (e + VEC - 1) / CN;
     if (x_lo - rx >= 0 && x_hi + rx < width) {
-        FV s = (FV)(0.0f);
-        for (int t = 0; t <= 2 * rx; t++)
-            s += VLOAD_AT(tmp, e + (t - rx) * CN, row) * GLD(wx, wx, t);
+        FV s;
+        GAUSS_TAPS(s, t, VLOAD_AT(tmp, e + (t - rx) * CN, row), GLD(wx, wx, t), 2 * rx + 1);
         VSTORET_AT(dst, FROM_FV(s), e, out);
     } else if (rx * CN <= GR_EDGE) {
         /* the window's values through the border rule into private memory,
@@ -170,9 +189,8 @@ __kernel void gauss_rows_vec(__global const float *tmp, int tmp_pitch, int width
             const int i = clv_border_value(e - rx * CN + l, width);
             win[l] = i < 0 ? 0.0f : GLD(tmp, row, i);
         }
-        FV s = (FV)(0.0f);
-        for (int t = 0; t <= 2 * rx; t++)
-            s += CAT(vload, VEC)(0, win + t * CN) * GLD(wx, wx, t);
+        FV s;
+        GAUSS_TAPS(s, t, CAT(vload, VEC)(0, win + t * CN), GLD(wx, wx, t), 2 * rx + 1);
         VSTORET_AT(dst, FROM_FV(s), e, out);
     } else {
         const int end = min(e + VEC, nvals);
