@@ -78,14 +78,17 @@ CLV_API clv_status clv_box_filter(clv_context *ctx, const clv_image *src, clv_im
 
     if (ksize_x <= 9 && ksize_y <= 9) {
         /* small windows: one pass through local memory (box_small; its
-         * BS_LX x BS_LY = 32 x 8 groups and BS_MAXK = 9) */
+         * BS_LX x BS_LY = 32 x 8 groups, BS_MAXK = 9, and BS_PY rows per
+         * work-item: 8 for one channel, else 1) */
         enum { LX = 32, LY = 8 };
+        const size_t rows = (size_t)LY * (cn == 1 ? 8 : 1);
         cl_kernel ks;
         CLV_TRY(clv__get_kernel(ctx, CLV__SRC_BOX, opts, "box_small", &ks));
         size_t max_wg, local_free;
         CLV_TRY(clv__kernel_limits(ctx, OP, ks, &max_wg, &local_free));
         if (max_wg >= LX * LY) {
-            const size_t g[2] = {((size_t)w + LX - 1) / LX * LX, ((size_t)h + LY - 1) / LY * LY};
+            const size_t g[2] = {((size_t)w + LX - 1) / LX * LX,
+                                 ((size_t)h + rows - 1) / rows * LY};
             const size_t l[2] = {LX, LY};
             CLV_TRY(CLV_LAUNCH(ctx, OP, ks, 2, g, l, CLV_ARG(src->mem), CLV_ARG(sp), CLV_ARG(w),
                                CLV_ARG(h), CLV_ARG(dst->mem), CLV_ARG(dp), CLV_ARG(ksize_x),
