@@ -91,25 +91,29 @@ __kernel void gauss_cols(__global const float *tmp, int width, int height, __glo
     } while (0)
 
 /* CPU variant, pass 1: vertical taps, src -> float scratch; each work-item
- * owns VEC values of the flattened row. */
+ * owns VEC values of the flattened row and makes `chunk` rows of them (the
+ * same arguments and shape as gauss_cols_ring, for windows too tall for its
+ * ring). */
 __kernel void gauss_cols_vec(__global const T *src, int src_pitch, int nvals, int height,
-                             __global float *tmp, int tmp_pitch, __constant float *wy,
-                             int ry CLV_DBG_PARAMS)
+                             __global float *tmp, int tmp_pitch, __constant float *wy, int ry,
+                             int chunk CLV_DBG_PARAMS)
 {
     CLV_DBG_BUF(src, 0);
     CLV_DBG_BUF(tmp, 4);
     CLV_DBG_BUF(wy, 6);
     const int e = get_global_id(0) * VEC;
-    const int y = get_global_id(1);
-    if (e >= nvals || y >= height)
+    const int y0 = get_global_id(1) * chunk;
+    if (e >= nvals || y0 >= height)
         return;
-    FV s = (FV)(0.0f);
-    for (int t = 0; t <= 2 * ry; t++) {
-        const int sy = BORDER_INDEX(y - ry + t, height);
-        if (sy >= 0)
-            s += TO_FV(VLOAD_AT(src, e, ROW(src, src_pitch, sy))) * GLD(wy, wy, t);
+    for (int y = y0; y < min(y0 + chunk, height); y++) {
+        FV s = (FV)(0.0f);
+        for (int t = 0; t <= 2 * ry; t++) {
+            const int sy = BORDER_INDEX(y - ry + t, height);
+            if (sy >= 0)
+                s += TO_FV(VLOAD_AT(src, e, ROW(src, src_pitch, sy))) * GLD(wy, wy, t);
+        }
+        VSTORE_AT(tmp, s, e, ROW(tmp, tmp_pitch, y));
     }
-    VSTORE_AT(tmp, s, e, ROW(tmp, tmp_pitch, y));
 }
 
 /* CPU variant, pass 1 for windows of at most GR_MAX rows: a work-item owns

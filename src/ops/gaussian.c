@@ -130,8 +130,8 @@ clv_status clv__gaussian_blur(clv_context *ctx, const clv_image *src, clv_image 
         char vopts[300];
         snprintf(vopts, sizeof vopts, "%s -DVEC=%d", opts, vec);
         cl_kernel kv, kh;
-        /* windows of up to 32 rows keep them in a private ring (the
-         * kernel's GR_MAX), each work-item sliding down `chunk` rows */
+        /* column pass: a work-item slides down `chunk` rows; windows of up
+         * to 32 rows keep them in a private ring (the kernel's GR_MAX) */
         const int ring = ky <= 31;
         const int chunk = 32;
         CLV_TRY(clv__get_kernel(ctx, CLV__SRC_GAUSSIAN, vopts,
@@ -141,16 +141,10 @@ clv_status clv__gaussian_blur(clv_context *ctx, const clv_image *src, clv_image 
         const int tpitch = (nvals + vec - 1) / vec * vec;
         CLV_TRY(clv__scratch(ctx, OP, 0, (size_t)tpitch * (size_t)h * sizeof(float), &tmp));
         const size_t g[2] = {(size_t)(nvals + vec - 1) / (size_t)vec, (size_t)h};
-        if (ring) {
-            const size_t gr[2] = {g[0], ((size_t)h + chunk - 1) / chunk};
-            CLV_TRY(CLV_LAUNCH(ctx, OP, kv, 2, gr, NULL, CLV_ARG(src->mem), CLV_ARG(sp),
-                               CLV_ARG(nvals), CLV_ARG(h), CLV_ARG(tmp), CLV_ARG(tpitch),
-                               CLV_ARG(wybuf), CLV_ARG(ry), CLV_ARG(chunk)));
-        } else {
-            CLV_TRY(CLV_LAUNCH(ctx, OP, kv, 2, g, NULL, CLV_ARG(src->mem), CLV_ARG(sp),
-                               CLV_ARG(nvals), CLV_ARG(h), CLV_ARG(tmp), CLV_ARG(tpitch),
-                               CLV_ARG(wybuf), CLV_ARG(ry)));
-        }
+        const size_t gc[2] = {g[0], ((size_t)h + chunk - 1) / chunk};
+        CLV_TRY(CLV_LAUNCH(ctx, OP, kv, 2, gc, NULL, CLV_ARG(src->mem), CLV_ARG(sp),
+                           CLV_ARG(nvals), CLV_ARG(h), CLV_ARG(tmp), CLV_ARG(tpitch),
+                           CLV_ARG(wybuf), CLV_ARG(ry), CLV_ARG(chunk)));
         CLV_TRY(CLV_LAUNCH(ctx, OP, kh, 2, g, NULL, CLV_ARG(tmp), CLV_ARG(tpitch), CLV_ARG(w),
                            CLV_ARG(h), CLV_ARG(dst->mem), CLV_ARG(dp), CLV_ARG(wxbuf),
                            CLV_ARG(rx)));
