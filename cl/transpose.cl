@@ -55,13 +55,13 @@ inline void transpose_edge(__global const T *src CLV_DBG_PARAM(src), int src_pit
             GVSTORE(dst, GVLOAD(src, x, ROW(src, src_pitch, y)), y, ROW(dst, dst_pitch, x));
 }
 
-#define TRANSPOSE_SUPER(BLOCK)                                                                  \
+#define TRANSPOSE_SUPER(BLOCK, EDGE)                                                                \
     {                                                                                           \
         const int x0 = get_global_id(0) * SB, y0 = get_global_id(1) * SB;                       \
         for (int bx = x0; bx < min(x0 + SB, width); bx += 16)                                   \
             for (int by = y0; by < min(y0 + SB, height); by += 16) {                            \
                 if (bx + 16 > width || by + 16 > height)                                        \
-                    transpose_edge(src CLV_DBG_PASS(src), src_pitch, dst CLV_DBG_PASS(dst),     \
+                    EDGE(src CLV_DBG_PASS(src), src_pitch, dst CLV_DBG_PASS(dst),               \
                                    dst_pitch, width, height, bx, by);                           \
                 else                                                                            \
                     BLOCK(src CLV_DBG_PASS(src), src_pitch, dst CLV_DBG_PASS(dst), dst_pitch,   \
@@ -69,7 +69,98 @@ inline void transpose_edge(__global const T *src CLV_DBG_PARAM(src), int src_pit
             }                                                                                   \
     }
 
-#if CN == 1
+/* Streaming (non-temporal) stores for the strip kernels below: the host
+ * asks for them with -DSTREAM for large destinations on CPU devices. They
+ * write whole cache lines without first reading them (a plain store reads
+ * the line it writes into) and keep the destination from evicting the
+ * source from the caches. They need clang's builtin and x86's sfence, which
+ * orders them before the work-item ends; elsewhere the stores are plain
+ * ones, with the same result. */
+#if defined(STREAM) && defined(__has_builtin) && (defined(__x86_64__) || defined(__i386__))
+#if __has_builtin(__builtin_nontemporal_store) && __has_builtin(__builtin_ia32_sfence)
+#define STREAM_STORES
+#endif
+#endif
+#ifdef STREAM_STORES
+#ifdef CLV_DEBUG
+#define GVSTA_STREAM(VT, b, v, p)                                                               \
+    (clv_dbg_ok_aligned(b##_dbg, (ulong)(size_t)(p), (uint)sizeof(*(p)), (uint)vec_step(VT),     \
+                        __LINE__)                                                               \
+         ? __builtin_nontemporal_store((v), (__global VT *)(p))                                 \
+         : (void)0)
+#else
+#define GVSTA_STREAM(VT, b, v, p) __builtin_nontemporal_store((v), (__global VT *)(p))
+#endif
+#define STREAM_FENCE() __builtin_ia32_sfence()
+#else
+#define GVSTA_STREAM(VT, b, v, p) GVSTA(VT, b, v, p)
+#define STREAM_FENCE()
+#endif
+
+/* As TRANSPOSE_SUPER, by strips 16 source columns wide and SB rows tall:
+ * STRIP(.., bx, y0, y1) takes the full 16-row blocks of the strip, so that
+ * it can run each destination row of the strip from y0 to y1 in one go
+ * (whole cache lines, few rows written at a time: what streaming stores
+ * need). */
+#define TRANSPOSE_SUPER_STRIP(STRIP, EDGE)                                                      \
+    {                                                                                           \
+        const int x0 = get_global_id(0) * SB, y0 = get_global_id(1) * SB;                       \
+        const int y1 = min(y0 + SB, height), yf = y0 + (y1 - y0) / 16 * 16;                     \
+        for (int bx = x0; bx < min(x0 + SB, width); bx += 16) {                                 \
+            if (bx + 16 <= width)                                                               \
+                STRIP(src CLV_DBG_PASS(src), src_pitch, dst CLV_DBG_PASS(dst), dst_pitch, bx,   \
+                      y0, yf);                                                                  \
+            for (int by = bx + 16 <= width ? yf : y0; by < y1; by += 16)                        \
+                EDGE(src CLV_DBG_PASS(src), src_pitch, dst CLV_DBG_PASS(dst), dst_pitch, width, \
+                     height, bx, by);                                                           \
+        }                                                                                       \
+        STREAM_FENCE();                                                                         \
+    }
+
+#if defined(WORD4)
+/* Pixels of four bytes (u8 x 4, f32 x 1) move as uints; src_pitch and
+ * dst_pitch count uints. A strip is 4x4 transposes in registers, each stored
+ * at once as four aligned 16-byte stores, down the strip for four
+ * destination rows at a time. */
+inline void transpose_edge_w4(__global const uint *src CLV_DBG_PARAM(src), int src_pitch,
+                              __global uint *dst CLV_DBG_PARAM(dst), int dst_pitch, int width,
+                              int height, int bx, int by)
+{
+    for (int y = by; y < min(by + 16, height); y++)
+        for (int x = bx; x < min(bx + 16, width); x++)
+            GST(dst, ROW(dst, dst_pitch, x), y, GLD(src, ROW(src, src_pitch, y), x));
+}
+
+inline void transpose_strip_w4(__global const uint *src CLV_DBG_PARAM(src), int src_pitch,
+                               __global uint *dst CLV_DBG_PARAM(dst), int dst_pitch, int bx,
+                               int y0, int y1)
+{
+    for (int kb = 0; kb < 16; kb += 4) /* destination rows bx + kb .. bx + kb + 3 */
+        for (int y = y0; y < y1; y += 4) {
+            const int x = bx + kb;
+            const uint4 r0 = GVLD(4, src, 0, ROW(src, src_pitch, y) + x);
+            const uint4 r1 = GVLD(4, src, 0, ROW(src, src_pitch, y + 1) + x);
+            const uint4 r2 = GVLD(4, src, 0, ROW(src, src_pitch, y + 2) + x);
+            const uint4 r3 = GVLD(4, src, 0, ROW(src, src_pitch, y + 3) + x);
+            GVSTA_STREAM(uint4, dst, (uint4)(r0.s0, r1.s0, r2.s0, r3.s0),
+                         ROW(dst, dst_pitch, x) + y);
+            GVSTA_STREAM(uint4, dst, (uint4)(r0.s1, r1.s1, r2.s1, r3.s1),
+                         ROW(dst, dst_pitch, x + 1) + y);
+            GVSTA_STREAM(uint4, dst, (uint4)(r0.s2, r1.s2, r2.s2, r3.s2),
+                         ROW(dst, dst_pitch, x + 2) + y);
+            GVSTA_STREAM(uint4, dst, (uint4)(r0.s3, r1.s3, r2.s3, r3.s3),
+                         ROW(dst, dst_pitch, x + 3) + y);
+        }
+}
+
+__kernel void transpose_w4(__global const uint *src, int src_pitch, __global uint *dst,
+                           int dst_pitch, int width, int height CLV_DBG_PARAMS)
+{
+    CLV_DBG_BUF(src, 0);
+    CLV_DBG_BUF(dst, 2);
+    TRANSPOSE_SUPER_STRIP(transpose_strip_w4, transpose_edge_w4)
+}
+#elif CN == 1
 /* One channel: the full 16x16 block in 16 vector registers. */
 inline void transpose_block1(__global const T *src CLV_DBG_PARAM(src), int src_pitch,
                              __global T *dst CLV_DBG_PARAM(dst), int dst_pitch, int bx, int by)
@@ -113,7 +204,82 @@ __kernel void transpose_vec(__global const T *src, int src_pitch, __global T *ds
 {
     CLV_DBG_BUF(src, 0);
     CLV_DBG_BUF(dst, 2);
-    TRANSPOSE_SUPER(transpose_block1)
+    TRANSPOSE_SUPER(transpose_block1, transpose_edge)
+}
+#elif CN == 3 && defined(DEPTH_U8)
+/* Three bytes per pixel: pixels travel as the low three bytes of a uint, so
+ * the transpose itself is on 4x4 blocks of uints in registers. A source
+ * window is 4 pixels (12 bytes) of a 16-byte load; a destination row of the
+ * block is packed back from 16 uints into three aligned 16-byte stores. */
+/* The fourth byte of each uint is never stored; it takes the bytes of the
+ * load that are not pixels of the window, so that every byte of the load is
+ * used (with zeros there LLVM narrows the vector load to six 2-byte inserts). */
+inline uint4 rgb_unpack(uchar16 v) /* bytes 0..11 */
+{
+    return as_uint4((uchar16)(v.s0, v.s1, v.s2, v.sc, v.s3, v.s4, v.s5, v.sd, v.s6, v.s7, v.s8,
+                              v.se, v.s9, v.sa, v.sb, v.sf));
+}
+
+inline uint4 rgb_unpack_hi(uchar16 v) /* bytes 4..15 */
+{
+    return as_uint4((uchar16)(v.s4, v.s5, v.s6, v.s0, v.s7, v.s8, v.s9, v.s1, v.sa, v.sb, v.sc,
+                              v.s2, v.sd, v.se, v.sf, v.s3));
+}
+
+inline void rgb_store_row(__global uchar *dst CLV_DBG_PARAM(dst), __global uchar *q, uint4 d0,
+                          uint4 d1, uint4 d2, uint4 d3)
+{
+    const uchar16 e0 = as_uchar16(d0), e1 = as_uchar16(d1), e2 = as_uchar16(d2),
+                  e3 = as_uchar16(d3);
+    GVSTA_STREAM(uchar16, dst,
+          (uchar16)(e0.s0, e0.s1, e0.s2, e0.s4, e0.s5, e0.s6, e0.s8, e0.s9, e0.sa, e0.sc, e0.sd,
+                    e0.se, e1.s0, e1.s1, e1.s2, e1.s4),
+          q);
+    GVSTA_STREAM(uchar16, dst,
+          (uchar16)(e1.s5, e1.s6, e1.s8, e1.s9, e1.sa, e1.sc, e1.sd, e1.se, e2.s0, e2.s1, e2.s2,
+                    e2.s4, e2.s5, e2.s6, e2.s8, e2.s9),
+          q + 16);
+    GVSTA_STREAM(uchar16, dst,
+          (uchar16)(e2.sa, e2.sc, e2.sd, e2.se, e3.s0, e3.s1, e3.s2, e3.s4, e3.s5, e3.s6, e3.s8,
+                    e3.s9, e3.sa, e3.sc, e3.sd, e3.se),
+          q + 32);
+}
+
+/* Pixels 4 kb .. 4 kb + 3 of source row y, block column bx. */
+#define RGB_WIN(y, kb)                                                                          \
+    ((kb) < 3 ? rgb_unpack(GVLD(16, src, 0, ROW(src, src_pitch, y) + 3 * bx + 12 * (kb)))        \
+              : rgb_unpack_hi(GVLD(16, src, 0, ROW(src, src_pitch, y) + 3 * bx + 32)))
+
+inline void transpose_strip3(__global const uchar *src CLV_DBG_PARAM(src), int src_pitch,
+                             __global uchar *dst CLV_DBG_PARAM(dst), int dst_pitch, int bx,
+                             int y0, int y1)
+{
+    for (int kb = 0; kb < 4; kb++)             /* destination rows bx + 4 kb .. bx + 4 kb + 3 */
+        for (int by = y0; by < y1; by += 16) { /* their pixels by .. by + 15 */
+            uint4 d[4][4]; /* d[i][jb]: row bx + 4 kb + i, pixels by + 4 jb .. + 3 */
+            for (int jb = 0; jb < 4; jb++) {
+                const int y = by + 4 * jb;
+                const uint4 r0 = RGB_WIN(y, kb), r1 = RGB_WIN(y + 1, kb),
+                            r2 = RGB_WIN(y + 2, kb), r3 = RGB_WIN(y + 3, kb);
+                d[0][jb] = (uint4)(r0.s0, r1.s0, r2.s0, r3.s0);
+                d[1][jb] = (uint4)(r0.s1, r1.s1, r2.s1, r3.s1);
+                d[2][jb] = (uint4)(r0.s2, r1.s2, r2.s2, r3.s2);
+                d[3][jb] = (uint4)(r0.s3, r1.s3, r2.s3, r3.s3);
+            }
+            for (int i = 0; i < 4; i++)
+                rgb_store_row(dst CLV_DBG_PASS(dst),
+                              ROW(dst, dst_pitch, bx + 4 * kb + i) + 3 * by, d[i][0], d[i][1],
+                              d[i][2], d[i][3]);
+        }
+}
+#undef RGB_WIN
+
+__kernel void transpose_vecn(__global const T *src, int src_pitch, __global T *dst, int dst_pitch,
+                             int width, int height CLV_DBG_PARAMS)
+{
+    CLV_DBG_BUF(src, 0);
+    CLV_DBG_BUF(dst, 2);
+    TRANSPOSE_SUPER_STRIP(transpose_strip3, transpose_edge)
 }
 #else
 
@@ -147,7 +313,7 @@ __kernel void transpose_vecn(__global const T *src, int src_pitch, __global T *d
 {
     CLV_DBG_BUF(src, 0);
     CLV_DBG_BUF(dst, 2);
-    TRANSPOSE_SUPER(transpose_blockn)
+    TRANSPOSE_SUPER(transpose_blockn, transpose_edge)
 }
 #endif /* CN */
 #undef TV

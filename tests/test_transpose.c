@@ -132,6 +132,13 @@ int main(void)
     run_random(1920, 1080, 3, CLV_U8, 0);
     run_random(1920, 1080, 4, CLV_F32, 0);
     run_random(1080, 1920, 3, CLV_U16, 13);
+    run_random(1920, 1080, 1, CLV_F32, 0);
+    /* Destinations of 4 MiB and more take streaming stores on CPU devices
+     * (u8 x 3, 4-byte pixels): odd sizes, with partial strips at the right
+     * and bottom edges. */
+    run_random(1931, 1087, 3, CLV_U8, 0);
+    run_random(1931, 1087, 1, CLV_F32, 13);
+    run_random(1087, 1931, 4, CLV_U8, 0);
 
     photo();
 
