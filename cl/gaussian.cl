@@ -90,10 +90,40 @@ __kernel void gauss_cols(__global const float *tmp, int width, int height, __glo
         (s) = (a0_ + a1_) + (a2_ + a3_);                                                       \
     } while (0)
 
-/* CPU variant, pass 1: vertical taps, src -> float scratch; each work-item
- * owns VEC values of the flattened row and makes `chunk` rows of them (the
- * same arguments and shape as gauss_cols_ring, for windows too tall for its
- * ring). */
+/* As GAUSS_TAPS for two outputs that share the weights, s0 over VAL0 and s1
+ * over VAL1, in two partial sums each: each weight is broadcast once for
+ * both. */
+#define GAUSS_TAPS2(s0, s1, t, VAL0, VAL1, W, n)                                                \
+    do {                                                                                       \
+        FV a0_ = (FV)(0.0f), a1_ = (FV)(0.0f), c0_ = (FV)(0.0f), c1_ = (FV)(0.0f);             \
+        int b_ = 0;                                                                            \
+        for (; b_ + 1 < (n); b_ += 2) {                                                        \
+            {                                                                                  \
+                const int t = b_;                                                              \
+                const float w_ = (W);                                                          \
+                a0_ += (VAL0) * w_;                                                            \
+                c0_ += (VAL1) * w_;                                                            \
+            }                                                                                  \
+            {                                                                                  \
+                const int t = b_ + 1;                                                          \
+                const float w_ = (W);                                                          \
+                a1_ += (VAL0) * w_;                                                            \
+                c1_ += (VAL1) * w_;                                                            \
+            }                                                                                  \
+        }                                                                                      \
+        if (b_ < (n)) {                                                                        \
+            const int t = b_;                                                                  \
+            const float w_ = (W);                                                              \
+            a0_ += (VAL0) * w_;                                                                \
+            c0_ += (VAL1) * w_;                                                                \
+        }                                                                                      \
+        (s0) = a0_ + a1_;                                                                      \
+        (s1) = c0_ + c1_;                                                                      \
+    } while (0)
+
+/* CPU variant for windows taller than gauss_band_vec's ring, pass 1:
+ * vertical taps, src -> float scratch; each work-item owns VEC values of the
+ * flattened row and makes `chunk` rows of them. */
 __kernel void gauss_cols_vec(__global const T *src, int src_pitch, int nvals, int height,
                              __global float *tmp, int tmp_pitch, __constant float *wy, int ry,
                              int chunk CLV_DBG_PARAMS)
@@ -116,47 +146,8 @@ __kernel void gauss_cols_vec(__global const T *src, int src_pitch, int nvals, in
     }
 }
 
-/* CPU variant, pass 1 for windows of at most GR_MAX rows: a work-item owns
- * VEC values of the flattened row and slides down `chunk` rows, keeping the
- * window's rows, converted to float, in a private ring: one load and
- * conversion per output row instead of ky. Same taps in the same order as
- * gauss_cols_vec. */
+/* Most rows in the window of gauss_band_vec (its ring). */
 #define GR_MAX 32
-__kernel void gauss_cols_ring(__global const T *src, int src_pitch, int nvals, int height,
-                              __global float *tmp, int tmp_pitch, __constant float *wy, int ry,
-                              int chunk CLV_DBG_PARAMS)
-{
-    CLV_DBG_BUF(src, 0);
-    CLV_DBG_BUF(tmp, 4);
-    CLV_DBG_BUF(wy, 6);
-    const int e = get_global_id(0) * VEC;
-    const int y0 = get_global_id(1) * chunk;
-    if (e >= nvals || y0 >= height)
-        return;
-    const int k = 2 * ry + 1; /* <= GR_MAX, checked by the host */
-    /* every row is stored twice, at slot and slot + k, so the window of
-     * output row j is ring[head .. head + k - 1] without wrapping */
-    FV ring[2 * GR_MAX];
-    for (int t = 0; t < k - 1; t++) {
-        const int sy = BORDER_INDEX(y0 - ry + t, height);
-        ring[t] = ring[t + k] =
-            sy < 0 ? (FV)(0.0f) : TO_FV(VLOAD_AT(src, e, ROW(src, src_pitch, sy)));
-    }
-    const int last = min(chunk, height - y0);
-    int head = 0; /* ring slot of tap 0 */
-    for (int j = 0; j < last; j++) {
-        const int sy = BORDER_INDEX(y0 + j + ry, height);
-        int slot = head + k - 1;
-        if (slot >= k)
-            slot -= k;
-        ring[slot] = ring[slot + k] =
-            sy < 0 ? (FV)(0.0f) : TO_FV(VLOAD_AT(src, e, ROW(src, src_pitch, sy)));
-        FV s;
-        GAUSS_TAPS(s, t, ring[head + t], GLD(wy, wy, t), k);
-        VSTORE_AT(tmp, s, e, ROW(tmp, tmp_pitch, y0 + j));
-        head = head + 1 == k ? 0 : head + 1;
-    }
-}
 
 /* Values each side that gauss_rows_vec's edge blocks gather into a private
  * window (wider kernels go value by value). */
@@ -208,6 +199,100 @@ __kernel void gauss_rows_vec(__global const float *tmp, int tmp_pitch, int width
             }
             GST(dst, out, i, FROM_FN_SCALAR(s));
         }
+    }
+}
+/* CPU variant, both passes in one, by bands of `chunk` output rows over the
+ * whole width (the way a CPU library filters separably): a work-item keeps,
+ * in its own part of `work`, a ring of the last ky source rows filtered
+ * along x (k rows of rpitch floats) and one row of the source converted to
+ * float with its border values on both sides. Each source row the band needs
+ * is converted and filtered along x once; each output row is then the y taps
+ * over the ring. The ring (ky rows of the row's values) stays in the core's
+ * cache, so no full-size float image goes through memory as with the two
+ * passes above. rpitch >= ceil(nvals / VEC) VEC + 2 rx CN. Launch one
+ * work-item per work-group. */
+inline void gauss_band_row(__global const T *src CLV_DBG_PARAM(src), __global const T *row,
+                           __global float *work CLV_DBG_PARAM(work), __global float *pad,
+                           __global float *out, __constant float *wx CLV_DBG_PARAM(wx),
+                           int rx, int width)
+{
+    const int nvals = width * CN, b = rx * CN;
+    if (!row) { /* constant border beyond the image: a zero row */
+        for (int e = 0; e < nvals; e += VEC)
+            VSTORE_AT(work, (FV)(0.0f), e, out);
+        return;
+    }
+    for (int e = 0; e < nvals; e += VEC)
+        VSTORE_AT(work, TO_FV(VLOAD_AT(src, e, row)), b + e, pad);
+    for (int l = 0; l < b; l++) {
+        const int il = clv_border_value(l - b, width), ir = clv_border_value(nvals + l, width);
+        GST(work, pad, l, il < 0 ? 0.0f : (float)GLD(src, row, il));
+        GST(work, pad, b + nvals + l, ir < 0 ? 0.0f : (float)GLD(src, row, ir));
+    }
+    int e = 0;
+    for (; e + VEC < nvals; e += 2 * VEC) {
+        FV s0, s1;
+        GAUSS_TAPS2(s0, s1, t, VLOAD_AT(work, e + t * CN, pad),
+                    VLOAD_AT(work, e + VEC + t * CN, pad), GLD(wx, wx, t), 2 * rx + 1);
+        VSTORE_AT(work, s0, e, out);
+        VSTORE_AT(work, s1, e + VEC, out);
+    }
+    if (e < nvals) {
+        FV s;
+        GAUSS_TAPS(s, t, VLOAD_AT(work, e + t * CN, pad), GLD(wx, wx, t), 2 * rx + 1);
+        VSTORE_AT(work, s, e, out);
+    }
+}
+
+__kernel void gauss_band_vec(__global const T *src, int src_pitch, int width, int height,
+                             __global T *dst, int dst_pitch, __constant float *wx, int rx,
+                             __constant float *wy, int ry, int chunk, __global float *work,
+                             int rpitch CLV_DBG_PARAMS)
+{
+    CLV_DBG_BUF(src, 0);
+    CLV_DBG_BUF(dst, 4);
+    CLV_DBG_BUF(wx, 6);
+    CLV_DBG_BUF(wy, 8);
+    CLV_DBG_BUF(work, 11);
+    const int band = get_global_id(0);
+    const int y0 = band * chunk;
+    if (y0 >= height)
+        return;
+    const int k = 2 * ry + 1, nvals = width * CN; /* k <= GR_MAX: checked by the host */
+    __global float *ring = work + (size_t)band * (size_t)(k + 1) * (size_t)rpitch;
+    __global float *pad = ring + (size_t)k * (size_t)rpitch;
+    for (int t = 0; t < k - 1; t++) {
+        const int sy = BORDER_INDEX(y0 - ry + t, height);
+        gauss_band_row(src CLV_DBG_PASS(src), sy < 0 ? 0 : ROW(src, src_pitch, sy),
+                       work CLV_DBG_PASS(work), pad, ROW(ring, rpitch, t), wx CLV_DBG_PASS(wx),
+                       rx, width);
+    }
+    const int last = min(chunk, height - y0);
+    int head = 0; /* ring row of tap 0 */
+    int off[GR_MAX];
+    for (int j = 0; j < last; j++) {
+        const int sy = BORDER_INDEX(y0 + j + ry, height);
+        const int slot = head == 0 ? k - 1 : head - 1;
+        gauss_band_row(src CLV_DBG_PASS(src), sy < 0 ? 0 : ROW(src, src_pitch, sy),
+                       work CLV_DBG_PASS(work), pad, ROW(ring, rpitch, slot),
+                       wx CLV_DBG_PASS(wx), rx, width);
+        for (int t = 0; t < k; t++)
+            off[t] = (head + t < k ? head + t : head + t - k) * rpitch;
+        __global T *out = ROW(dst, dst_pitch, y0 + j);
+        int e = 0;
+        for (; e + VEC < nvals; e += 2 * VEC) {
+            FV s0, s1;
+            GAUSS_TAPS2(s0, s1, t, VLOAD_AT(work, e + off[t], ring),
+                        VLOAD_AT(work, e + VEC + off[t], ring), GLD(wy, wy, t), k);
+            VSTORET_AT(dst, FROM_FV(s0), e, out);
+            VSTORET_AT(dst, FROM_FV(s1), e + VEC, out);
+        }
+        if (e < nvals) {
+            FV s;
+            GAUSS_TAPS(s, t, VLOAD_AT(work, e + off[t], ring), GLD(wy, wy, t), k);
+            VSTORET_AT(dst, FROM_FV(s), e, out);
+        }
+        head = head + 1 == k ? 0 : head + 1;
     }
 }
 #endif

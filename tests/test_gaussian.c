@@ -163,8 +163,9 @@ int main(void)
         {0.5, 0.0, 0, 0}, {3.0, 1.5, 0, 0}, {2.0, 0.0, 7, 3}, {1.5, 0.0, 7, 0},
         {1.0, 0.0, 1, 1}, {0.8, 2.5, 3, 0}, {40.0, 0.0, 0, 0}, {30.0, 0.0, 255, 1},
         {42.0, 0.0, 0, 5}, /* 253 taps: the largest default kernel */
-        /* CPU path limits: 31 rows in the column ring (33 not), edge blocks
-         * gathering up to 48 values each side (3 channels: 33 taps, 35 not) */
+        /* CPU path limits: 31 rows in the one-pass band ring (33 not), edge blocks
+         * of the two-pass path gathering up to 48 values each side (3 channels:
+         * 33 taps, 35 not) */
         {6.0, 6.0, 33, 31}, {6.0, 6.0, 35, 33},
     };
     for (int k = 0; k < (int)(sizeof sweep / sizeof sweep[0]); k++)
