@@ -154,39 +154,7 @@ __kernel void box_small(__global const T *src, int src_pitch, int width, int hei
 }
 
 #ifdef VEC
-/* CPU variant, pass 1: vertical running sums, src -> float scratch. Each
- * work-item owns VEC values of the flattened row and slides down `chunk`
- * rows: two vector loads and one store per output vector, whatever ky. */
-__kernel void box_cols_vec(__global const T *src, int src_pitch, int nvals, int height,
-                           __global float *sums, int sums_pitch, int ky, int ay,
-                           int chunk CLV_DBG_PARAMS)
-{
-    CLV_DBG_BUF(src, 0);
-    CLV_DBG_BUF(sums, 4);
-    const int e = get_global_id(0) * VEC;
-    const int y0 = get_global_id(1) * chunk;
-    if (e >= nvals || y0 >= height)
-        return;
-    FV s = (FV)(0.0f);
-    for (int t = 0; t < ky; t++) {
-        const int sy = BORDER_INDEX(y0 - ay + t, height);
-        if (sy >= 0)
-            s += TO_FV(VLOAD_AT(src, e, ROW(src, src_pitch, sy)));
-    }
-    VSTORE_AT(sums, s, e, ROW(sums, sums_pitch, y0));
-    const int last = min(chunk, height - y0);
-    for (int j = 1; j < last; j++) {
-        const int yin = BORDER_INDEX(y0 + j - ay + ky - 1, height);
-        const int yout = BORDER_INDEX(y0 + j - 1 - ay, height);
-        if (yin >= 0)
-            s += TO_FV(VLOAD_AT(src, e, ROW(src, src_pitch, yin)));
-        if (yout >= 0)
-            s -= TO_FV(VLOAD_AT(src, e, ROW(src, src_pitch, yout)));
-        VSTORE_AT(sums, s, e, ROW(sums, sums_pitch, y0 + j));
-    }
-}
-
-/* Value v(x, c) of the scratch row at pixel x, channel c, through the border. */
+/* Value v(x, c) of a row of sums at pixel x, channel c, through the border. */
 inline float box_value(__global const float *row CLV_DBG_PARAM(row), int x, int c, int width)
 {
     const int sx = BORDER_INDEX(x, width);
@@ -194,7 +162,7 @@ inline float box_value(__global const float *row CLV_DBG_PARAM(row), int x, int 
 }
 
 #if VEC != 16
-#error "box_rows_scan is written for VEC == 16"
+#error "box_scan_row is written for VEC == 16"
 #endif
 
 /* Strided prefix sum inside a 16-lane vector: lane l gets the sum of lanes
@@ -216,34 +184,24 @@ inline float box_value(__global const float *row CLV_DBG_PARAM(row), int x, int 
 #define BOX_CARRY_MASK (uint16)(12, 13, 14, 15, 12, 13, 14, 15, 12, 13, 14, 15, 12, 13, 14, 15)
 #endif
 
-/* CPU variant, pass 2: horizontal running sums of the scratch, scaled, ->
- * dst. One work-item per (row, segment of `seg` values); values e and e - CN
- * (same channel, previous pixel) are linked by
+/* Horizontal running sums of a row of vertical sums, scaled, -> the output
+ * row. Values e and e - CN (same channel, previous pixel) are linked by
  *     S(e) = S(e - CN) + v(x - ax + kx, c) - v(x - ax - 1, c)  (x = e / CN)
  * Inside the row this runs 16 values at a time: the differences are two
  * unaligned vector loads, the recurrence within the vector is a prefix sum
  * with stride CN (log2(16 / CN) shuffles) plus the carry from the previous
  * vector. Near the row ends it runs value by value through the border rule.
  * The cost per value does not depend on kx. */
-__kernel void box_rows_scan(__global const float *sums, int sums_pitch, int width, int height,
-                            __global T *dst, int dst_pitch, int kx, int ax, float scale,
-                            int seg CLV_DBG_PARAMS)
+inline void box_scan_row(__global const float *sums CLV_DBG_PARAM(sums),
+                         __global const float *row, __global T *dst CLV_DBG_PARAM(dst),
+                         __global T *out, int width, int kx, int ax, float scale)
 {
-    CLV_DBG_BUF(sums, 0);
-    CLV_DBG_BUF(dst, 4);
-    const int y = get_global_id(0);
-    const int nvals = width * CN;
-    const int s0 = get_global_id(1) * seg;
-    if (y >= height || s0 >= nvals)
-        return;
-    const int s1 = min(s0 + seg, nvals);
-    __global const float *row = ROW(sums, sums_pitch, y);
-    __global T *out = ROW(dst, dst_pitch, y);
+    const int nvals = width * CN, s0 = 0, s1 = nvals;
     const int ahead = (kx - 1 - ax) * CN; /* value offset of the entering term */
     const int behind = (ax + 1) * CN;     /* value offset of the leaving term */
 
     float last[CN];
-    /* The first pixel of the segment (or its first CN values) directly. */
+    /* The first pixel (or its first CN values) directly. */
     const int head_end = min(s0 + CN, s1);
     for (int e = s0; e < head_end; e++) {
         const int x = e / CN, c = e - x * CN;
@@ -258,7 +216,7 @@ __kernel void box_rows_scan(__global const float *sums, int sums_pitch, int widt
     int v0 = (max(head_end, behind) + 15) & ~15;
     int v1 = min(s1, nvals - ahead) & ~15;
     if (v1 <= v0) {
-        v0 = s1; /* no vector block: the scalar loop does the segment */
+        v0 = s1; /* no vector block: the scalar loop does the row */
         v1 = s1;
     }
     for (int e = head_end; e < v0; e++) {
@@ -291,9 +249,61 @@ __kernel void box_rows_scan(__global const float *sums, int sums_pitch, int widt
     }
 }
 
+/* CPU variant, both passes in one, by bands of `chunk` output rows over the
+ * whole width: a work-item keeps the vertical running sums of one row
+ * (nvals floats, its row of `work`, wpitch >= nvals rounded up to 16) and
+ * for each output row updates them (one row in, one out: two vector loads
+ * and a store per vector, whatever ky) and runs box_scan_row over them. The
+ * row of sums stays in the core's cache: no float image goes through memory
+ * (the former two passes wrote and read one).
+ * Launch one work-item per work-group. */
+__kernel void box_band_vec(__global const T *src, int src_pitch, int width, int height,
+                           __global T *dst, int dst_pitch, int kx, int ky, int ax, int ay,
+                           float scale, int chunk, __global float *work,
+                           int wpitch CLV_DBG_PARAMS)
+{
+    CLV_DBG_BUF(src, 0);
+    CLV_DBG_BUF(dst, 4);
+    CLV_DBG_BUF(work, 12);
+    const int y0 = get_global_id(0) * chunk;
+    if (y0 >= height)
+        return;
+    const int nvals = width * CN;
+    __global float *cs = work + (size_t)get_global_id(0) * (size_t)wpitch;
+    for (int e = 0; e < nvals; e += VEC)
+        VSTORE_AT(work, (FV)(0.0f), e, cs);
+    for (int t = 0; t < ky; t++) { /* row by row: the loads run along rows */
+        const int sy = BORDER_INDEX(y0 - ay + t, height);
+        if (sy < 0)
+            continue;
+        __global const T *r = ROW(src, src_pitch, sy);
+        for (int e = 0; e < nvals; e += VEC)
+            VSTORE_AT(work, VLOAD_AT(work, e, cs) + TO_FV(VLOAD_AT(src, e, r)), e, cs);
+    }
+    box_scan_row(work CLV_DBG_PASS(work), cs, dst CLV_DBG_PASS(dst), ROW(dst, dst_pitch, y0),
+                 width, kx, ax, scale);
+    const int last = min(chunk, height - y0);
+    for (int j = 1; j < last; j++) {
+        const int yin = BORDER_INDEX(y0 + j - ay + ky - 1, height);
+        const int yout = BORDER_INDEX(y0 + j - 1 - ay, height);
+        __global const T *rin = ROW(src, src_pitch, yin < 0 ? 0 : yin);
+        __global const T *rout = ROW(src, src_pitch, yout < 0 ? 0 : yout);
+        for (int e = 0; e < nvals; e += VEC) {
+            FV s = VLOAD_AT(work, e, cs);
+            if (yin >= 0)
+                s += TO_FV(VLOAD_AT(src, e, rin));
+            if (yout >= 0)
+                s -= TO_FV(VLOAD_AT(src, e, rout));
+            VSTORE_AT(work, s, e, cs);
+        }
+        box_scan_row(work CLV_DBG_PASS(work), cs, dst CLV_DBG_PASS(dst),
+                     ROW(dst, dst_pitch, y0 + j), width, kx, ax, scale);
+    }
+}
+
 /* CPU variant for narrow windows (reach left, (kx / 2) CN values, and right,
  * (kx - 1 - kx / 2) CN values, at most BF_H each; the host checks), one
- * pass: a work-item keeps vertical running sums (as box_cols_vec) of a window
+ * pass: a work-item keeps vertical running sums (as box_band_vec) of a window
  * of BF_NV + 1 vectors, values e0 - BF_H .. e0 + 16 BF_NV + BF_H - 1 of the
  * flattened row, and per row adds the kx columns of each of its BF_NV output
  * vectors directly from a private copy: no scratch image round trip. Window

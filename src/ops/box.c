@@ -48,31 +48,26 @@ CLV_API clv_status clv_box_filter(clv_context *ctx, const clv_image *src, clv_im
         goto out;
     }
     if (ctx->tune.vec == 16) {
-        /* CPU: vertical running sums on 16-wide vectors, then horizontal
-         * running sums as a strided prefix sum inside each vector. */
-        const int vec = ctx->tune.vec;
+        /* CPU: one pass by bands of full rows (box_band_vec): vertical
+         * running sums of one row, kept in cache, and horizontal running
+         * sums as a strided prefix sum inside each vector; a band starts
+         * with ky rows of loads. 1920x1080 on PoCL (2 cores), 31x31,
+         * device ms against the former two passes through a float image:
+         * u8 x 3 12.2 -> 5.0, u8 x 1 3.1 -> 1.5, f32 4.5 -> 2.3. */
         char vopts[300];
-        snprintf(vopts, sizeof vopts, "%s -DVEC=%d", opts, vec);
-        cl_kernel kcols, krows;
-        CLV_TRY(clv__get_kernel(ctx, CLV__SRC_BOX, vopts, "box_cols_vec", &kcols));
-        CLV_TRY(clv__get_kernel(ctx, CLV__SRC_BOX, vopts, "box_rows_scan", &krows));
-        /* Longer column chunks on CPUs: the chunk start costs ky loads. */
-        const int chunk_v = ksize_y * 2 > 64 ? ksize_y * 2 : 64;
-        const int nvals = w * cn;
-        const int spitch = (nvals + vec - 1) / vec * vec;
-        cl_mem sums;
-        CLV_TRY(clv__scratch(ctx, OP, 0, (size_t)spitch * (size_t)h * sizeof(float), &sums));
-        const size_t nvec = (size_t)(nvals + vec - 1) / (size_t)vec;
-        const size_t g1[2] = {nvec, ((size_t)h + (size_t)chunk_v - 1) / (size_t)chunk_v};
-        CLV_TRY(CLV_LAUNCH(ctx, OP, kcols, 2, g1, NULL, CLV_ARG(src->mem), CLV_ARG(sp),
-                           CLV_ARG(nvals), CLV_ARG(h), CLV_ARG(sums), CLV_ARG(spitch),
-                           CLV_ARG(ksize_y), CLV_ARG(ay), CLV_ARG(chunk_v)));
-        /* Rows: one work-item per (row, segment); segments are whole vectors. */
-        const int seg = 1024;
-        const size_t g2[2] = {(size_t)h, ((size_t)nvals + seg - 1) / seg};
-        CLV_TRY(CLV_LAUNCH(ctx, OP, krows, 2, g2, NULL, CLV_ARG(sums), CLV_ARG(spitch), CLV_ARG(w),
+        snprintf(vopts, sizeof vopts, "%s -DVEC=16", opts);
+        cl_kernel kb;
+        CLV_TRY(clv__get_kernel(ctx, CLV__SRC_BOX, vopts, "box_band_vec", &kb));
+        const int bchunk = clv__band_rows(ctx, h, ksize_y);
+        const int wpitch = (w * cn + 15) / 16 * 16;
+        const size_t nb = ((size_t)h + (size_t)bchunk - 1) / (size_t)bchunk;
+        cl_mem work;
+        CLV_TRY(clv__scratch(ctx, OP, 0, nb * (size_t)wpitch * sizeof(float), &work));
+        const size_t gb[1] = {nb}, lb[1] = {1};
+        CLV_TRY(CLV_LAUNCH(ctx, OP, kb, 1, gb, lb, CLV_ARG(src->mem), CLV_ARG(sp), CLV_ARG(w),
                            CLV_ARG(h), CLV_ARG(dst->mem), CLV_ARG(dp), CLV_ARG(ksize_x),
-                           CLV_ARG(ax), CLV_ARG(scale), CLV_ARG(seg)));
+                           CLV_ARG(ksize_y), CLV_ARG(ax), CLV_ARG(ay), CLV_ARG(scale),
+                           CLV_ARG(bchunk), CLV_ARG(work), CLV_ARG(wpitch)));
         goto out;
     }
 

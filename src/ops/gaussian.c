@@ -133,12 +133,10 @@ clv_status clv__gaussian_blur(clv_context *ctx, const clv_image *src, clv_image 
             /* One pass by bands of full rows (the kernel's GR_MAX): each band
              * keeps a ring of ky rows filtered along x in `work`, which stays
              * in cache, so no float image goes through memory. 1920x1080 u8 x
-             * 3 on PoCL (2 cores), device ms: 10.7 two passes -> 6.5. Bands of
-             * 64 rows, smaller when that leaves fewer than 4 per compute unit
-             * (each band filters ky - 1 rows above it again along x). */
-            const int cu = ctx->info.compute_units > 0 ? (int)ctx->info.compute_units : 1;
-            int bchunk = (h + 4 * cu - 1) / (4 * cu);
-            bchunk = bchunk > 64 ? 64 : bchunk < 16 ? 16 : bchunk;
+             * 3 on PoCL (2 cores), device ms: 10.7 two passes -> 6.5. A band
+             * starts by filtering ky - 1 rows along x, about half an output
+             * row's work each. */
+            const int bchunk = clv__band_rows(ctx, h, (ky - 1) / 2);
             cl_kernel kb;
             CLV_TRY(clv__get_kernel(ctx, CLV__SRC_GAUSSIAN, vopts, "gauss_band_vec", &kb));
             const int nv = w * cn;

@@ -238,6 +238,22 @@ out:
     return status;
 }
 
+int clv__band_rows(const clv_context *ctx, int height, int overhead)
+{
+    const long cu = ctx->info.compute_units > 0 ? (long)ctx->info.compute_units : 1;
+    int best = 8;
+    long best_cost = -1;
+    for (int c = 8; c <= 64; c++) {
+        const long bands = ((long)height + c - 1) / c;
+        const long cost = (bands + cu - 1) / cu * ((long)c + (long)overhead);
+        if (best_cost < 0 || cost < best_cost) {
+            best = c;
+            best_cost = cost;
+        }
+    }
+    return best;
+}
+
 clv_status clv__scratch(clv_context *ctx, const char *op, int slot, size_t bytes, cl_mem *out)
 {
     if (slot < 0 || slot >= CLV__SCRATCH_SLOTS)
