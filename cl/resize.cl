@@ -142,6 +142,27 @@ __kernel void resize_half_vec(__global const T *src, int src_pitch, int sw, int 
     }
     /* the vector at e0 + 16 v has phase (e0 + 16 v) % CN: v for 3 channels
      * (e0 % 3 == 0 as HV is 48), else 0; v is a literal in each expansion */
+#if !defined(DEPTH_F32) && !(defined(DEPTH_U8) && CN == 1)
+    /* integers: the two rows are added first (exact), so the 32 -> 16 lane
+     * picks run once per vector instead of once per row (u8 x 3 at
+     * 1920x1080 on PoCL: 0.52 -> 0.40 ms; u8 x 4 0.37 -> 0.31) */
+#define HV2(e) (HLOAD(src, r0, (e)) + HLOAD(src, r1, (e)))
+#if CN == 3
+#define HALF_VEC(v)                                                                             \
+    {                                                                                           \
+        const int e = e0 + 16 * v, q0 = 2 * e - v;                                              \
+        const HACC ta = HV2(q0) + HV2((q0) + CN), tb = HV2((q0) + 16) + HV2((q0) + 16 + CN);    \
+        GVSTA(CAT(T, 16), dst, HOUT(CAT(HPICK, v)(ta, tb), (HACC)0), out + e);                  \
+    }
+#else
+#define HALF_VEC(v)                                                                             \
+    {                                                                                           \
+        const int e = e0 + 16 * v, q0 = 2 * e - v;                                              \
+        const HACC va = HV2(q0), vb = HV2((q0) + 16);                                           \
+        GVSTA(CAT(T, 16), dst, HOUT(HPICK_A(va, vb), HPICK_B(va, vb)), out + e);                \
+    }
+#endif
+#else
 #define HALF_VEC(v)                                                                             \
     {                                                                                           \
         const int e = e0 + 16 * v, q0 = 2 * e - v;                                              \
@@ -150,6 +171,7 @@ __kernel void resize_half_vec(__global const T *src, int src_pitch, int sw, int 
         HALF_ROW(bot, r1, q0, v)                                                                \
         GVSTA(CAT(T, 16), dst, HOUT(top, bot), out + e);                                        \
     }
+#endif
     HALF_VEC(0)
 #if CN == 3
     HALF_VEC(1)
