@@ -55,14 +55,14 @@ inline void transpose_edge(__global const T *src CLV_DBG_PARAM(src), int src_pit
             GVSTORE(dst, GVLOAD(src, x, ROW(src, src_pitch, y)), y, ROW(dst, dst_pitch, x));
 }
 
-#define TRANSPOSE_SUPER(BLOCK, EDGE)                                                                \
+#define TRANSPOSE_SUPER(BLOCK, EDGE)                                                            \
     {                                                                                           \
         const int x0 = get_global_id(0) * SB, y0 = get_global_id(1) * SB;                       \
         for (int bx = x0; bx < min(x0 + SB, width); bx += 16)                                   \
             for (int by = y0; by < min(y0 + SB, height); by += 16) {                            \
                 if (bx + 16 > width || by + 16 > height)                                        \
-                    EDGE(src CLV_DBG_PASS(src), src_pitch, dst CLV_DBG_PASS(dst),               \
-                                   dst_pitch, width, height, bx, by);                           \
+                    EDGE(src CLV_DBG_PASS(src), src_pitch, dst CLV_DBG_PASS(dst), dst_pitch,    \
+                         width, height, bx, by);                                                \
                 else                                                                            \
                     BLOCK(src CLV_DBG_PASS(src), src_pitch, dst CLV_DBG_PASS(dst), dst_pitch,   \
                           bx, by);                                                              \
