@@ -58,11 +58,11 @@ CLV_API clv_status clv_box_filter(clv_context *ctx, const clv_image *src, clv_im
         snprintf(vopts, sizeof vopts, "%s -DVEC=16", opts);
         cl_kernel kb;
         CLV_TRY(clv__get_kernel(ctx, CLV__SRC_BOX, vopts, "box_band_vec", &kb));
-        const int bchunk = clv__band_rows(ctx, h, ksize_y);
         const int wpitch = (w * cn + 15) / 16 * 16;
-        const size_t nb = ((size_t)h + (size_t)bchunk - 1) / (size_t)bchunk;
+        int bchunk;
+        size_t nb;
         cl_mem work;
-        CLV_TRY(clv__scratch(ctx, OP, 0, nb * (size_t)wpitch * sizeof(float), &work));
+        CLV_TRY(clv__band_plan(ctx, OP, h, ksize_y, (size_t)wpitch, &bchunk, &nb, &work));
         const size_t gb[1] = {nb}, lb[1] = {1};
         CLV_TRY(CLV_LAUNCH(ctx, OP, kb, 1, gb, lb, CLV_ARG(src->mem), CLV_ARG(sp), CLV_ARG(w),
                            CLV_ARG(h), CLV_ARG(dst->mem), CLV_ARG(dp), CLV_ARG(ksize_x),

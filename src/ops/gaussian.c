@@ -136,14 +136,15 @@ clv_status clv__gaussian_blur(clv_context *ctx, const clv_image *src, clv_image 
              * 3 on PoCL (2 cores), device ms: 10.7 two passes -> 6.5. A band
              * starts by filtering ky - 1 rows along x, about half an output
              * row's work each. */
-            const int bchunk = clv__band_rows(ctx, h, (ky - 1) / 2);
             cl_kernel kb;
             CLV_TRY(clv__get_kernel(ctx, CLV__SRC_GAUSSIAN, vopts, "gauss_band_vec", &kb));
             const int nv = w * cn;
             const int rpitch = (nv + vec - 1) / vec * vec + (2 * rx * cn + vec - 1) / vec * vec;
-            const size_t nb = ((size_t)h + (size_t)bchunk - 1) / (size_t)bchunk;
-            CLV_TRY(clv__scratch(ctx, OP, 0,
-                                 nb * (size_t)(ky + 1) * (size_t)rpitch * sizeof(float), &tmp));
+            int bchunk;
+            size_t nb;
+            /* per band: ky ring rows and the padded source row */
+            CLV_TRY(clv__band_plan(ctx, OP, h, (ky - 1) / 2, (size_t)(ky + 1) * (size_t)rpitch,
+                                   &bchunk, &nb, &tmp));
             const size_t gb[1] = {nb}, lb[1] = {1};
             CLV_TRY(CLV_LAUNCH(ctx, OP, kb, 1, gb, lb, CLV_ARG(src->mem), CLV_ARG(sp),
                                CLV_ARG(w), CLV_ARG(h), CLV_ARG(dst->mem), CLV_ARG(dp),

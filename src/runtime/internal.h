@@ -270,12 +270,16 @@ clv_status clv__launch(clv_context *ctx, const char *op, cl_kernel k, cl_uint di
 clv_status clv__kernel_limits(clv_context *ctx, const char *op, cl_kernel k, size_t *max_wg,
                               size_t *local_mem_free) CLV_WUR;
 
-/* Rows per band for the CPU kernels that run down bands of whole rows
- * (gauss_band_vec, box_band_vec): each band of c rows costs c rows of work
- * plus `overhead` rows to start (the window above it), and the bands run
- * ceil(bands / compute units) rounds. Returns the c in 8..64 of least
+/* Everything a band kernel's launch needs (gauss_band_vec, box_band_vec:
+ * bands of whole rows): the band height, the number of bands, and scratch slot 0 sized for `floats_per_band` floats
+ * of working rows per band. The kernel is launched 1-D over *bands with one
+ * work-item per work-group. A band of c rows costs c rows of work plus
+ * `overhead` rows to start (the window above it), and the bands run
+ * ceil(bands / compute units) rounds; the height is the c in 8..64 of least
  * estimated time, the smallest (most bands) on a tie. */
-int clv__band_rows(const clv_context *ctx, int height, int overhead);
+clv_status clv__band_plan(clv_context *ctx, const char *op, int height, int overhead,
+                          size_t floats_per_band, int *rows, size_t *bands,
+                          cl_mem *work) CLV_WUR;
 
 /* A context-owned device buffer of at least `bytes`, slot 0..CLV__SCRATCH_SLOTS-1. */
 clv_status clv__scratch(clv_context *ctx, const char *op, int slot, size_t bytes,

@@ -238,7 +238,7 @@ out:
     return status;
 }
 
-int clv__band_rows(const clv_context *ctx, int height, int overhead)
+static int band_rows(const clv_context *ctx, int height, int overhead)
 {
     const long cu = ctx->info.compute_units > 0 ? (long)ctx->info.compute_units : 1;
     int best = 8;
@@ -252,6 +252,14 @@ int clv__band_rows(const clv_context *ctx, int height, int overhead)
         }
     }
     return best;
+}
+
+clv_status clv__band_plan(clv_context *ctx, const char *op, int height, int overhead,
+                          size_t floats_per_band, int *rows, size_t *bands, cl_mem *work)
+{
+    *rows = band_rows(ctx, height, overhead);
+    *bands = ((size_t)height + (size_t)*rows - 1) / (size_t)*rows;
+    return clv__scratch(ctx, op, 0, *bands * floats_per_band * sizeof(float), work);
 }
 
 clv_status clv__scratch(clv_context *ctx, const char *op, int slot, size_t bytes, cl_mem *out)
