@@ -107,9 +107,9 @@ clv_status clv__resize(clv_context *ctx, const clv_image *src, clv_image *dst)
         /* exact halving: contiguous loads, no table */
         cl_kernel k;
         CLV_TRY(clv__get_kernel(ctx, CLV__SRC_RESIZE, opts, "resize_half_vec", &k));
-        const size_t per_item = cn == 3 ? 48 : 16;
+        const size_t per_item = cn == 3 ? 48 : 16, rows_per_item = 4; /* HV, HROWS */
         const size_t global[2] = {((size_t)dw * (size_t)cn + per_item - 1) / per_item,
-                                  (size_t)dh};
+                                  ((size_t)dh + rows_per_item - 1) / rows_per_item};
         CLV_TRY(CLV_LAUNCH(ctx, OP, k, 2, global, NULL, CLV_ARG(src->mem), CLV_ARG(sp),
                            CLV_ARG(sw), CLV_ARG(sh), CLV_ARG(dst->mem), CLV_ARG(dp), CLV_ARG(dw),
                            CLV_ARG(dh)));
