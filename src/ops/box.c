@@ -29,31 +29,16 @@ CLV_API clv_status clv_box_filter(clv_context *ctx, const clv_image *src, clv_im
     /* Columns: each work-item slides down `chunk_y` rows. */
     const int chunk_y = ksize_y < 16 ? 16 : ksize_y > 64 ? 64 : ksize_y;
 
-    /* CPU, narrow windows: one fused pass (box_fused_vec's limit: the
-     * window's reach left and right, in values, at most 8) */
-    const int fused = ctx->tune.vec == 16 && ax * cn <= 8 && (ksize_x - 1 - ax) * cn <= 8;
-    if (fused) {
-        char vopts[300];
-        snprintf(vopts, sizeof vopts, "%s -DVEC=16", opts);
-        cl_kernel k;
-        CLV_TRY(clv__get_kernel(ctx, CLV__SRC_BOX, vopts, "box_fused_vec", &k));
-        const int chunk_v = ksize_y * 2 > 64 ? ksize_y * 2 : 64;
-        const size_t per_item = 256; /* values: BF_NV vectors of 16 */
-        const size_t g[2] = {((size_t)w * (size_t)cn + per_item - 1) / per_item,
-                             ((size_t)h + (size_t)chunk_v - 1) / (size_t)chunk_v};
-        CLV_TRY(CLV_LAUNCH(ctx, OP, k, 2, g, NULL, CLV_ARG(src->mem), CLV_ARG(sp), CLV_ARG(w),
-                           CLV_ARG(h), CLV_ARG(dst->mem), CLV_ARG(dp), CLV_ARG(ksize_x),
-                           CLV_ARG(ksize_y),
-                           CLV_ARG(ay), CLV_ARG(chunk_v), CLV_ARG(scale)));
-        goto out;
-    }
     if (ctx->tune.vec == 16) {
         /* CPU: one pass by bands of full rows (box_band_vec): vertical
          * running sums of one row, kept in cache, and horizontal running
          * sums as a strided prefix sum inside each vector; a band starts
          * with ky rows of loads. 1920x1080 on PoCL (2 cores), 31x31,
          * device ms against the former two passes through a float image:
-         * u8 x 3 12.2 -> 5.0, u8 x 1 3.1 -> 1.5, f32 4.5 -> 2.3. */
+         * u8 x 3 12.2 -> 5.0, u8 x 1 3.1 -> 1.5, f32 4.5 -> 2.3. It also
+         * beat the former fused kernel for narrow windows (box_fused_vec,
+         * removed), 5x5: u8 x 1 2.1 -> 1.3, u8 x 3 5.8 -> 3.5, f32 4.0 ->
+         * 2.8; 3x3 and 640x480 alike. */
         char vopts[300];
         snprintf(vopts, sizeof vopts, "%s -DVEC=16", opts);
         cl_kernel kb;
