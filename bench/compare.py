@@ -95,6 +95,9 @@ def parse_args(argv):
                    help="repeat the interleaved round R times, report medians (default 1)")
     p.add_argument("--quick", action="store_true", help="reps 5, only 1920x1080")
     p.add_argument("--markdown", metavar="FILE", help="also write the table as markdown")
+    p.add_argument("--no-pocl-affinity", action="store_true",
+                   help="leave POCL_AFFINITY alone (by default it is set to 1, for clvision "
+                   "and OpenCV's OpenCL alike: PoCL's CPU worker threads pinned one per core)")
     p.add_argument("--probe", nargs=4, metavar=("OP", "WxH", "TYPE", "CN"),
                    help=argparse.SUPPRESS)  # internal: kernel-launch check child
     a = p.parse_args(argv)
@@ -430,6 +433,10 @@ def write_markdown(path, a, rows, meta):
                                                     meta["clv_device"] or "- (not run)"))
     out.append("- OpenCV %s OpenCL device: %s (OPENCV_OPENCL_DEVICE=%s)"
                % (cv2.__version__, meta["ocl_device"], a.ocl_device))
+    out.append("- POCL_AFFINITY=%s for both OpenCL users (PoCL's CPU worker threads %s)"
+               % (os.environ.get("POCL_AFFINITY", "unset"),
+                  "pinned one per core" if os.environ.get("POCL_AFFINITY") == "1"
+                  else "left to the OS scheduler"))
     out.append("- OpenCV CPU threads: %d; numpy %s; Python %s"
                % (cv2.getNumThreads(), np.__version__, sys.version.split()[0]))
     out.append("- Warmup %d, reps %d (median), rounds %d (median of round medians)"
@@ -462,6 +469,15 @@ def main():
     # Must happen before cv2 is imported: OpenCV reads it once.
     os.environ["OPENCV_OPENCL_DEVICE"] = a.ocl_device
     os.environ.setdefault("OPENCV_OPENCL_RAISE_ERROR", "1")
+    # PoCL's CPU driver leaves its worker threads unpinned unless POCL_AFFINITY=1.
+    # On the 2-vCPU development VM a process then often ran its kernels at about
+    # one core's speed for the whole of its short life (halving resize, u8 x 3,
+    # 1920x1080, 12 fresh clv-bench processes each: 9 of 12 at 0.84-1.04 ms and 3
+    # at 0.44-0.56 without it; 12 of 12 at 0.39-0.55 with it). Both OpenCL users
+    # in the comparison, clv-bench and OpenCV's OpenCL path, run under the same
+    # setting; OpenCV's CPU path does not use PoCL.
+    if not a.no_pocl_affinity:
+        os.environ["POCL_AFFINITY"] = "1"  # clv-bench inherits it
     global cv2, np
     try:
         import cv2 as _cv2
@@ -478,6 +494,7 @@ def main():
     ocl_name = dev.name()
     verify = is_pocl(dev)
     cv2.ocl.setUseOpenCL(False)
+    print("# POCL_AFFINITY=%s" % os.environ.get("POCL_AFFINITY", "unset"))
     print("# OpenCV %s, OpenCL device for OpenCV: %s [%s, %s]"
           % (cv2.__version__, ocl_name, dev.vendorName(), dev.version()))
     if not verify:
