@@ -241,6 +241,38 @@ inline float16 strip_row(__global const T *src CLV_DBG_PARAM(src), __global cons
     return GATHER16(src, r, i0) * (1.0f - ax) + GATHER16(src, r, i1) * ax;
 }
 
+/* u8 on x86 (SSSE3's pshufb, through clang's builtin): where the 16 lanes'
+ * source values of both columns lie within 16 bytes of the row (upscaling,
+ * mild downscaling), one 16-byte load and two byte shuffles replace the 32
+ * one-byte loads of the gathers (1920x1080 -> 2880x1620 on PoCL, device ms:
+ * u8 x 3 9.4 -> 6.3, u8 x 1 2.9 -> 2.2). The host marks each 16-value
+ * group's window start (-1: gather) and the lanes' byte offsets in it.
+ * Other devices and types gather. */
+#if defined(DEPTH_U8) && defined(__has_builtin)
+#if __has_builtin(__builtin_ia32_pshufb128)
+#define STRIP_WINDOWS
+typedef char clv_v16qi __attribute__((__vector_size__(16)));
+#define PSHUFB(w, m)                                                                            \
+    __builtin_astype(__builtin_ia32_pshufb128(__builtin_astype((w), clv_v16qi),                 \
+                                              __builtin_astype((m), clv_v16qi)),                \
+                     uchar16)
+
+inline float16 strip_row_window(__global const T *src CLV_DBG_PARAM(src), __global const T *r,
+                                int base, uchar16 m0, uchar16 m1, float16 ax)
+{
+    const uchar16 w = GVLD(16, src, 0, r + base);
+    return convert_float16(PSHUFB(w, m0)) * (1.0f - ax) + convert_float16(PSHUFB(w, m1)) * ax;
+}
+#endif
+#endif
+#ifdef STRIP_WINDOWS
+#define STRIP_ROW(r)                                                                            \
+    (base >= 0 ? strip_row_window(src CLV_DBG_PASS(src), (r), base, m0, m1, ax)                 \
+               : strip_row(src CLV_DBG_PASS(src), (r), i0, i1, ax))
+#else
+#define STRIP_ROW(r) strip_row(src CLV_DBG_PASS(src), (r), i0, i1, ax)
+#endif
+
 __kernel void resize_strip_vec(__global const T *src, int src_pitch, int sw, int sh,
                                __global T *dst, int dst_pitch, int dw, int dh,
                                __global const int *tab, int rows CLV_DBG_PARAMS)
@@ -257,6 +289,13 @@ __kernel void resize_strip_vec(__global const T *src, int src_pitch, int sw, int
     const int16 i1 = GVLD(16, tab, 0, tab + nx + e0);
     const float16 ax = as_float16(GVLD(16, tab, 0, tab + 2 * nx + e0));
     __global const int *ytab = tab + 3 * nx;
+#ifdef STRIP_WINDOWS
+    /* after y0[dh], ay[dh]: base[nx / 16], then the bytes m0[nx], m1[nx] */
+    __global const int *wtab = ytab + 2 * dh;
+    const int base = GLD(tab, wtab, e0 / 16);
+    __global const uchar *mtab = (__global const uchar *)(wtab + nx / 16);
+    const uchar16 m0 = GVLD(16, tab, 0, mtab + e0), m1 = GVLD(16, tab, 0, mtab + nx + e0);
+#endif
     int cy = -2; /* source row held in h0 (h1 holds the next one) */
     float16 h0 = 0.0f, h1 = 0.0f;
     const int dy1 = min(dy0 + rows, dh);
@@ -265,12 +304,12 @@ __kernel void resize_strip_vec(__global const T *src, int src_pitch, int sw, int
         const float ay = as_float(GLD(tab, ytab, dh + dy));
         if (y0 != cy) {
             const int y1 = min(y0 + 1, sh - 1);
-            h0 = y0 == cy + 1 ? h1 : strip_row(src CLV_DBG_PASS(src), ROW(src, src_pitch, y0), i0,
-                                               i1, ax);
-            h1 = strip_row(src CLV_DBG_PASS(src), ROW(src, src_pitch, y1), i0, i1, ax);
+            h0 = y0 == cy + 1 ? h1 : STRIP_ROW(ROW(src, src_pitch, y0));
+            h1 = STRIP_ROW(ROW(src, src_pitch, y1));
             cy = y0;
         }
         GVSTA(CAT(T, 16), dst, FROM_FV(h0 * (1.0f - ay) + h1 * ay), ROW(dst, dst_pitch, dy) + e0);
     }
 }
+#undef STRIP_ROW
 #endif

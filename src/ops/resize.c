@@ -59,11 +59,13 @@ CLV_API clv_status clv_resize(clv_context *ctx, const clv_image *src, clv_image 
 /* The CPU strip kernel's table: flat value indices x0[nx], x1[nx] and x1's
  * weight[nx] (float bits) for the nx = dw*cn rounded up to 16 destination
  * values (padding repeats the last value, so indices never fall along a
- * row), then y0[dh], ay[dh]. */
-static int32_t *strip_table(int sw, int sh, int dw, int dh, int cn, size_t *count)
+ * row), then y0[dh], ay[dh]. For u8 (windows) then, per group of 16 values,
+ * the first value of a 16-byte window of the row holding all their x0 and x1
+ * (-1 when none does), and the bytes m0[nx], m1[nx]: x0 and x1 minus it. */
+static int32_t *strip_table(int sw, int sh, int dw, int dh, int cn, int windows, size_t *count)
 {
     const size_t n = (size_t)dw * (size_t)cn, nx = (n + 15) / 16 * 16;
-    *count = 3 * nx + 2 * (size_t)dh;
+    *count = 3 * nx + 2 * (size_t)dh + (windows ? nx / 16 + nx / 2 : 0);
     int32_t *tab = calloc(*count, sizeof *tab);
     int32_t *xy = clv__resize_table(sw, sh, dw, dh);
     if (!tab || !xy) {
@@ -81,6 +83,24 @@ static int32_t *strip_table(int sw, int sh, int dw, int dh, int cn, size_t *coun
     }
     memcpy(tab + 3 * nx, xy + 2 * dw, 2 * (size_t)dh * sizeof *tab);
     free(xy);
+    if (windows) {
+        int32_t *base = tab + 3 * nx + 2 * (size_t)dh;
+        unsigned char *m = (unsigned char *)(base + nx / 16);
+        const int64_t row = (int64_t)sw * cn;
+        for (size_t g = 0; g < nx / 16; g++) {
+            int32_t lo = tab[16 * g], hi = tab[nx + 16 * g];
+            for (size_t l = 1; l < 16; l++) {
+                lo = tab[16 * g + l] < lo ? tab[16 * g + l] : lo;
+                hi = tab[nx + 16 * g + l] > hi ? tab[nx + 16 * g + l] : hi;
+            }
+            const int64_t b = lo < row - 16 ? lo : row - 16;
+            base[g] = row >= 16 && hi - b < 16 ? (int32_t)b : -1;
+            for (size_t l = 0; l < 16; l++) {
+                m[16 * g + l] = base[g] < 0 ? 0 : (unsigned char)(tab[16 * g + l] - b);
+                m[nx + 16 * g + l] = base[g] < 0 ? 0 : (unsigned char)(tab[nx + 16 * g + l] - b);
+            }
+        }
+    }
     return tab;
 }
 
@@ -119,12 +139,15 @@ clv_status clv__resize(clv_context *ctx, const clv_image *src, clv_image *dst)
     cl_kernel k;
     CLV_TRY(clv__get_kernel(ctx, CLV__SRC_RESIZE, opts,
                             cpu ? "resize_strip_vec" : "resize_bilinear", &k));
-    /* the two kernels' tables differ: the CPU one is per channel count */
-    const int key[5] = {sw, sh, dw, dh, cpu ? cn : 0};
+    /* the two kernels' tables differ: the CPU one is per channel count and
+     * has u8's windows */
+    const int windows = cpu && src->type == CLV_U8;
+    const int key[6] = {sw, sh, dw, dh, cpu ? cn : 0, windows};
     cl_mem tabmem;
     if (!clv__param_lookup(ctx, CLV__PARAM_RESIZE, key, sizeof key, &tabmem)) {
         size_t n = 2 * ((size_t)dw + (size_t)dh);
-        tab = cpu ? strip_table(sw, sh, dw, dh, cn, &n) : clv__resize_table(sw, sh, dw, dh);
+        tab = cpu ? strip_table(sw, sh, dw, dh, cn, windows, &n)
+                  : clv__resize_table(sw, sh, dw, dh);
         if (!tab)
             return clv__fail(ctx, CLV_ERROR_OUT_OF_MEMORY, OP, "out of host memory");
         CLV_TRY(clv__param_store(ctx, OP, CLV__PARAM_RESIZE, key, sizeof key, tab,
