@@ -248,7 +248,7 @@ inline float16 strip_row(__global const T *src CLV_DBG_PARAM(src), __global cons
  * u8 x 3 9.4 -> 6.3, u8 x 1 2.9 -> 2.2). The host marks each 16-value
  * group's window start (-1: gather) and the lanes' byte offsets in it.
  * Other devices and types gather. */
-#if defined(DEPTH_U8) && defined(__has_builtin)
+#if defined(DEPTH_U8) && defined(__SSSE3__) && defined(__has_builtin)
 #if __has_builtin(__builtin_ia32_pshufb128)
 #define STRIP_WINDOWS
 typedef char clv_v16qi __attribute__((__vector_size__(16)));
