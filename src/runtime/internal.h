@@ -271,9 +271,10 @@ clv_status clv__kernel_limits(clv_context *ctx, const char *op, cl_kernel k, siz
                               size_t *local_mem_free) CLV_WUR;
 
 /* Everything a band kernel's launch needs (gauss_band_vec, box_band_vec:
- * bands of whole rows): the band height, the number of bands, and scratch slot 0 sized for `floats_per_band` floats
- * of working rows per band. The kernel is launched 1-D over *bands with one
- * work-item per work-group. A band of c rows costs c rows of work plus
+ * bands of whole rows): the band height, the number of bands, and scratch
+ * slot 0 sized for `floats_per_band` floats of working rows per band (as
+ * clv__scratch, too large is CLV_ERROR_UNSUPPORTED). The kernel is launched
+ * 1-D over *bands with one work-item per work-group. A band of c rows costs c rows of work plus
  * `overhead` rows to start (the window above it), and the bands run
  * ceil(bands / compute units) rounds; the height is the c in 8..64 of least
  * estimated time, the smallest (most bands) on a tie. */

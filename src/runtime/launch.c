@@ -259,6 +259,10 @@ clv_status clv__band_plan(clv_context *ctx, const char *op, int height, int over
 {
     *rows = band_rows(ctx, height, overhead);
     *bands = ((size_t)height + (size_t)*rows - 1) / (size_t)*rows;
+    if (floats_per_band > SIZE_MAX / sizeof(float) / *bands)
+        return clv__fail(ctx, CLV_ERROR_UNSUPPORTED, op,
+                         "band scratch of %zu x %zu floats does not fit size_t", *bands,
+                         floats_per_band);
     return clv__scratch(ctx, op, 0, *bands * floats_per_band * sizeof(float), work);
 }
 
