@@ -141,7 +141,7 @@ __kernel void bil_global(__global const T *src, int src_pitch, int width, int he
  * convert_int() are avoided on purpose: PoCL expands rint into ~17
  * instructions. */
 #define BIL_MAGIC 12582912.0f
-inline FV bil_exp2(FV t)
+static inline FV bil_exp2(FV t)
 {
     t = max(t, (FV)(-125.0f));
     const FV u = t + BIL_MAGIC;

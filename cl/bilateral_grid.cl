@@ -57,7 +57,7 @@
 #define EDGE_AT(vrow, erow, x) convert_float(GLD(vals, vrow, x))
 #elif defined(EDGE_LUMA)
 #define EDGE_AT(vrow, erow, x) clv_luma((vrow) + (size_t)(x) * CN CLV_DBG_PASS(vals))
-inline float clv_luma(__global const T *p CLV_DBG_PARAM(p))
+static inline float clv_luma(__global const T *p CLV_DBG_PARAM(p))
 {
     return 0.2126f * convert_float(GLD(p, p, 0)) + 0.7152f * convert_float(GLD(p, p, 1)) +
            0.0722f * convert_float(GLD(p, p, 2));
@@ -76,7 +76,7 @@ inline float clv_luma(__global const T *p CLV_DBG_PARAM(p))
 
 /* Grid cell of a coordinate: nearest, ties up (the slice uses the same
  * scale, so splat and slice agree on where a pixel sits). */
-inline int clv_cell(float pos) { return (int)floor(pos + 0.5f); }
+static inline int clv_cell(float pos) { return (int)floor(pos + 0.5f); }
 
 /* Splat by gathering: a work-item owns cell column (gx, gy) and ZC range cells
  * starting at gz0; it visits the pixels whose nearest cell column is (gx, gy)
@@ -165,7 +165,7 @@ __kernel void grid_blur(__global const float *in, __global float *out, int gw, i
 }
 
 /* Trilinear sample of the grid at (fx, fy, fz) in cell units (clamped inside). */
-inline CELL clv_grid_sample(__global const float *grid CLV_DBG_PARAM(grid), int gw, int gh,
+static inline CELL clv_grid_sample(__global const float *grid CLV_DBG_PARAM(grid), int gw, int gh,
                             int gd, float fx, float fy, float fz)
 {
     fx = clamp(fx, 0.0f, (float)(gw - 1));
@@ -372,7 +372,7 @@ __kernel void tm_range(__global const uint *hist, int n, __global float *rng CLV
 
 /* sRGB transfer curve, or a plain power when gamma > 0; one channel (scalar
  * code vectorises across work-items on CPUs, float3 code does not). */
-inline float tm_encode(float v, float inv_gamma)
+static inline float tm_encode(float v, float inv_gamma)
 {
     v = clamp(v, 0.0f, 1.0f);
     const float l = CLV_LOG2F(fmax(v, 1e-30f));
@@ -381,7 +381,7 @@ inline float tm_encode(float v, float inv_gamma)
 }
 
 /* One channel: (c / lum) ^ saturation * lum', encoded; zero stays zero. */
-inline uchar tm_channel(float c, float inv_lum, float saturation, float lum_out, float inv_gamma)
+static inline uchar tm_channel(float c, float inv_lum, float saturation, float lum_out, float inv_gamma)
 {
     c = isnan(c) ? 0.0f : clamp(c, 0.0f, FLT_MAX);
     const float q = c * inv_lum;

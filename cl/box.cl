@@ -155,7 +155,7 @@ __kernel void box_small(__global const T *src, int src_pitch, int width, int hei
 
 #ifdef VEC
 /* Value v(x, c) of a row of sums at pixel x, channel c, through the border. */
-inline float box_value(__global const float *row CLV_DBG_PARAM(row), int x, int c, int width)
+static inline float box_value(__global const float *row CLV_DBG_PARAM(row), int x, int c, int width)
 {
     const int sx = BORDER_INDEX(x, width);
     return sx < 0 ? 0.0f : GLD(row, row, sx * CN + c);
@@ -192,7 +192,7 @@ inline float box_value(__global const float *row CLV_DBG_PARAM(row), int x, int 
  * with stride CN (log2(16 / CN) shuffles) plus the carry from the previous
  * vector. Near the row ends it runs value by value through the border rule.
  * The cost per value does not depend on kx. */
-inline void box_scan_row(__global const float *sums CLV_DBG_PARAM(sums),
+static inline void box_scan_row(__global const float *sums CLV_DBG_PARAM(sums),
                          __global const float *row, __global T *dst CLV_DBG_PARAM(dst),
                          __global T *out, int width, int kx, int ax, float scale)
 {

@@ -73,7 +73,7 @@ typedef struct {
 /* Records a fault in b's record (the first one only): the element index off
  * (bytes from b's start, in units of esize), the source line and the kind
  * (0 load, 1 store or atomic, 2 misaligned vector store). */
-inline void clv_dbg_record(const clv_dbg_buf b, long off, uint esize, int line, uint kind)
+static inline void clv_dbg_record(const clv_dbg_buf b, long off, uint esize, int line, uint kind)
 {
     if (atomic_cmpxchg(&b.err[0], 0u, 1u) == 0u) {
         b.err[1] = (uint)get_global_id(0);
@@ -88,7 +88,7 @@ inline void clv_dbg_record(const clv_dbg_buf b, long off, uint esize, int line, 
 
 /* 1 when n elements of esize bytes from element i of the pointer at address
  * addr lie inside b; otherwise records the fault and is 0. */
-inline int clv_dbg_ok(const clv_dbg_buf b, ulong addr, long i, uint esize, uint n, int line,
+static inline int clv_dbg_ok(const clv_dbg_buf b, ulong addr, long i, uint esize, uint n, int line,
                       int store)
 {
     const long off = (long)(addr - b.base) + i * (long)esize; /* bytes from b's start */
@@ -102,7 +102,7 @@ inline int clv_dbg_ok(const clv_dbg_buf b, ulong addr, long i, uint esize, uint 
 /* As clv_dbg_ok for a whole-vector store of n elements at addr, which must
  * also be aligned to the vector's size: a misaligned one is recorded as
  * kind 2. */
-inline int clv_dbg_ok_aligned(const clv_dbg_buf b, ulong addr, uint esize, uint n, int line)
+static inline int clv_dbg_ok_aligned(const clv_dbg_buf b, ulong addr, uint esize, uint n, int line)
 {
     if (addr % ((ulong)esize * n) == 0)
         return clv_dbg_ok(b, addr, 0, esize, n, line, 1);
@@ -248,7 +248,7 @@ inline int clv_dbg_ok_aligned(const clv_dbg_buf b, ulong addr, uint esize, uint 
 
 /* Map coordinate i into [0, n) following the border mode; -1 means "outside,
  * use the constant 0". Works for any distance from the image. */
-inline int clv_border_index(int i, int n, int mode)
+static inline int clv_border_index(int i, int n, int mode)
 {
     if (i >= 0 && i < n)
         return i;
@@ -283,7 +283,7 @@ inline int clv_border_index(int i, int n, int mode)
 /* Value v (any integer) of a flattened row of `width` CN-channel pixels
  * through the border rule: the index of the value it maps to, or -1 for the
  * constant 0. */
-inline int clv_border_value(int v, int width)
+static inline int clv_border_value(int v, int width)
 {
     const int x = v >= 0 ? v / CN : -((-v + CN - 1) / CN); /* floor(v / CN) */
     const int sx = BORDER_INDEX(x, width);
@@ -303,7 +303,7 @@ inline int clv_border_value(int v, int width)
  * floats; exp2 clamped to [-126, 127]. */
 #ifdef CLV_POLY_MATH
 #define CLV_POLY_DEFINE(NAME, FT, IT, CONV_I, CONV_F)                                           \
-    inline FT clv_log2_##NAME(FT x)                                                             \
+    static inline FT clv_log2_##NAME(FT x)                                                      \
     {                                                                                           \
         const IT bits = as_##IT(x);                                                             \
         IT e = ((bits >> 23) & 0xff) - 127;                                                     \
@@ -321,7 +321,7 @@ inline int clv_border_value(int v, int width)
         p = p * s2 + 2.88539008f;                                                               \
         return CONV_F(e) + s * p;                                                               \
     }                                                                                           \
-    inline FT clv_exp2_##NAME(FT x)                                                             \
+    static inline FT clv_exp2_##NAME(FT x)                                                      \
     {                                                                                           \
         x = clamp(x, -126.0f, 127.0f);                                                          \
         const FT r = floor(x + 0.5f);                                                           \

@@ -64,7 +64,7 @@
      SQRT((((sxx) * 0.5f) - ((syy) * 0.5f)) * (((sxx) * 0.5f) - ((syy) * 0.5f)) + (sxy) * (sxy)))
 
 /* Scaled Sobel gradients at the in-image pixel (x, y). */
-inline void grad_at(__global const T *src CLV_DBG_PARAM(src), int pitch, int w, int h, int x,
+static inline void grad_at(__global const T *src CLV_DBG_PARAM(src), int pitch, int w, int h, int x,
                     int y, float f1, float f0, float *dx, float *dy)
 {
     const int xm = BORDER_INDEX(x - 1, w), xp = BORDER_INDEX(x + 1, w);
@@ -121,7 +121,7 @@ __kernel void corners_hsum(__global const T *src, int src_pitch, int w, int h, i
 }
 
 /* Work-group maximum of m (local size a power of two) -> atomic_max. */
-inline void group_max_to(__local float *red, float m, __global int *params CLV_DBG_PARAM(params))
+static inline void group_max_to(__local float *red, float m, __global int *params CLV_DBG_PARAM(params))
 {
     const int lid = get_local_id(1) * get_local_size(0) + get_local_id(0);
     const int n = get_local_size(0) * get_local_size(1);
@@ -163,7 +163,7 @@ __kernel void corners_eig(__global const float *hs, ulong plane, int pitch, int 
 }
 
 /* Candidate test for stage 3 at an interior pixel. */
-inline int is_candidate(__global const float *resp CLV_DBG_PARAM(resp), int pitch, int x, int y,
+static inline int is_candidate(__global const float *resp CLV_DBG_PARAM(resp), int pitch, int x, int y,
                         float thr, uint cut, int has_mask,
                         __global const uchar *mask CLV_DBG_PARAM(mask), int mask_pitch,
                         float *v_out)
@@ -377,7 +377,7 @@ __kernel void corners_msort_merge(__global const ulong *src, __global ulong *dst
 #define SEL_WORDS (SEL_G / 32)
 
 /* Lowest set bit of m != 0. */
-inline int low_bit(uint m) { return 31 - (int)clz(m & (0u - m)); }
+static inline int low_bit(uint m) { return 31 - (int)clz(m & (0u - m)); }
 
 /* Greedy minimum distance (see the top). lim: squared distances below it
  * conflict (ceil(d^2), exact for integer positions). grid: gw x gh cells
@@ -511,7 +511,7 @@ __kernel void corners_select(__global const ulong *keys, int n, int w, __global 
 #endif
 #define LANES ((int16)(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15))
 
-inline float max16(float16 v)
+static inline float max16(float16 v)
 {
     const float8 a = fmax(v.lo, v.hi);
     const float4 b = fmax(a.lo, a.hi);

@@ -96,7 +96,7 @@ __kernel void fb_poly_h(__global const float *t3, int w, int h, int pp, __consta
 /* The 2x2 system of one pixel for displacement (dx, dy): OpenCV's
  * FarnebackUpdateMatrices, with its down-weighting of the 5-pixel border.
  * Writes the 5 values at index i of the planar buffer M. */
-inline void fb_matrices(__global const float *R0 CLV_DBG_PARAM(R0),
+static inline void fb_matrices(__global const float *R0 CLV_DBG_PARAM(R0),
                         __global const float *R1 CLV_DBG_PARAM(R1), int w, int h, int pp, int x,
                         int y, float dx, float dy, __global float *M CLV_DBG_PARAM(M))
 {
@@ -265,7 +265,7 @@ __kernel void fb_blur_h_solve(__global const float *TM, int w, int h, int pp, __
  * row land in the planes' padding). The bilinear taps of R1 are gathered lane
  * by lane; the arithmetic runs in float16. Needs w >= 2 and h >= 2 (the
  * caller uses the scalar form otherwise). */
-inline void fb_matrices_vec(__global const float *R0 CLV_DBG_PARAM(R0),
+static inline void fb_matrices_vec(__global const float *R0 CLV_DBG_PARAM(R0),
                             __global const float *R1 CLV_DBG_PARAM(R1), int w, int h, int pp,
                             int x0, int y, float16 dx, float16 dy,
                             __global float *M CLV_DBG_PARAM(M))
@@ -493,7 +493,7 @@ __kernel void fb_scale_flow(__global float *flow, int fp, int w, int h, float fa
  * f32 copy, blur or resize pass. wt holds the 2r+1 blur weights. */
 /* Column index of tap x in [0, n) with reflect-101 borders; the common
  * interior case costs one compare. */
-inline int fb_col(int x, int n)
+static inline int fb_col(int x, int n)
 {
     return (x >= 0 && x < n) ? x : clv_border_index(x, n, BORDER_REFLECT101);
 }

@@ -29,7 +29,7 @@
  * unfold by octant. NaN in gives NaN; (0, 0) gives +-0; the sign of a zero
  * y is kept (atan2(-0, -1) = -pi). Infinite inputs are not expected. */
 #ifdef CLV_POLY_MATH
-inline float clv_atan2(float y, float x)
+static inline float clv_atan2(float y, float x)
 {
     const float ax = fabs(x), ay = fabs(y);
     const int swap = ay > ax;
@@ -152,7 +152,7 @@ __constant uchar wheel_rgb[NCOLS * 3] = {
     255, 0,   43,
 };
 
-inline float3 wheel(int k)
+static inline float3 wheel(int k)
 {
     return convert_float3(vload3(k, wheel_rgb)) * (1.0f / 255.0f);
 }
@@ -165,7 +165,7 @@ inline float3 wheel(int k)
  * rad = 1 only up to rounding, so rad <= 1 + 1e-5 counts as inside (it is
  * never darkened); and on the seam v = 0, u > 0 the angle is -pi (red)
  * whatever the sign of the zero, as C's atan2 gives for v = +0. */
-inline uchar3 flow_color(float u, float v, float rad)
+static inline uchar3 flow_color(float u, float v, float rad)
 {
     const float a = v == 0.0f && u > 0.0f ? -1.0f : CLV_ATAN2(-v, -u) * M_1_PI_F;
     const float fk = (a + 1.0f) * 0.5f * (float)(NCOLS - 1);

@@ -211,7 +211,7 @@ __kernel void gauss_rows_vec(__global const float *tmp, int tmp_pitch, int width
  * cache, so no full-size float image goes through memory as with the two
  * passes above. rpitch >= ceil(nvals / VEC) VEC + 2 rx CN. Launch one
  * work-item per work-group. */
-inline void gauss_band_row(__global const T *src CLV_DBG_PARAM(src), __global const T *row,
+static inline void gauss_band_row(__global const T *src CLV_DBG_PARAM(src), __global const T *row,
                            __global float *work CLV_DBG_PARAM(work), __global float *pad,
                            __global float *out, __constant float *wx CLV_DBG_PARAM(wx),
                            int rx, int width)

@@ -67,7 +67,7 @@
 #define LK_FLT_EPSILON 1.1920929e-7f
 
 /* Image value at integer (x, y), reflect101 outside the image. */
-inline float lk_img(__global const T *img CLV_DBG_PARAM(img), int pitch, int cols, int rows,
+static inline float lk_img(__global const T *img CLV_DBG_PARAM(img), int pitch, int cols, int rows,
                     int x, int y)
 {
     x = clv_border_index(x, cols, BORDER_REFLECT101);
@@ -77,7 +77,7 @@ inline float lk_img(__global const T *img CLV_DBG_PARAM(img), int pitch, int col
 
 /* Raw Scharr derivative (32 x the gradient) at integer (x, y): reflect101
  * neighbours inside the image, 0 outside it. */
-inline float2 lk_deriv(__global const T *img CLV_DBG_PARAM(img), int pitch, int cols, int rows,
+static inline float2 lk_deriv(__global const T *img CLV_DBG_PARAM(img), int pitch, int cols, int rows,
                        int x, int y)
 {
     if (x < 0 || x >= cols || y < 0 || y >= rows)
@@ -100,7 +100,7 @@ inline float2 lk_deriv(__global const T *img CLV_DBG_PARAM(img), int pitch, int 
 /* Patch sample at window pixel (x, y) of the window whose top-left integer
  * corner is (ix, iy), with bilinear weights w = (w00, w01, w10, w11):
  * (I, Ix, Iy) in u8 units. Any position (border-aware). */
-inline float3 lk_patch_pixel(__global const T *img CLV_DBG_PARAM(img), int pitch, int cols,
+static inline float3 lk_patch_pixel(__global const T *img CLV_DBG_PARAM(img), int pitch, int cols,
                              int rows, int ix, int iy, float4 w)
 {
     const float i00 = lk_img(img CLV_DBG_PASS(img), pitch, cols, rows, ix, iy);
@@ -117,7 +117,7 @@ inline float3 lk_patch_pixel(__global const T *img CLV_DBG_PARAM(img), int pitch
 }
 
 /* J bilinear at integer corner (x, y) with weights w, reflect101, u8 units. */
-inline float lk_sample(__global const T *img CLV_DBG_PARAM(img), int pitch, int cols, int rows,
+static inline float lk_sample(__global const T *img CLV_DBG_PARAM(img), int pitch, int cols, int rows,
                        int x, int y, float4 w)
 {
     return (w.s0 * lk_img(img CLV_DBG_PASS(img), pitch, cols, rows, x, y) +
@@ -127,14 +127,14 @@ inline float lk_sample(__global const T *img CLV_DBG_PARAM(img), int pitch, int 
            ISCALE;
 }
 
-inline float4 lk_weights(float a, float b)
+static inline float4 lk_weights(float a, float b)
 {
     return (float4)((1.0f - a) * (1.0f - b), a * (1.0f - b), (1.0f - a) * b, a * b);
 }
 
 /* OpenCV's window rule: the top-left corner c (float) must satisfy
  * floor(c) in [-W, cols) x [-H, rows). NaN fails. */
-inline int lk_inside(float2 c, int ww, int wh, int cols, int rows)
+static inline int lk_inside(float2 c, int ww, int wh, int cols, int rows)
 {
     return c.x >= (float)-ww && c.x < (float)cols && c.y >= (float)-wh && c.y < (float)rows;
 }
@@ -142,7 +142,7 @@ inline int lk_inside(float2 c, int ww, int wh, int cols, int rows)
 /* Start of a level for point i: the previous-image window corner and the
  * current guess (centre). Returns 0 when the prev window is outside. Reads
  * state only: lk_begin_write stores the level's starting values. */
-inline int lk_begin(__global const float2 *pts_in CLV_DBG_PARAM(pts_in),
+static inline int lk_begin(__global const float2 *pts_in CLV_DBG_PARAM(pts_in),
                     __global const float2 *state CLV_DBG_PARAM(state), int i, int level, int top,
                     int use_init, float2 half_win, int ww, int wh, int cols, int rows,
                     float2 *prev_corner, float2 *guess)
@@ -157,7 +157,7 @@ inline int lk_begin(__global const float2 *pts_in CLV_DBG_PARAM(pts_in),
     return lk_inside(*prev_corner, ww, wh, cols, rows);
 }
 
-inline void lk_begin_write(__global float2 *state CLV_DBG_PARAM(state),
+static inline void lk_begin_write(__global float2 *state CLV_DBG_PARAM(state),
                            __global uchar *status CLV_DBG_PARAM(status),
                            __global float *err CLV_DBG_PARAM(err), int i, int level, int top,
                            float2 guess, int ok)
@@ -171,7 +171,7 @@ inline void lk_begin_write(__global float2 *state CLV_DBG_PARAM(state),
 
 /* Solve step shared by both variants: from G (a11, a12, a22) return 0 when
  * ill-conditioned, else 1 with the inverse determinant in *dinv. */
-inline int lk_condition(float a11, float a12, float a22, int ww, int wh, float min_eig,
+static inline int lk_condition(float a11, float a12, float a22, int ww, int wh, float min_eig,
                         float *dinv)
 {
     /* Sums are in u8 units; OpenCV's are 1024 times larger (Scharr raw
@@ -205,7 +205,7 @@ inline int lk_condition(float a11, float a12, float a22, int ww, int wh, float m
 
 /* Lane mask of the last (overlapping) chunk of a row of ww >= 8 pixels: the
  * chunk starts at ww - 8; lanes already covered by the full chunks are 0. */
-inline V8 lk_tail_mask(int ww)
+static inline V8 lk_tail_mask(int ww)
 {
     const int rem = ww & 7;
     const int dup = rem ? 8 - rem : 8;
@@ -214,7 +214,7 @@ inline V8 lk_tail_mask(int ww)
 }
 
 /* 1.0 in the lanes whose column x0 + lane lies in [0, cols), else 0. */
-inline V8 lk_col_mask(int x0, int cols)
+static inline V8 lk_col_mask(int x0, int cols)
 {
     const V8 c = (V8)((float)x0) + (V8)(0.0f, 1.0f, 2.0f, 3.0f, 4.0f, 5.0f, 6.0f, 7.0f);
     return select((V8)(0.0f), (V8)(1.0f), isgreaterequal(c, (V8)(0.0f)) &
@@ -223,7 +223,7 @@ inline V8 lk_col_mask(int x0, int cols)
 
 /* tile (tw x th, pitch tw) = image values at (x0 + i, y0 + j), reflect101
  * outside the image, as float (raw units). tw >= 8. */
-inline void lk_stage(__global const T *img CLV_DBG_PARAM(img), int pitch, int cols, int rows,
+static inline void lk_stage(__global const T *img CLV_DBG_PARAM(img), int pitch, int cols, int rows,
                      int x0, int y0, int tw, int th, PATCH_SPACE float *tile PATCH_DBG_PARAM)
 {
     const int inside = x0 >= 0 && y0 >= 0 && x0 + tw <= cols && y0 + th <= rows;
@@ -260,7 +260,7 @@ inline void lk_stage(__global const T *img CLV_DBG_PARAM(img), int pitch, int co
  * Derivative corners outside the image weigh 0: wx0/wx1 per lane (columns
  * c, c+1) in hD and hS, wy0/wy1 per row in Ix and Iy. Each column block of
  * 8 walks down the rows keeping the last four source rows' terms. */
-inline float3 lk_build_patch_cpu(const PATCH_SPACE float *tile, int cols, int rows, int ix,
+static inline float3 lk_build_patch_cpu(const PATCH_SPACE float *tile, int cols, int rows, int ix,
                                  int iy, float a, float b, int ww, int wh,
                                  PATCH_SPACE float *pI, PATCH_SPACE float *pX,
                                  PATCH_SPACE float *pY PATCH_DBG_PARAM)
@@ -337,7 +337,7 @@ inline float3 lk_build_patch_cpu(const PATCH_SPACE float *tile, int cols, int ro
 }
 
 /* Patch of a window narrower than a vector (ww < 8), pixel by pixel. */
-inline float3 lk_build_patch_narrow(__global const T *img CLV_DBG_PARAM(img), int pitch,
+static inline float3 lk_build_patch_narrow(__global const T *img CLV_DBG_PARAM(img), int pitch,
                                     int cols, int rows, int ix, int iy, float a, float b, int ww,
                                     int wh, PATCH_SPACE float *pI, PATCH_SPACE float *pX,
                                     PATCH_SPACE float *pY PATCH_DBG_PARAM)
@@ -399,19 +399,19 @@ inline float3 lk_build_patch_narrow(__global const T *img CLV_DBG_PARAM(img), in
                         (fe.s0 + fe.s1) + (fe.s2 + fe.s3));                                 \
     }
 
-inline float3 lk_residual_global(__global const T *src CLV_DBG_PARAM(src), int sp, float a,
+static inline float3 lk_residual_global(__global const T *src CLV_DBG_PARAM(src), int sp, float a,
                                  float b, int ww, int wh, const PATCH_SPACE float *pI,
                                  const PATCH_SPACE float *pX,
                                  const PATCH_SPACE float *pY PATCH_DBG_PARAM, int want_abs)
 LK_RESIDUAL_BODY(__global const T, LOADV_SRC)
 
-inline float3 lk_residual_tile(const PATCH_SPACE float *src, int sp, float a, float b, int ww,
+static inline float3 lk_residual_tile(const PATCH_SPACE float *src, int sp, float a, float b, int ww,
                                int wh, const PATCH_SPACE float *pI, const PATCH_SPACE float *pX,
                                const PATCH_SPACE float *pY PATCH_DBG_PARAM, int want_abs)
 LK_RESIDUAL_BODY(const PATCH_SPACE float, PVLD8)
 
 /* The residual for the window with top-left corner c in J. */
-inline float3 lk_residual_cpu(__global const T *img CLV_DBG_PARAM(img), int pitch, int cols,
+static inline float3 lk_residual_cpu(__global const T *img CLV_DBG_PARAM(img), int pitch, int cols,
                               int rows, float2 c, int ww, int wh, const PATCH_SPACE float *pI,
                               const PATCH_SPACE float *pX, const PATCH_SPACE float *pY,
                               PATCH_SPACE float *tile PATCH_DBG_PARAM, int want_abs)
@@ -546,7 +546,7 @@ __kernel void lk_level_cpu(__global const T *prev, int prev_pitch, __global cons
 
 /* Sum of v over the work-group (power-of-two size), returned to every
  * work-item. red: one float4 per work-item. */
-inline float4 lk_group_sum(__local float4 *red, float4 v)
+static inline float4 lk_group_sum(__local float4 *red, float4 v)
 {
     const int lid = get_local_id(0), ls = get_local_size(0);
     red[lid] = v;
@@ -563,7 +563,7 @@ inline float4 lk_group_sum(__local float4 *red, float4 v)
 
 /* Partial sums of (J - I) Ix, (J - I) Iy, |J - I| over this work-item's
  * pixels of the window with top-left corner c in J. */
-inline float4 lk_residual_part(__global const T *img CLV_DBG_PARAM(img), int pitch, int cols,
+static inline float4 lk_residual_part(__global const T *img CLV_DBG_PARAM(img), int pitch, int cols,
                                int rows, float2 c, int ww, int wh, const PATCH_SPACE float *pI,
                                const PATCH_SPACE float *pX,
                                const PATCH_SPACE float *pY PATCH_DBG_PARAM)

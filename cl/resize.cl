@@ -120,7 +120,7 @@ __kernel void resize_bilinear(__global const T *src, int src_pitch, int sw, int 
     }
 #endif
 
-inline void half_scalar(__global const T *src CLV_DBG_PARAM(src), __global const T *r0,
+static inline void half_scalar(__global const T *src CLV_DBG_PARAM(src), __global const T *r0,
                         __global const T *r1, __global T *dst CLV_DBG_PARAM(dst), __global T *out,
                         int j0, int j1)
 {
@@ -235,7 +235,7 @@ __kernel void resize_half_vec(__global const T *src, int src_pitch, int sw, int 
                                  GLD(b, r, (i).sc), GLD(b, r, (i).sd), GLD(b, r, (i).se),       \
                                  GLD(b, r, (i).sf)))
 
-inline float16 strip_row(__global const T *src CLV_DBG_PARAM(src), __global const T *r,
+static inline float16 strip_row(__global const T *src CLV_DBG_PARAM(src), __global const T *r,
                          int16 i0, int16 i1, float16 ax)
 {
     return GATHER16(src, r, i0) * (1.0f - ax) + GATHER16(src, r, i1) * ax;
@@ -257,7 +257,7 @@ typedef char clv_v16qi __attribute__((__vector_size__(16)));
                                               __builtin_astype((m), clv_v16qi)),                \
                      uchar16)
 
-inline float16 strip_row_window(__global const T *src CLV_DBG_PARAM(src), __global const T *r,
+static inline float16 strip_row_window(__global const T *src CLV_DBG_PARAM(src), __global const T *r,
                                 int base, uchar16 m0, uchar16 m1, float16 ax)
 {
     const uchar16 w = GVLD(16, src, 0, r + base);

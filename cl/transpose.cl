@@ -46,7 +46,7 @@ __kernel void transpose(__global const T *src, int src_pitch, __global T *dst, i
 #define TV CAT(T, 16)
 
 /* The 16x16 block at (bx, by), partly or wholly outside the image. */
-inline void transpose_edge(__global const T *src CLV_DBG_PARAM(src), int src_pitch,
+static inline void transpose_edge(__global const T *src CLV_DBG_PARAM(src), int src_pitch,
                            __global T *dst CLV_DBG_PARAM(dst), int dst_pitch, int width,
                            int height, int bx, int by)
 {
@@ -122,7 +122,7 @@ inline void transpose_edge(__global const T *src CLV_DBG_PARAM(src), int src_pit
  * dst_pitch count uints. A strip is 4x4 transposes in registers, each stored
  * at once as four aligned 16-byte stores, down the strip for four
  * destination rows at a time. */
-inline void transpose_edge_w4(__global const uint *src CLV_DBG_PARAM(src), int src_pitch,
+static inline void transpose_edge_w4(__global const uint *src CLV_DBG_PARAM(src), int src_pitch,
                               __global uint *dst CLV_DBG_PARAM(dst), int dst_pitch, int width,
                               int height, int bx, int by)
 {
@@ -131,7 +131,7 @@ inline void transpose_edge_w4(__global const uint *src CLV_DBG_PARAM(src), int s
             GST(dst, ROW(dst, dst_pitch, x), y, GLD(src, ROW(src, src_pitch, y), x));
 }
 
-inline void transpose_strip_w4(__global const uint *src CLV_DBG_PARAM(src), int src_pitch,
+static inline void transpose_strip_w4(__global const uint *src CLV_DBG_PARAM(src), int src_pitch,
                                __global uint *dst CLV_DBG_PARAM(dst), int dst_pitch, int bx,
                                int y0, int y1)
 {
@@ -162,7 +162,7 @@ __kernel void transpose_w4(__global const uint *src, int src_pitch, __global uin
 }
 #elif CN == 1
 /* One channel: the full 16x16 block in 16 vector registers. */
-inline void transpose_block1(__global const T *src CLV_DBG_PARAM(src), int src_pitch,
+static inline void transpose_block1(__global const T *src CLV_DBG_PARAM(src), int src_pitch,
                              __global T *dst CLV_DBG_PARAM(dst), int dst_pitch, int bx, int by)
 {
     const TV r0 = GVLD(16, src, 0, ROW(src, src_pitch, by + 0) + bx);
@@ -214,19 +214,19 @@ __kernel void transpose_vec(__global const T *src, int src_pitch, __global T *ds
 /* The fourth byte of each uint is never stored; it takes the bytes of the
  * load that are not pixels of the window, so that every byte of the load is
  * used (with zeros there LLVM narrows the vector load to six 2-byte inserts). */
-inline uint4 rgb_unpack(uchar16 v) /* bytes 0..11 */
+static inline uint4 rgb_unpack(uchar16 v) /* bytes 0..11 */
 {
     return as_uint4((uchar16)(v.s0, v.s1, v.s2, v.sc, v.s3, v.s4, v.s5, v.sd, v.s6, v.s7, v.s8,
                               v.se, v.s9, v.sa, v.sb, v.sf));
 }
 
-inline uint4 rgb_unpack_hi(uchar16 v) /* bytes 4..15 */
+static inline uint4 rgb_unpack_hi(uchar16 v) /* bytes 4..15 */
 {
     return as_uint4((uchar16)(v.s4, v.s5, v.s6, v.s0, v.s7, v.s8, v.s9, v.s1, v.sa, v.sb, v.sc,
                               v.s2, v.sd, v.se, v.sf, v.s3));
 }
 
-inline void rgb_store_row(__global uchar *dst CLV_DBG_PARAM(dst), __global uchar *q, uint4 d0,
+static inline void rgb_store_row(__global uchar *dst CLV_DBG_PARAM(dst), __global uchar *q, uint4 d0,
                           uint4 d1, uint4 d2, uint4 d3)
 {
     const uchar16 e0 = as_uchar16(d0), e1 = as_uchar16(d1), e2 = as_uchar16(d2),
@@ -250,7 +250,7 @@ inline void rgb_store_row(__global uchar *dst CLV_DBG_PARAM(dst), __global uchar
     ((kb) < 3 ? rgb_unpack(GVLD(16, src, 0, ROW(src, src_pitch, y) + 3 * bx + 12 * (kb)))        \
               : rgb_unpack_hi(GVLD(16, src, 0, ROW(src, src_pitch, y) + 3 * bx + 32)))
 
-inline void transpose_strip3(__global const uchar *src CLV_DBG_PARAM(src), int src_pitch,
+static inline void transpose_strip3(__global const uchar *src CLV_DBG_PARAM(src), int src_pitch,
                              __global uchar *dst CLV_DBG_PARAM(dst), int dst_pitch, int bx,
                              int y0, int y1)
 {
@@ -286,7 +286,7 @@ __kernel void transpose_vecn(__global const T *src, int src_pitch, __global T *d
 /* 2 to 4 channels: each source row of the block arrives in CN vector
  * loads, is rearranged in private memory, and each destination row leaves in
  * CN aligned vector stores. */
-inline void transpose_blockn(__global const T *src CLV_DBG_PARAM(src), int src_pitch,
+static inline void transpose_blockn(__global const T *src CLV_DBG_PARAM(src), int src_pitch,
                              __global T *dst CLV_DBG_PARAM(dst), int dst_pitch, int bx, int by)
 {
     TV t[16 * CN]; /* t[CN j .. CN j + CN - 1] = source row by + j, pixels bx .. bx + 15 */

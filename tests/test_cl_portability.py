@@ -8,7 +8,11 @@ is a construct that built on PoCL and failed (or would fail) elsewhere:
   - the double type: optional (cl_khr_fp64), absent on many Intel GPUs;
   - printf: OpenCL C 1.2 has it, but output ordering and buffer limits vary;
     kernels report through the debug fault record instead;
-  - OpenCL extension pragmas other than FP_CONTRACT: need a device query first.
+  - OpenCL extension pragmas other than FP_CONTRACT: need a device query first;
+  - a helper that is `inline` without `static`: under C99 inline rules there is
+    no external definition, and upstream clang (ROCm) fails to link any call it
+    did not inline ("undefined hidden symbol", seen with CLV_DEBUG=1 and
+    -cl-opt-disable).
 Comments are ignored. Exit 1 listing file:line for each hit."""
 import glob
 import os
@@ -22,6 +26,7 @@ RULES = [
     (re.compile(r"\bdouble\d*\b"), "double type (cl_khr_fp64 is optional)"),
     (re.compile(r"\bprintf\s*\("), "printf in a kernel"),
     (re.compile(r"#\s*pragma\s+OPENCL\s+EXTENSION"), "extension pragma"),
+    (re.compile(r"(?<!static )\binline\b"), "inline without static"),
 ]
 
 
@@ -50,7 +55,7 @@ def main():
                     hits += 1
     # the rules must be able to fire: each on a line written to break it
     probes = ["#define F(a, ...) g(a, __VA_ARGS__)", "double x = 1.0;", "printf(\"%d\", 1);",
-              "#pragma OPENCL EXTENSION cl_khr_fp64 : enable"]
+              "#pragma OPENCL EXTENSION cl_khr_fp64 : enable", "inline float f(float x)"]
     for p in probes:
         if not any(rx.search(p) for rx, _ in RULES):
             print("lint rule self-check failed on: %s" % p)

@@ -74,7 +74,7 @@ __kernel void dbg_oob_vstore(__global float *buf, int n CLV_DBG_PARAMS)
 /* Aligned whole-vector stores (GVSTA): in bounds for every work-item, except
  * that with bad = 1 work-item 7 stores at element n (aligned, out of bounds)
  * and with bad = 2 work-item 4 stores at element 17 (in bounds, misaligned). */
-inline void dbg_vstorea(__global float *buf CLV_DBG_PARAM(buf), int n, int bad)
+static inline void dbg_vstorea(__global float *buf CLV_DBG_PARAM(buf), int n, int bad)
 {
     const int i = get_global_id(0);
     if (i >= n / 4)
