@@ -78,8 +78,25 @@ CLI_MUST_USE int cli_fail_status(const char *cmd, const clv_context *ctx, clv_st
  * min < 0. Returns 0 on success, -1 otherwise. */
 CLI_MUST_USE int cli_parse_int(const char *s, long min, long max, int *out);
 
-/* Finite decimal number (no hex, inf, nan, leading blanks). 0 or -1. */
+/* Finite decimal number (no hex, inf, nan, leading blanks). Subnormal
+ * results (1e-320) are taken, as the library takes them. Returns 0, or
+ * CLI_NUM_SYNTAX (not such a number), CLI_NUM_OVERFLOW (beyond the largest
+ * double, 1e999) or CLI_NUM_UNDERFLOW (non-zero digits that round to 0,
+ * 1e-999); cli_number_problem says which in words. */
+enum { CLI_NUM_SYNTAX = -1, CLI_NUM_OVERFLOW = -2, CLI_NUM_UNDERFLOW = -3 };
 CLI_MUST_USE int cli_parse_double(const char *s, double *out);
+
+/* "not a finite decimal number", "too large", ... for a cli_parse_double
+ * result other than 0. */
+const char *cli_number_problem(int code);
+
+/* The shortest "%.<n>g" form of v that reads back as v (at most 17 digits),
+ * for messages: a bound of 20 and a value of 20.0000001 never both print as
+ * "20". Use as printf("%s", cli_num(v).s). */
+typedef struct cli_num_text {
+    char s[32];
+} cli_num_text;
+cli_num_text cli_num(double v);
 
 /* "WxH" (or "WXH") with both sides integers in [min, max]. 0 or -1. */
 CLI_MUST_USE int cli_parse_size(const char *s, int min, int max, int *w, int *h);

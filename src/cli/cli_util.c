@@ -184,10 +184,44 @@ int cli_parse_double(const char *s, double *out)
     char *end = NULL;
     errno = 0;
     double v = strtod(s, &end);
-    if (errno || *end != '\0' || !isfinite(v))
-        return -1;
+    const int range_error = errno == ERANGE;
+    if (*end != '\0' || (errno && !range_error))
+        return CLI_NUM_SYNTAX;
+    /* ERANGE: overflow (+-HUGE_VAL), a subnormal result (taken: the value
+     * is finite and non-zero) or non-zero digits rounded to 0. */
+    if (!isfinite(v) || (range_error && fabs(v) == HUGE_VAL))
+        return CLI_NUM_OVERFLOW;
+    if (range_error && v == 0.0)
+        return CLI_NUM_UNDERFLOW;
     *out = v;
     return 0;
+}
+
+const char *cli_number_problem(int code)
+{
+    switch (code) {
+    case CLI_NUM_OVERFLOW: return "too large: beyond the largest double, about 1.8e308";
+    case CLI_NUM_UNDERFLOW: return "too small: non-zero but rounds to 0 as a double";
+    default: return "not a finite decimal number";
+    }
+}
+
+cli_num_text cli_num(double v)
+{
+    cli_num_text t;
+    for (int digits = 1; digits <= 17; digits++) {
+        snprintf(t.s, sizeof t.s, "%.*g", digits, v);
+        if (!isfinite(v) || strtod(t.s, NULL) == v)
+            break;
+    }
+    /* Whole numbers below 1e17 without an exponent: 20, not 2e+01. */
+    const char *e = strchr(t.s, 'e');
+    if (e) {
+        long x = strtol(e + 1, NULL, 10);
+        if (x >= 0 && x < 17)
+            snprintf(t.s, sizeof t.s, "%.*g", (int)x + 1, v);
+    }
+    return t;
 }
 
 int cli_parse_size(const char *s, int min, int max, int *w, int *h)
@@ -284,14 +318,16 @@ static int in_range(double v, cli_range r)
 static void describe_range(cli_range r, char *buf, size_t size)
 {
     const int has_lo = isfinite(r.lo), has_hi = isfinite(r.hi);
+    const cli_num_text lo_text = cli_num(r.lo), hi_text = cli_num(r.hi);
+    const char *lo = lo_text.s, *hi = hi_text.s;
     if (has_lo && has_hi && !r.lo_open)
-        snprintf(buf, size, "a number in %g..%g", r.lo, r.hi);
+        snprintf(buf, size, "a number in %s..%s", lo, hi);
     else if (has_lo && has_hi)
-        snprintf(buf, size, "a number > %g and <= %g", r.lo, r.hi);
+        snprintf(buf, size, "a number > %s and <= %s", lo, hi);
     else if (has_lo)
-        snprintf(buf, size, "a number %s %g", r.lo_open ? ">" : ">=", r.lo);
+        snprintf(buf, size, "a number %s %s", r.lo_open ? ">" : ">=", lo);
     else if (has_hi)
-        snprintf(buf, size, "a number <= %g", r.hi);
+        snprintf(buf, size, "a number <= %s", hi);
     else
         snprintf(buf, size, "a number");
 }
@@ -302,9 +338,13 @@ int cli_args_number(cli_args *a, const char *name, cli_range range, double *out)
     if (!v)
         return CLI_EXIT_USAGE;
     double d = 0.0;
-    if (cli_parse_double(v, &d) != 0 || !in_range(d, range)) {
+    const int parsed = cli_parse_double(v, &d);
+    if (parsed != 0 || !in_range(d, range)) {
         char want[96];
         describe_range(range, want, sizeof want);
+        if (parsed == CLI_NUM_OVERFLOW || parsed == CLI_NUM_UNDERFLOW)
+            return cli_usage_error(a->cmd, "bad %s '%s' (%s; expected %s)", name, v,
+                                   cli_number_problem(parsed), want);
         return cli_usage_error(a->cmd, "bad %s '%s' (expected %s)", name, v, want);
     }
     *out = d;

@@ -129,9 +129,9 @@ int cli_cmd_bilateral(const cli_globals *g, int argc, char **argv)
         return cli_usage_error(cmd, "missing --sigma-range R");
     if (bp.radius == 0 && ceil(3.0 * bp.sigma_space) > CLV_BILATERAL_MAX_RADIUS)
         return cli_usage_error(cmd,
-                               "--sigma-space %g needs a radius of %.0f, above the limit of %d "
+                               "--sigma-space %s needs a radius of %.0f, above the limit of %d "
                                "(give --radius N)",
-                               bp.sigma_space, ceil(3.0 * bp.sigma_space),
+                               cli_num(bp.sigma_space).s, ceil(3.0 * bp.sigma_space),
                                CLV_BILATERAL_MAX_RADIUS);
 
     clv_host_image host = {0};

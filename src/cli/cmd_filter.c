@@ -283,9 +283,9 @@ int cli_cmd_gaussian(const cli_globals *g, int argc, char **argv)
     for (int i = 0; i < 2; i++)
         if (given[i] == 0 && 2.0 * ceil(3.0 * sides[i]) + 1.0 > CLV_GAUSSIAN_MAX_KSIZE)
             return cli_usage_error(cmd,
-                                   "--sigma%s %g needs a %.0f-tap kernel, above the limit of %d "
+                                   "--sigma%s %s needs a %.0f-tap kernel, above the limit of %d "
                                    "(give --ksize WxH)",
-                                   i ? "-y" : "", sides[i], 2.0 * ceil(3.0 * sides[i]) + 1.0,
+                                   i ? "-y" : "", cli_num(sides[i]).s, 2.0 * ceil(3.0 * sides[i]) + 1.0,
                                    CLV_GAUSSIAN_MAX_KSIZE);
     return run_filter(g, &job);
 }

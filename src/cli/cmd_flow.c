@@ -58,9 +58,13 @@ static int open_option(cli_args *a, const char *name, double lo, double hi, doub
     if (!v)
         return CLI_EXIT_USAGE;
     double d = 0.0;
-    if (cli_parse_double(v, &d) != 0 || !(d > lo && d < hi))
-        return cli_usage_error(a->cmd, "bad %s '%s' (expected a number > %g and < %g)", name, v,
-                               lo, hi);
+    const int parsed = cli_parse_double(v, &d);
+    if (parsed != 0 || !(d > lo && d < hi)) {
+        const cli_num_text lo_text = cli_num(lo), hi_text = cli_num(hi);
+        return cli_usage_error(a->cmd, "bad %s '%s' (%s%sexpected a number > %s and < %s)", name,
+                               v, parsed == CLI_NUM_SYNTAX || !parsed ? "" : cli_number_problem(parsed),
+                               parsed == CLI_NUM_SYNTAX || !parsed ? "" : "; ", lo_text.s, hi_text.s);
+    }
     *out = d;
     return 0;
 }
