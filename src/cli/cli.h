@@ -390,8 +390,18 @@ void cli_draw_corners(clv_host_image *rgb, const clv_corner *corners, int count)
 /* "x,y,response" CSV of the corners, staged in outs. */
 CLI_MUST_USE int cli_corners_csv(const char *cmd, cli_outputs *outs, const char *path,
                                  const clv_corner *corners, int count);
+/* Limits on the files the CLI reads itself (CSV point lists); images,
+ * .flo files and kernels are read by the library. A CSV input must be a
+ * regular file (a FIFO, device or directory is refused at once, without
+ * reading from it) of at most CLI_CSV_MAX_BYTES bytes, no line longer than
+ * CLI_CSV_MAX_LINE bytes (its line end not counted). */
+#define CLI_CSV_MAX_BYTES (64L << 20)
+#define CLI_CSV_MAX_LINE 1024
+
 /* Points from a CSV file (header x,y or x,y,response): *pts malloc'ed (NULL
- * when there are none). Errors name the file and line. */
+ * when there are none). Errors name the file and line. Within the limits
+ * above; x and y must also stay finite as floats (magnitude up to about 3.4e38),
+ * every field be a decimal number as cli_parse_double takes it. */
 CLI_MUST_USE int cli_read_points(const char *cmd, const char *path, clv_point **pts, int *count);
 /* Builds both pyramids (scale 0.5) from prev and next and tracks the points
  * (clv_lk_track). timed: once untimed, then again with *wall_ms and

@@ -5,12 +5,14 @@
 #include "cli.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <glob.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 /* Most corners asked for (--max, --corners): the library keeps them all. */
@@ -512,31 +514,147 @@ out:
 
 /* ---- track ------------------------------------------------------------- */
 
+/* Opens a CSV input without blocking (a FIFO with no writer, a device) and
+ * refuses anything but a regular file of at most CLI_CSV_MAX_BYTES. */
+static int open_csv(const char *cmd, const char *path, int *fd_out)
+{
+    *fd_out = -1;
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+    if (fd < 0) {
+        cli_error(cmd, "cannot read '%s': %s", path, strerror(errno));
+        return CLI_EXIT_RUNTIME;
+    }
+    struct stat st;
+    const char *kind = NULL;
+    if (fstat(fd, &st) != 0) {
+        cli_error(cmd, "cannot read '%s': %s", path, strerror(errno));
+        close(fd);
+        return CLI_EXIT_RUNTIME;
+    }
+    if (S_ISDIR(st.st_mode))
+        kind = "a directory";
+    else if (S_ISFIFO(st.st_mode))
+        kind = "a FIFO";
+    else if (S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode))
+        kind = "a device";
+    else if (S_ISSOCK(st.st_mode))
+        kind = "a socket";
+    else if (!S_ISREG(st.st_mode))
+        kind = "not a regular file";
+    if (kind) {
+        cli_error(cmd, "cannot read '%s': %s (a CSV input must be a regular file)", path, kind);
+        close(fd);
+        return CLI_EXIT_RUNTIME;
+    }
+    if (st.st_size > CLI_CSV_MAX_BYTES) {
+        cli_error(cmd, "cannot read '%s': %lld bytes, above the limit of %ld for a CSV input",
+                  path, (long long)st.st_size, (long)CLI_CSV_MAX_BYTES);
+        close(fd);
+        return CLI_EXIT_RUNTIME;
+    }
+    /* A regular file never blocks; plain reads from here on. */
+    int fl = fcntl(fd, F_GETFL);
+    if (fl < 0 || fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) != 0) {
+        cli_error(cmd, "cannot read '%s': %s", path, strerror(errno));
+        close(fd);
+        return CLI_EXIT_RUNTIME;
+    }
+    *fd_out = fd;
+    return 0;
+}
+
+/* Line reader over a file descriptor with the CSV limits: lines of at most
+ * CLI_CSV_MAX_LINE bytes (without "\n"), CLI_CSV_MAX_BYTES in all (checked
+ * again while reading: a file may grow, or report a size of 0 as in /proc). */
+typedef struct csv_reader {
+    int fd;
+    char buf[1 << 16];
+    size_t start, end; /* unread bytes: buf[start..end) */
+    long long total;   /* bytes read */
+    int eof;
+    char line[CLI_CSV_MAX_LINE + 2];
+} csv_reader;
+
+/* Next line into r->line (NUL-terminated, "\n" removed), its length in
+ * *len. Returns 1 for a line, 0 at the end, -1 on a read error (errno),
+ * -2 for a line too long, -3 for a file too large. */
+static int csv_next_line(csv_reader *r, size_t *len)
+{
+    size_t n = 0;
+    for (;;) {
+        if (r->start == r->end) {
+            if (r->eof)
+                break;
+            ssize_t got = read(r->fd, r->buf, sizeof r->buf);
+            if (got < 0 && errno == EINTR)
+                continue;
+            if (got < 0)
+                return -1;
+            if (got == 0) {
+                r->eof = 1;
+                break;
+            }
+            r->total += got;
+            if (r->total > CLI_CSV_MAX_BYTES)
+                return -3;
+            r->start = 0;
+            r->end = (size_t)got;
+        }
+        const char *p = r->buf + r->start;
+        const size_t avail = r->end - r->start;
+        const char *nl = memchr(p, '\n', avail);
+        const size_t take = nl ? (size_t)(nl - p) : avail;
+        if (n + take > CLI_CSV_MAX_LINE + 1) /* + 1: room for a "\r" before the "\n" */
+            return -2;
+        memcpy(r->line + n, p, take);
+        n += take;
+        r->start += take + (nl ? 1 : 0);
+        if (nl) {
+            r->line[n] = '\0';
+            *len = n;
+            return 1;
+        }
+    }
+    if (n == 0)
+        return 0;
+    r->line[n] = '\0'; /* the last line, without "\n" */
+    *len = n;
+    return 1;
+}
+
 /* Points from a CSV file: a header "x,y" or "x,y,response", then one point
- * a line with as many fields, each a finite decimal number (cli_parse_double).
- * Every other line is an error naming the file and the line. */
+ * a line with as many fields, each a finite decimal number (cli_parse_double),
+ * x and y finite as floats. Every other line is an error naming the file and
+ * the line. Limits: cli.h (CLI_CSV_MAX_BYTES, CLI_CSV_MAX_LINE). */
 int cli_read_points(const char *cmd, const char *path, clv_point **pts, int *count)
 {
     *pts = NULL;
     *count = 0;
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        cli_error(cmd, "cannot read '%s': %s", path, strerror(errno));
+    int fd = -1;
+    int rc = open_csv(cmd, path, &fd);
+    if (rc)
+        return rc;
+    csv_reader *r = calloc(1, sizeof *r);
+    if (!r) {
+        close(fd);
+        cli_error(cmd, "out of memory reading '%s'", path);
         return CLI_EXIT_RUNTIME;
     }
-    char *line = NULL;
-    size_t line_cap = 0, cap = 0;
+    r->fd = fd;
+    size_t cap = 0, n = 0;
     long lineno = 0;
-    int fields = 0, rc = 0;
-    ssize_t n;
-    errno = 0;
-    while ((n = getline(&line, &line_cap, f)) >= 0) {
+    int fields = 0, got_line;
+    while ((got_line = csv_next_line(r, &n)) == 1) {
+        char *line = r->line;
         lineno++;
-        if (n > 0 && line[n - 1] == '\n')
-            line[--n] = '\0';
         if (n > 0 && line[n - 1] == '\r')
             line[--n] = '\0';
-        if (strlen(line) != (size_t)n) {
+        if (n > CLI_CSV_MAX_LINE) {
+            got_line = -2; /* reported below, as one the reader stopped at */
+            lineno--;
+            break;
+        }
+        if (strlen(line) != n) {
             cli_error(cmd, "'%s' line %ld: contains a NUL byte", path, lineno);
             rc = CLI_EXIT_RUNTIME;
             break;
@@ -552,6 +670,7 @@ int cli_read_points(const char *cmd, const char *path, clv_point **pts, int *cou
             }
             continue;
         }
+        static const char *const names[3] = {"x", "y", "response"};
         double v[3];
         int got = 0;
         char *field = line;
@@ -559,12 +678,25 @@ int cli_read_points(const char *cmd, const char *path, clv_point **pts, int *cou
             char *comma = strchr(field, ',');
             if (comma)
                 *comma = '\0';
-            if (got < fields && cli_parse_double(field, &v[got]) != 0) {
-                static const char *const names[3] = {"x", "y", "response"};
-                cli_error(cmd, "'%s' line %ld: bad %s '%.40s' (expected a finite decimal number)",
-                          path, lineno, names[got], field);
-                rc = CLI_EXIT_RUNTIME;
-                break;
+            if (got < fields) {
+                const int parsed = cli_parse_double(field, &v[got]);
+                if (parsed != 0) {
+                    cli_error(cmd, "'%s' line %ld: bad %s '%.40s' (%s)", path, lineno,
+                              names[got], field,
+                              parsed == CLI_NUM_SYNTAX ? "expected a finite decimal number"
+                                                       : cli_number_problem(parsed));
+                    rc = CLI_EXIT_RUNTIME;
+                    break;
+                }
+                /* Coordinates are floats: one beyond their range would become
+                 * inf (and be written back as inf). */
+                if (got < 2 && !isfinite((float)v[got])) {
+                    cli_error(cmd, "'%s' line %ld: bad %s '%.40s' (beyond the float range: "
+                                   "the magnitude must be at most about 3.4e38)",
+                              path, lineno, names[got], field);
+                    rc = CLI_EXIT_RUNTIME;
+                    break;
+                }
             }
             got++;
             if (!comma)
@@ -598,15 +730,23 @@ int cli_read_points(const char *cmd, const char *path, clv_point **pts, int *cou
         (*pts)[*count].y = (float)v[1];
         (*count)++;
     }
-    if (!rc && ferror(f)) {
+    if (!rc && got_line == -1) {
         cli_error(cmd, "cannot read '%s': %s", path, strerror(errno ? errno : EIO));
+        rc = CLI_EXIT_RUNTIME;
+    } else if (!rc && got_line == -2) {
+        cli_error(cmd, "'%s' line %ld: longer than %d bytes, the limit for a CSV line", path,
+                  lineno + 1, CLI_CSV_MAX_LINE);
+        rc = CLI_EXIT_RUNTIME;
+    } else if (!rc && got_line == -3) {
+        cli_error(cmd, "cannot read '%s': more than %ld bytes, the limit for a CSV input", path,
+                  (long)CLI_CSV_MAX_BYTES);
         rc = CLI_EXIT_RUNTIME;
     } else if (!rc && lineno == 0) {
         cli_error(cmd, "'%s' is empty (expected the header 'x,y' or 'x,y,response')", path);
         rc = CLI_EXIT_RUNTIME;
     }
-    free(line);
-    fclose(f);
+    free(r);
+    close(fd);
     if (rc) {
         free(*pts);
         *pts = NULL;
