@@ -163,6 +163,17 @@ CLI_MUST_USE int cli_args_border(cli_args *a, const char *name, clv_border *out)
 /* "-h" or "--help". */
 int cli_wants_help(const char *name);
 
+/* Refuses two outputs that are one file: the same name in other spellings
+ * (a.png, ./a.png, d/../a.png: the directory's inode plus the name) or,
+ * for files that exist, one inode (hard or symbolic links). A later rename
+ * would otherwise silently replace the first output by the second. what[i]
+ * names paths[i] in the message ("OUT.csv", "--draw"); NULL paths are
+ * skipped. Returns 0, or CLI_EXIT_USAGE with the error printed. An output
+ * may be one of the inputs: every input is read whole before any output is
+ * renamed into place (the library writes images the same way). */
+CLI_MUST_USE int cli_distinct_outputs(const char *cmd, int n, const char *const *paths,
+                                      const char *const *what);
+
 /* IN and OUT from the positionals seen (npos of them, the first
  * min(npos, 3) in pos): a usage error unless there are exactly two non-empty
  * ones. Returns 0 or CLI_EXIT_USAGE. */

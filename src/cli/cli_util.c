@@ -404,6 +404,75 @@ int cli_two_paths(const char *cmd, int npos, const char *const *pos, const char 
     return 0;
 }
 
+/* What names a file for cli_distinct_outputs: its inode when it exists,
+ * else its directory's inode plus its last component (the path as given
+ * when the directory cannot be looked up: the write fails then anyway). */
+typedef struct file_identity {
+    const char *path;
+    const char *base; /* last component, in path */
+    int exists, dir_ok;
+    dev_t dev, dir_dev;
+    ino_t ino, dir_ino;
+} file_identity;
+
+static void file_identity_of(const char *path, file_identity *id)
+{
+    struct stat st;
+    memset(id, 0, sizeof *id);
+    id->path = path;
+    if (stat(path, &st) == 0) {
+        id->exists = 1;
+        id->dev = st.st_dev;
+        id->ino = st.st_ino;
+    }
+    const char *slash = strrchr(path, '/');
+    id->base = slash ? slash + 1 : path;
+    char dir[4096];
+    const size_t dir_len = slash ? (slash == path ? 1 : (size_t)(slash - path)) : 1;
+    if (!*id->base || dir_len >= sizeof dir)
+        return;
+    memcpy(dir, slash ? path : ".", dir_len);
+    dir[dir_len] = '\0';
+    if (stat(dir, &st) == 0) {
+        id->dir_ok = 1;
+        id->dir_dev = st.st_dev;
+        id->dir_ino = st.st_ino;
+    }
+}
+
+static int same_file(const file_identity *a, const file_identity *b)
+{
+    if (a->exists && b->exists)
+        return a->dev == b->dev && a->ino == b->ino;
+    if (a->dir_ok && b->dir_ok)
+        return a->dir_dev == b->dir_dev && a->dir_ino == b->dir_ino &&
+               strcmp(a->base, b->base) == 0;
+    return strcmp(a->path, b->path) == 0;
+}
+
+int cli_distinct_outputs(const char *cmd, int n, const char *const *paths,
+                         const char *const *what)
+{
+    for (int i = 0; i < n; i++) {
+        if (!paths[i])
+            continue;
+        file_identity a;
+        file_identity_of(paths[i], &a);
+        for (int j = i + 1; j < n; j++) {
+            if (!paths[j])
+                continue;
+            file_identity b;
+            file_identity_of(paths[j], &b);
+            if (same_file(&a, &b))
+                return cli_usage_error(cmd,
+                                       "%s '%s' and %s '%s' are the same file (each output "
+                                       "needs its own)",
+                                       what[i], paths[i], what[j], paths[j]);
+        }
+    }
+    return 0;
+}
+
 /* ---- contexts and images --------------------------------------------- */
 
 int cli_context(const char *cmd, const cli_globals *g, int profiling, clv_context **out)

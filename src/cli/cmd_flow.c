@@ -459,6 +459,12 @@ int cli_cmd_corners(const cli_globals *g, int argc, char **argv)
         return cli_usage_error(cmd, "missing --quality Q");
     if (!have_distance)
         return cli_usage_error(cmd, "missing --min-distance D");
+    {
+        const char *const outs_given[2] = {paths[1], draw};
+        const char *const outs_what[2] = {"OUT.csv", "--draw"};
+        if ((rc = cli_distinct_outputs(cmd, 2, outs_given, outs_what)) != 0)
+            return rc;
+    }
 
     clv_host_image host = {0}, gray = {0}, rgb = {0};
     clv_context *ctx = NULL;
@@ -1120,6 +1126,12 @@ int cli_cmd_flow(const cli_globals *g, int argc, char **argv)
         return rc;
     if ((rc = flo_output(cmd, paths[2])) != 0)
         return rc;
+    {
+        const char *const outs_given[2] = {paths[2], color};
+        const char *const outs_what[2] = {"OUT.flo", "--color"};
+        if ((rc = cli_distinct_outputs(cmd, 2, outs_given, outs_what)) != 0)
+            return rc;
+    }
 
     clv_host_image h_prev = {0}, h_next = {0}, g_prev = {0}, g_next = {0};
     clv_host_image h_flow = {0}, h_rgb = {0};
