@@ -834,13 +834,15 @@ int cli_cmd_track(const cli_globals *g, int argc, char **argv)
                    "(default %d; fewer when the images are too small, as OpenCV); I: iterations\n"
                    "per level 1..%d (default %d; stop below %g px).\n"
                    "--points IN.csv: header x,y or x,y,response, then one point a line (corners'\n"
-                   "output works); --corners N: the N strongest Shi-Tomasi corners of PREV\n"
+                   "output works; a regular file of at most %ld MiB, lines of at most %d\n"
+                   "bytes); --corners N: the N strongest Shi-Tomasi corners of PREV\n"
                    "(quality 0.01, minimum distance 10); default --corners 500.\n"
                    "OUT.csv: header x0,y0,x1,y1,status,error, one point a line in input order;\n"
                    "status 1 tracked, 0 lost; error = mean absolute difference over the window\n"
                    "(0..255 units). --time measures the pyramids and the tracking.\n",
                    MAX_LK_WIN, job.lk.win_width, CLV_PYRAMID_MAX_LEVELS, job.lk.levels,
-                   MAX_LK_ITER, job.lk.max_iterations, job.lk.epsilon);
+                   MAX_LK_ITER, job.lk.max_iterations, job.lk.epsilon, CLI_CSV_MAX_BYTES >> 20,
+                   CLI_CSV_MAX_LINE);
             return CLI_EXIT_OK;
         } else if (strcmp(name, "--win") == 0) {
             if ((rc = int_option(&a, name, 3, MAX_LK_WIN, "an odd integer 3..255", &win)) != 0)
