@@ -1723,6 +1723,67 @@ def test_demo(tmp):
               "demo writes %d files into out" % n_files)
 
 
+def test_issue13_numbers(tmp, inputs):
+    """Issue 13 #14: subnormal numbers are numbers (the library takes them)."""
+    name, path, img = inputs[1]
+    out = os.path.join(tmp, "gauss_subnormal.png")
+    if ok(clv("gaussian", "--sigma", "1e-320", path, out), "gaussian --sigma 1e-320 (subnormal)"):
+        check(same_image(png_read(out), img), "gaussian --sigma 1e-320: a 1-tap kernel, IN itself")
+    prev, nxt = os.path.join(tmp, "tex0.png"), os.path.join(tmp, "tex1.png")
+    png_write(prev, texture(96, 80))
+    png_write(nxt, texture(96, 80, 3.0, -2.0))
+    pts = os.path.join(tmp, "pts_subnormal.csv")
+    with open(pts, "w") as f:
+        f.write("x,y,response\n1e-320,30,4.9e-324\n30,30,1\n")
+    out = os.path.join(tmp, "track_subnormal.csv")
+    if ok(clv("track", "--points", pts, prev, nxt, out), "track --points with subnormal numbers"):
+        _, rows, text = csv_rows(out)
+        check(len(rows) == 2 and float(rows[0][0]) == 0.0 and float(rows[0][1]) == 30.0,
+              "track: the subnormal x is kept (0 as a float)", text)
+
+
+def test_issue13_csv_limits(tmp, inputs):
+    """Issue 13 #12, #16: the CSV bounds take what is inside them."""
+    prev, nxt = os.path.join(tmp, "tex0.png"), os.path.join(tmp, "tex1.png")
+    png_write(prev, texture(96, 80))
+    png_write(nxt, texture(96, 80, 3.0, -2.0))
+    pts = os.path.join(tmp, "pts_limits.csv")
+    line = "30." + "0" * (1024 - len("30.,40")) + ",40"
+    assert len(line) == 1024
+    with open(pts, "wb") as f:
+        f.write(b"x,y\r\n" + line.encode() + b"\r\n3.4e38,-3.4e38\r\n")
+    out = os.path.join(tmp, "track_limits.csv")
+    if ok(clv("track", "--points", pts, prev, nxt, out),
+          "track --points: a 1024-byte line (CRLF) and coordinates near the float limit"):
+        _, rows, text = csv_rows(out)
+        check(len(rows) == 2 and float(rows[0][0]) == 30.0 and float(rows[0][1]) == 40.0,
+              "track: the 1024-byte line is read", text)
+        check(len(rows) == 2 and rows[1][0] != "inf" and abs(float(rows[1][0]) - 3.4e38) < 1e32,
+              "track: 3.4e38 stays finite", text)
+
+
+def test_issue13_outputs(tmp, inputs):
+    """Issue 13 #11: an output may be an input (read whole first, then the
+    result renamed into place); two outputs may be in one directory."""
+    name, path, img = inputs[1]
+    same = os.path.join(tmp, "box_inplace.png")
+    shutil.copy(path, same)
+    ref = os.path.join(tmp, "box_ref.png")
+    if ok(clv("box", "--ksize", "3x3", path, ref), "box into another file") and \
+            ok(clv("box", "--ksize", "3x3", same, same), "box IN IN (in place)"):
+        check(same_image(png_read(same), png_read(ref)), "box IN IN gives the same result")
+    src = os.path.join(tmp, "corners_inplace.png")
+    shutil.copy(path, src)
+    drawn = os.path.join(tmp, "corners_drawn.png")
+    csv = os.path.join(tmp, "corners_inplace.csv")
+    if ok(clv("corners", "--max", "5", "--quality", "0.1", "--min-distance", "2", path, csv,
+              "--draw", drawn), "corners --draw into another file") and \
+            ok(clv("corners", "--max", "5", "--quality", "0.1", "--min-distance", "2", src,
+                   os.path.join(tmp, ".", "corners_inplace.csv"), "--draw", src),
+               "corners --draw over IN, OUT.csv spelled with ./"):
+        check(same_image(png_read(src), png_read(drawn)), "corners --draw over IN: the same drawing")
+
+
 def main():
     if not CLI or not os.path.isfile(CLI):
         print("cli: CLV_CLI must name the clv binary (got %r)" % CLI)
@@ -1780,6 +1841,9 @@ def run_all(tmp):
         test_flow_time(tmp, inputs)
         test_flow_errors(tmp, inputs)
         test_demo(tmp)
+        test_issue13_numbers(tmp, inputs)
+        test_issue13_csv_limits(tmp, inputs)
+        test_issue13_outputs(tmp, inputs)
     finally:
         if os.environ.get("CLV_KEEP_TMP"):
             print("cli: files kept in %s" % tmp)

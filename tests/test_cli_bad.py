@@ -104,16 +104,16 @@ def spit(path, data):
 
 # ---- running the tool -------------------------------------------------------
 
-def run(args, env=None, cwd=None):
+def run(args, env=None, cwd=None, timeout=TIMEOUT):
     full_env = dict(os.environ)
     if env:
         full_env.update(env)
     try:
         p = subprocess.run([CLI] + list(args), capture_output=True, env=full_env, cwd=cwd,
-                           timeout=TIMEOUT)
+                           timeout=timeout)
         return p.returncode, p.stdout.decode("utf-8", "replace"), p.stderr.decode("utf-8", "replace")
     except subprocess.TimeoutExpired:
-        return -999, "", "timed out after %d s\n" % TIMEOUT
+        return -999, "", "timed out after %d s\n" % timeout
 
 
 def snapshot(root):
@@ -141,11 +141,14 @@ class Matrix:
         os.mkdir(self.out)
         self.rows = 0
 
-    def expect(self, label, args, code, env=None, cmd=None):
-        """One row: exit code, one stderr line, the output directory unchanged."""
+    def expect(self, label, args, code, env=None, cmd=None, want=None, timeout=TIMEOUT):
+        """One row: exit code, one stderr line, the output directory unchanged;
+        with want, the line also contains each of those strings (the reason)."""
         self.rows += 1
         before = snapshot(self.out)
-        rc, out, err = run(args, env=env)
+        rc, out, err = run(args, env=env, timeout=timeout)
+        for w in want or ():
+            check(w in err, "%s: the message says %r" % (label, w), describe(args, rc, out, err))
         lines = err.split("\n")
         name = cmd or (args[0] if args and not args[0].startswith("-") else None)
         one_line = (err.endswith("\n") and len(lines) == 2 and lines[0].startswith("clv: ")
@@ -547,6 +550,88 @@ def extra_rows(m, F):
              ["demo", out("demo")], RUNTIME, env={"CLV_DATA_DIR": bad_data})
 
 
+def issue13_rows(m, F):
+    """Issue 13 items 11, 12, 14, 16: same-file outputs, bounded CSV reads,
+    subnormal and out-of-range numbers."""
+    o = m.out
+    out = lambda n: os.path.join(o, n)
+    j = lambda n: os.path.join(F.tmp, n)
+    corners = ["corners", "--max", "5", "--quality", "0.1", "--min-distance", "2", F.img]
+    same = "are the same file"
+    # -- 11: two outputs naming one file (the first would be lost silently)
+    m.expect("corners: OUT.csv and --draw the same name", corners + [out("s.png"), "--draw",
+                                                                      out("s.png")], USAGE,
+             want=[same])
+    m.expect("corners: OUT.csv and --draw as a.png and ./a.png",
+             corners + [out("s.png"), "--draw", os.path.join(o, ".", "s.png")], USAGE, want=[same])
+    m.expect("corners: OUT.csv and --draw through dir/..",
+             corners + [os.path.join(o, "adir", "..", "s.png"), "--draw", out("s.png")], USAGE,
+             want=[same])
+    m.expect("flow: OUT.flo and --color the same file",
+             ["flow", "--levels", "1", F.img, F.next, out("s.flo"), "--color",
+              os.path.join(o, ".", "s.flo")], USAGE, want=[same])
+    spit(out("exists.png"), b"keep me")
+    os.link(out("exists.png"), out("hard.png"))
+    os.symlink("exists.png", out("soft.png"))
+    m.expect("corners: OUT.csv a hard link to --draw",
+             corners + [out("hard.png"), "--draw", out("exists.png")], USAGE, want=[same])
+    m.expect("corners: OUT.csv a symbolic link to --draw",
+             corners + [out("soft.png"), "--draw", out("exists.png")], USAGE, want=[same])
+    for n in ("soft.png", "hard.png", "exists.png"):
+        os.unlink(out(n))
+    # -- 12: CSV inputs that are no regular file, too long a line, too big a file
+    track = lambda pts: ["track", "--levels", "1", "--points", pts, F.img, F.next, out("t.csv")]
+    regular = "must be a regular file"
+    m.expect("track: --points /dev/zero (refused at once)", track("/dev/zero"), RUNTIME,
+             want=[regular], timeout=20)
+    fifo = j("points.fifo")
+    os.mkfifo(fifo)
+    m.expect("track: --points a FIFO without a writer (refused at once)", track(fifo), RUNTIME,
+             want=[regular], timeout=20)
+    m.expect("track: --points a directory", track(j("adir")), RUNTIME, want=[regular])
+    long_line = j("long_line.csv")
+    spit(long_line, b"x,y\n1,2\n" + b"1" * (50 << 20) + b",2\n")
+    m.expect("track: a 50 MB CSV line", track(long_line), RUNTIME,
+             want=["line 3", "longer than 1024 bytes"])
+    spit(long_line, b"x,y\n" + b"1" * 1025 + b"\n")
+    m.expect("track: a CSV line of 1025 bytes", track(long_line), RUNTIME,
+             want=["line 2", "longer than 1024 bytes"])
+    os.unlink(long_line)
+    big = j("big.csv")
+    with open(big, "wb") as f:  # sparse: 65 MiB of NULs after the header
+        f.write(b"x,y\n")
+        f.truncate(65 << 20)
+    m.expect("track: a 65 MiB CSV file", track(big), RUNTIME, want=["above the limit of 67108864"])
+    os.unlink(big)
+    # -- 14 and 16: numbers
+    bad_csv = j("bad_numbers.csv")
+    for text, field, reason in (("1e308,2", "x", "beyond the float range"),
+                                ("2,-3.5e38", "y", "beyond the float range"),
+                                ("3.5e38,2", "x", "beyond the float range"),
+                                ("1e-999,2", "x", "rounds to 0"),
+                                ("2,1e999", "y", "too large")):
+        spit(bad_csv, ("x,y\n1,1\n%s\n" % text).encode())
+        m.expect("track: CSV point %s" % text, track(bad_csv), RUNTIME,
+                 want=["line 3: bad %s" % field, reason])
+    os.unlink(bad_csv)
+    m.expect("gaussian: --sigma 1e-999 (rounds to 0)", ["gaussian", "--sigma", "1e-999", F.img,
+                                                        out("g.png")], USAGE, want=["rounds to 0"])
+    m.expect("gaussian: --sigma 1e999 (too large)", ["gaussian", "--sigma", "1e999", F.img,
+                                                     out("g.png")], USAGE, want=["too large"])
+    m.expect("pyramid: --scale 1e-999 (rounds to 0)", ["pyramid", "--levels", "2", "--scale",
+                                                       "1e-999", F.img, out("p")], USAGE,
+             want=["rounds to 0"])
+    m.expect("gaussian: --sigma 100.0000001 printed in full",
+             ["gaussian", "--sigma", "100.0000001", F.img, out("g.png")], USAGE,
+             want=["--sigma 100.0000001 needs"])
+    m.expect("bilateral: --sigma-space 30.0000001 printed in full",
+             ["bilateral", "--sigma-space", "30.0000001", "--sigma-range", "20", F.img,
+              out("b.png")], USAGE, want=["--sigma-space 30.0000001 needs"])
+    m.expect("grid: --blur 20.0000001", ["grid", "--sigma-space", "4", "--sigma-range", "25",
+                                         "--blur", "20.0000001", F.img, out("g.png")], USAGE,
+             want=["'20.0000001'", "0..20)"])
+
+
 def main():
     if not CLI or not os.path.exists(CLI):
         print("CLV_CLI must name the clv binary")
@@ -592,6 +677,7 @@ def main():
                 m.expect("--time %s: output %s" % (c.name, label),
                          ["--time"] + c.args[:i] + [bad] + c.args[i + 1:], RUNTIME, cmd=c.name)
         extra_rows(m, F)
+        issue13_rows(m, F)
         print("cli-bad: %d rows over %d commands" % (m.rows, len(names)))
     finally:
         if os.environ.get("CLV_KEEP_TMP"):
