@@ -285,7 +285,7 @@ int cli_cmd_gaussian(const cli_globals *g, int argc, char **argv)
             return cli_usage_error(cmd,
                                    "--sigma%s %s needs a %.0f-tap kernel, above the limit of %d "
                                    "(give --ksize WxH)",
-                                   i ? "-y" : "", cli_num(sides[i]).s, 2.0 * ceil(3.0 * sides[i]) + 1.0,
-                                   CLV_GAUSSIAN_MAX_KSIZE);
+                                   i ? "-y" : "", cli_num(sides[i]).s,
+                                   2.0 * ceil(3.0 * sides[i]) + 1.0, CLV_GAUSSIAN_MAX_KSIZE);
     return run_filter(g, &job);
 }

@@ -63,9 +63,10 @@ static int open_option(cli_args *a, const char *name, double lo, double hi, doub
     const int parsed = cli_parse_double(v, &d);
     if (parsed != 0 || !(d > lo && d < hi)) {
         const cli_num_text lo_text = cli_num(lo), hi_text = cli_num(hi);
+        const int why = parsed == CLI_NUM_OVERFLOW || parsed == CLI_NUM_UNDERFLOW;
         return cli_usage_error(a->cmd, "bad %s '%s' (%s%sexpected a number > %s and < %s)", name,
-                               v, parsed == CLI_NUM_SYNTAX || !parsed ? "" : cli_number_problem(parsed),
-                               parsed == CLI_NUM_SYNTAX || !parsed ? "" : "; ", lo_text.s, hi_text.s);
+                               v, why ? cli_number_problem(parsed) : "", why ? "; " : "",
+                               lo_text.s, hi_text.s);
     }
     *out = d;
     return 0;
