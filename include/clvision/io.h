@@ -103,7 +103,8 @@ CLV_API clv_status clv_exr_read(const char *path, clv_host_image *out);
 CLV_API int clv_io_has_exr(void);
 CLV_API clv_status clv_exr_write(const char *path, const clv_host_image *img);
 
-/* Radiance RGBE (.hdr, .pic): "#?RADIANCE" or "#?RGBE" header,
+/* Radiance RGBE (.hdr, .pic): "#?RADIANCE" or "#?RGBE" header (LF or CRLF
+ * line endings),
  * FORMAT=32-bit_rle_rgbe (XYZE is CLV_ERROR_UNSUPPORTED), resolution
  * "-Y H +X W" only (other orientations are CLV_ERROR_UNSUPPORTED); flat,
  * old-style and new-style run-length encoded scanlines. EXPOSURE is not
