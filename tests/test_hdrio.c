@@ -17,7 +17,8 @@
  * - Hand-made RGBE files: flat pixels, old-style runs (with the shift
  *   rule), new-style runs and literals; runs/blocks overflowing the
  *   scanline, zero-length blocks, width mismatches, bad orientations and
- *   formats, header limits.
+ *   formats, header limits; CRLF headers read like LF ones; strides that
+ *   are not a multiple of 4 write the same file as packed rows.
  * - Garbage, empty, wrong magic, files cut at many points, headers
  *   announcing 60000x60000 (refused with INVALID_ARGUMENT before any
  *   pixel memory is taken: the files hold no pixel data, so decoding would

@@ -4,6 +4,10 @@
  * bit-exact PNG round trips, JPEG round trips within a PSNR bound, format
  * dispatch, the pixel limit, and every error path (with the file system
  * checked afterwards: no file or temp file left, old files untouched).
+ * Issue 13: every reader refuses a FIFO (without hanging), /dev/zero, a
+ * directory and a link to a FIFO, and follows a link to an image; an
+ * overwrite keeps the target's permission bits; the temporaries table
+ * (clv_io_track_temporary, clv_remove_temporaries).
  * No OpenCL device needed. */
 #include <dirent.h>
 #include <errno.h>
