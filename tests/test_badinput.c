@@ -1010,6 +1010,9 @@ static const row rows[] = {
     IOF("clv_flo_write", "below a regular file", E_IO, "afile", .a = H_FLOW, .s = "afile/w.flo",
         .flags = F_OUT),
     VAL("clv_io_last_error", "names the last failure, never NULL"),
+    VAL("clv_io_track_temporary", "NULL and a 4096-byte path: -1; a path: a slot"),
+    VAL("clv_io_untrack_temporary", "-1 and out-of-range slots are ignored"),
+    VAL("clv_remove_temporaries", "removes tracked files only, keeps errno"),
 };
 
 #define NROWS (sizeof rows / sizeof rows[0])
@@ -1745,6 +1748,48 @@ static long h_has_exr(const row *r)
 #endif
 }
 
+static long h_track_temporary(const row *r)
+{
+    (void)r;
+    char *lng = malloc(4097);
+    if (!lng)
+        return 0;
+    memset(lng, 'a', 4096);
+    lng[4096] = '\0';
+    int bad = clv_io_track_temporary(NULL) == -1 && clv_io_track_temporary(lng) == -1;
+    free(lng);
+    int slot = clv_io_track_temporary(path_in("never-created.tmp"));
+    clv_io_untrack_temporary(slot);
+    return bad && slot >= 0;
+}
+
+static long h_untrack_temporary(const row *r)
+{
+    (void)r;
+    clv_io_untrack_temporary(-1);
+    clv_io_untrack_temporary(1 << 20);
+    clv_io_untrack_temporary(INT_MIN);
+    return 1;
+}
+
+static long h_remove_temporaries(const row *r)
+{
+    (void)r;
+    const char *kept = path_in("kept.tmp"), *gone = path_in("gone.tmp");
+    FILE *a = fopen(kept, "wb"), *b = fopen(gone, "wb");
+    if (a)
+        fclose(a);
+    if (b)
+        fclose(b);
+    int slot = clv_io_track_temporary(gone);
+    errno = 77;
+    clv_remove_temporaries();
+    int ok = errno == 77 && access(gone, F_OK) != 0 && access(kept, F_OK) == 0;
+    clv_io_untrack_temporary(slot);
+    unlink(kept);
+    return ok && slot >= 0;
+}
+
 static long h_io_last_error(const row *r)
 {
     (void)r;
@@ -1872,6 +1917,9 @@ static const struct api {
     {"clv_flo_read", h_flo_read},
     {"clv_io_has_exr", h_has_exr},
     {"clv_io_last_error", h_io_last_error},
+    {"clv_io_track_temporary", h_track_temporary},
+    {"clv_io_untrack_temporary", h_untrack_temporary},
+    {"clv_remove_temporaries", h_remove_temporaries},
     {"clv_image_write", h_image_write},
     {"clv_png_write", h_png_write},
     {"clv_jpeg_write", h_jpeg_write},

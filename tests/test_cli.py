@@ -1844,12 +1844,88 @@ def run_all(tmp):
         test_issue13_numbers(tmp, inputs)
         test_issue13_csv_limits(tmp, inputs)
         test_issue13_outputs(tmp, inputs)
+        test_io2_signals(tmp, inputs)
     finally:
         if os.environ.get("CLV_KEEP_TMP"):
             print("cli: files kept in %s" % tmp)
         else:
             shutil.rmtree(tmp, ignore_errors=True)
     return None
+
+
+# ---- issue 13 #8, #17: signals remove temporaries; modes are kept ---------
+
+def staged_files(d):
+    """Temporaries of a write in progress: the CLI's ".clv-*" staged files and
+    the library's "<name>.XXXXXX" ones."""
+    return sorted(n for n in os.listdir(d)
+                  if n.startswith(".clv-") or re.search(r"\.(png|csv|flo)\.[A-Za-z0-9]{6}$", n))
+
+
+def test_io2_signals(tmp, inputs):
+    import signal
+    import time
+    d = os.path.join(tmp, "signals")
+    os.mkdir(d)
+    name, path, img = inputs[0]
+    cases = (("transpose", signal.SIGTERM, ["transpose", path, os.path.join(d, "t.png")]),
+             ("pyramid", signal.SIGINT, ["pyramid", "--levels", "2", path, os.path.join(d, "p")]),
+             ("transpose", signal.SIGHUP, ["transpose", path, os.path.join(d, "t.png")]))
+    old = b"old contents"
+    for what, sig, args in cases:
+        for n in os.listdir(d):
+            os.unlink(os.path.join(d, n))
+        with open(os.path.join(d, "t.png"), "wb") as f:
+            f.write(old)
+        env = dict(os.environ)
+        env["CLV_TEST_HOLD_WRITE"] = "1"
+        proc = subprocess.Popen([CLI] + args, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                env=env)
+        line = b""
+        deadline = time.time() + TIMEOUT
+        while b"clv-test: holding" not in line and time.time() < deadline:
+            line = proc.stderr.readline()
+            if not line:
+                break
+        held = staged_files(d)
+        if b"clv-test: holding" in line:
+            proc.send_signal(sig)
+        else:
+            proc.kill()
+        try:
+            proc.wait(timeout=60)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+        err = proc.stderr.read().decode(errors="replace")
+        desc = "%s: held %r, exit %r, stderr %r" % (what, held, proc.returncode, err[-400:])
+        check(b"clv-test: holding" in line, "%s: the write reached its temporary file" % what, desc)
+        want_held = 2 if what == "pyramid" else 1  # staged .clv-* + library temp, or library temp
+        check(len(held) == want_held, "%s: %d temporaries while writing" % (what, want_held), desc)
+        check(proc.returncode == -sig, "%s: killed by %s (exit status shows the signal)"
+              % (what, signal.Signals(sig).name), desc)
+        check(staged_files(d) == [], "%s: %s removed every temporary" % (what,
+              signal.Signals(sig).name), "%r left; %s" % (staged_files(d), desc))
+        with open(os.path.join(d, "t.png"), "rb") as f:
+            check(f.read() == old, "%s: the old output is untouched" % what, desc)
+        check(not os.path.exists(os.path.join(d, "p_0.png")), "%s: no output" % what, desc)
+
+    # Overwriting keeps the permission bits (direct write, staged image and CSV).
+    outs = (("transpose", ["transpose", path, os.path.join(d, "m.png")], "m.png"),
+            ("pyramid", ["pyramid", "--levels", "2", path, os.path.join(d, "mp")], "mp_1.png"),
+            ("corners", ["corners", "--max", "5", "--quality", "0.01", "--min-distance", "2",
+                         path, os.path.join(d, "m.csv")], "m.csv"))
+    for what, args, out in outs:
+        target = os.path.join(d, out)
+        if not ok(clv(*args), "%s: first write" % what):
+            continue
+        for mode in (0o600, 0o640):
+            os.chmod(target, mode)
+            r = clv(*args)
+            ok(r, "%s: overwrite a %o file" % (what, mode))
+            got = os.stat(target).st_mode & 0o7777
+            check(got == mode, "%s: overwrite keeps mode %o (got %o)" % (what, mode, got))
+    check(staged_files(d) == [], "no temporaries after the writes", repr(staged_files(d)))
 
 
 if __name__ == "__main__":

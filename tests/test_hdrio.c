@@ -17,7 +17,8 @@
  * - Hand-made RGBE files: flat pixels, old-style runs (with the shift
  *   rule), new-style runs and literals; runs/blocks overflowing the
  *   scanline, zero-length blocks, width mismatches, bad orientations and
- *   formats, header limits.
+ *   formats, header limits; CRLF headers read like LF ones; strides that
+ *   are not a multiple of 4 write the same file as packed rows.
  * - Garbage, empty, wrong magic, files cut at many points, headers
  *   announcing 60000x60000 (refused with INVALID_ARGUMENT before any
  *   pixel memory is taken: the files hold no pixel data, so decoding would
@@ -1100,6 +1101,89 @@ static void test_hdr_handmade(void)
 
 /* ---- PFM ---- */
 
+/* A header with CRLF line endings reads like the LF one (issue 13 #9), and a
+ * row stride that is not a multiple of 4 is written without misaligned float
+ * loads (issue 13 #4: UBSan halts build-san on the old cast). */
+static void test_hdr_crlf_and_stride(void)
+{
+    const int w = 21, h = 4;
+    clv_host_image src = make_f32(w, h, 3, 901);
+    EXPECT_STATUS(clv_hdr_write(tmp_path("crlf-src.hdr"), &src), CLV_OK);
+    size_t n = 0;
+    unsigned char *file = test_slurp(tmp_path("crlf-src.hdr"), &n);
+    const char *res = strstr((const char *)file, "\n-Y 4 +X 21\n");
+    REQUIRE(res, "resolution line of the written file");
+    const size_t data_at = (size_t)(res - (const char *)file) + strlen("\n-Y 4 +X 21\n");
+
+    static const char *const lines[] = {"#?RADIANCE", "# made by test_hdrio", "EXPOSURE=1.0",
+                                        "FORMAT=32-bit_rle_rgbe", "", "-Y 4 +X 21"};
+    const char *const magic[] = {"#?RADIANCE", "#?RGBE"};
+    for (int m = 0; m < 2; m++) {
+        bytes lf = {0}, crlf = {0};
+        for (size_t i = 0; i < sizeof lines / sizeof lines[0]; i++) {
+            const char *line = i == 0 ? magic[m] : lines[i];
+            b_text(&lf, line);
+            b_text(&lf, "\n");
+            b_text(&crlf, line);
+            b_text(&crlf, "\r\n");
+        }
+        b_put(&lf, file + data_at, n - data_at);
+        b_put(&crlf, file + data_at, n - data_at);
+        test_spit(tmp_path("lf.hdr"), lf.p, lf.n);
+        test_spit(tmp_path("crlf.hdr"), crlf.p, crlf.n);
+        clv_host_image a = read_both(clv_hdr_read, tmp_path("lf.hdr"), "LF header");
+        clv_host_image b = read_both(clv_hdr_read, tmp_path("crlf.hdr"), "CRLF header");
+        EXPECT(a.data && b.data && a.width == w && a.height == h && b.width == w &&
+                   b.height == h && b.channels == 3 &&
+                   memcmp(a.data, b.data, (size_t)w * (size_t)h * 12) == 0,
+               "%s: CRLF header reads %dx%dx%d, the same pixels as LF", magic[m], b.width,
+               b.height, b.channels);
+        clv_host_image_free(&a);
+        clv_host_image_free(&b);
+        free(lf.p);
+        free(crlf.p);
+    }
+    /* CRLF cut inside the header: still a clean FORMAT error. */
+    test_spit(tmp_path("crlf-cut.hdr"), "#?RADIANCE\r\nFORMAT=32-bit_rle_rgbe\r\n", 36);
+    expect_read_fails(clv_hdr_read, tmp_path("crlf-cut.hdr"), CLV_ERROR_FORMAT, "CRLF cut");
+
+    /* Odd strides: the same file as the packed image. */
+    for (size_t extra = 1; extra <= 3; extra++) {
+        clv_host_image odd = src;
+        odd.stride = (size_t)w * 12 + extra;
+        unsigned char *buf = malloc(odd.stride * (size_t)h + 1);
+        REQUIRE(buf, "out of memory");
+        odd.data = buf + 1; /* not even 4-aligned at row 0 */
+        for (int y = 0; y < h; y++)
+            memcpy((unsigned char *)odd.data + (size_t)y * odd.stride,
+                   (unsigned char *)src.data + (size_t)y * src.stride, (size_t)w * 12);
+        EXPECT_STATUS(clv_hdr_write(tmp_path("odd.hdr"), &odd), CLV_OK);
+        EXPECT(test_same_file_content(tmp_path("odd.hdr"), file, n),
+               "stride %zu writes the same file as the packed image", odd.stride);
+        free(buf);
+    }
+    clv_host_image gray = make_f32(w, h, 1, 902);
+    clv_host_image odd1 = gray;
+    odd1.stride = (size_t)w * 4 + 1;
+    unsigned char *buf = malloc(odd1.stride * (size_t)h);
+    REQUIRE(buf, "out of memory");
+    odd1.data = buf;
+    for (int y = 0; y < h; y++)
+        memcpy(buf + (size_t)y * odd1.stride, (unsigned char *)gray.data + (size_t)y * gray.stride,
+               (size_t)w * 4);
+    EXPECT_STATUS(clv_hdr_write(tmp_path("gray.hdr"), &gray), CLV_OK);
+    EXPECT_STATUS(clv_hdr_write(tmp_path("odd1.hdr"), &odd1), CLV_OK);
+    size_t gn = 0;
+    unsigned char *g = test_slurp(tmp_path("gray.hdr"), &gn);
+    EXPECT(test_same_file_content(tmp_path("odd1.hdr"), g, gn),
+           "1 channel, stride %zu: same file as packed", odd1.stride);
+    free(g);
+    free(buf);
+    clv_host_image_free(&gray);
+    free(file);
+    clv_host_image_free(&src);
+}
+
 static void test_pfm_roundtrip(void)
 {
     static const int sizes[][2] = {{1, 1}, {7, 3}, {333, 17}};
@@ -1649,6 +1733,7 @@ int main(void)
 #endif
     test_hdr_roundtrip();
     test_hdr_handmade();
+    test_hdr_crlf_and_stride();
     test_pfm_roundtrip();
     test_pfm_handmade();
     test_read_errors();

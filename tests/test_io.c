@@ -4,6 +4,10 @@
  * bit-exact PNG round trips, JPEG round trips within a PSNR bound, format
  * dispatch, the pixel limit, and every error path (with the file system
  * checked afterwards: no file or temp file left, old files untouched).
+ * Issue 13: every reader refuses a FIFO (without hanging), /dev/zero, a
+ * directory and a link to a FIFO, and follows a link to an image; an
+ * overwrite keeps the target's permission bits; the temporaries table
+ * (clv_io_track_temporary, clv_remove_temporaries).
  * No OpenCL device needed. */
 #include <dirent.h>
 #include <errno.h>
@@ -963,6 +967,135 @@ static void test_threads(void)
     clv_io_set_max_pixels((size_t)1 << 28);
 }
 
+/* ---- issue 13: non-regular inputs, temporaries, modes ---- */
+
+typedef clv_status (*read_fn)(const char *, clv_host_image *);
+
+/* Every reader refuses a FIFO (at once: no writer exists, so a blocking
+ * open would hang; SIGALRM ends the test then), a device, a directory and a
+ * link to a FIFO with CLV_ERROR_IO naming the kind; a link to a real image
+ * is followed. */
+static void test_non_regular_inputs(void)
+{
+    static const struct {
+        const char *name;
+        read_fn fn;
+    } readers[] = {{"image", clv_image_read}, {"png", clv_png_read}, {"jpeg", clv_jpeg_read},
+                   {"exr", clv_exr_read},     {"hdr", clv_hdr_read}, {"pfm", clv_pfm_read},
+                   {"flo", clv_flo_read}};
+    const char *fifo = tmp_path("input.fifo");
+    REQUIRE(mkfifo(fifo, 0600) == 0, "mkfifo: %s", strerror(errno));
+    char fifo_link[4096], png_link[4096];
+    snprintf(fifo_link, sizeof fifo_link, "%s", tmp_path("fifo-link.png"));
+    snprintf(png_link, sizeof png_link, "%s", tmp_path("png-link.png"));
+    REQUIRE(symlink(fifo, fifo_link) == 0, "symlink: %s", strerror(errno));
+    char *real_png = malloc(8192), cwd[4096];
+    REQUIRE(real_png && getcwd(cwd, sizeof cwd), "getcwd: %s", strerror(errno));
+    const char *data = test_data_path("camera.png");
+    snprintf(real_png, 8192, "%s%s%s", data[0] == '/' ? "" : cwd, data[0] == '/' ? "" : "/",
+             data);
+    REQUIRE(symlink(real_png, png_link) == 0, "symlink: %s", strerror(errno));
+    const struct {
+        const char *path, *kind;
+    } cases[] = {{fifo, "a FIFO"},
+                 {fifo_link, "a FIFO"},
+                 {"/dev/zero", "a character device"},
+                 {tmp_dir, "a directory"}};
+    alarm(20); /* a reader that blocks in open() is killed: the test fails */
+    for (size_t r = 0; r < sizeof readers / sizeof readers[0]; r++)
+        for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+            clv_host_image img;
+            memset(&img, 0xA5, sizeof img);
+            clv_status st = readers[r].fn(cases[c].path, &img);
+            char want[128];
+            snprintf(want, sizeof want, "it is %s, not a regular file", cases[c].kind);
+            EXPECT(st == CLV_ERROR_IO && strstr(clv_io_last_error(), want) &&
+                       strstr(clv_io_last_error(), cases[c].path) &&
+                       !strchr(clv_io_last_error(), '\n') && img.data == NULL && img.width == 0,
+                   "%s reader on '%s': %s: %s (want IO error saying '%s')", readers[r].name,
+                   cases[c].path, clv_status_string(st), clv_io_last_error(), want);
+        }
+    alarm(0);
+    clv_host_image img, direct;
+    EXPECT_STATUS(clv_image_read(png_link, &img), CLV_OK);
+    EXPECT_STATUS(clv_image_read(real_png, &direct), CLV_OK);
+    EXPECT(img.data && direct.data && img.width == direct.width &&
+               img.height == direct.height && img.stride == direct.stride &&
+               memcmp(img.data, direct.data, img.stride * (size_t)img.height) == 0,
+           "read through a symlink: %dx%d", img.width, img.height);
+    clv_host_image_free(&img);
+    clv_host_image_free(&direct);
+    EXPECT_STATUS(clv_png_read(png_link, &img), CLV_OK);
+    clv_host_image_free(&img);
+    free(real_png);
+    unlink(fifo_link);
+    unlink(png_link);
+    unlink(fifo);
+}
+
+static mode_t file_mode(const char *path)
+{
+    struct stat st;
+    REQUIRE(stat(path, &st) == 0, "stat %s: %s", path, strerror(errno));
+    return st.st_mode & 07777;
+}
+
+/* Overwriting keeps the permission bits (0600 stays 0600); a new file gets
+ * 0666 minus the umask; clv_remove_temporaries() removes tracked files. */
+static void test_temporaries_and_modes(void)
+{
+    const int entries = test_dir_entries(tmp_dir);
+    clv_host_image img;
+    REQUIRE(clv_host_image_alloc(&img, 5, 4, 3, CLV_U8) == CLV_OK, "alloc");
+    const char *path = tmp_path("perm-keep.png");
+    mode_t mask = umask(022);
+    EXPECT_STATUS(clv_png_write(path, &img), CLV_OK);
+    EXPECT(file_mode(path) == 0644, "new file: mode %o, want 644 (umask 022)",
+           (unsigned)file_mode(path));
+    static const mode_t modes[] = {0600, 0640, 0604, 0666};
+    for (size_t i = 0; i < sizeof modes / sizeof modes[0]; i++) {
+        REQUIRE(chmod(path, modes[i]) == 0, "chmod");
+        EXPECT_STATUS(i % 2 ? clv_image_write(path, &img, 0) : clv_png_write(path, &img), CLV_OK);
+        EXPECT(file_mode(path) == modes[i], "overwrite of a %o file left mode %o",
+               (unsigned)modes[i], (unsigned)file_mode(path));
+    }
+    const char *jpg = tmp_path("perm-keep.jpg");
+    EXPECT_STATUS(clv_jpeg_write(jpg, &img, 90), CLV_OK);
+    REQUIRE(chmod(jpg, 0600) == 0, "chmod");
+    EXPECT_STATUS(clv_jpeg_write(jpg, &img, 90), CLV_OK);
+    EXPECT(file_mode(jpg) == 0600, "jpeg overwrite: mode %o", (unsigned)file_mode(jpg));
+    umask(mask);
+    unlink(path);
+    unlink(jpg);
+    clv_host_image_free(&img);
+
+    /* The registry: tracked files go, untracked ones stay. */
+    const char *a = tmp_path("tracked.tmp"), *b = tmp_path("untracked.tmp");
+    test_spit(a, "x", 1);
+    test_spit(b, "y", 1);
+    int slot = clv_io_track_temporary(a);
+    EXPECT(slot >= 0, "track: slot %d", slot);
+    errno = 1234;
+    clv_remove_temporaries();
+    EXPECT(errno == 1234, "clv_remove_temporaries changed errno to %d", errno);
+    EXPECT(!test_file_exists(a) && test_file_exists(b), "tracked file removed, other kept");
+    clv_remove_temporaries(); /* twice is harmless */
+    clv_io_untrack_temporary(slot);
+    clv_io_untrack_temporary(-1);
+    EXPECT(clv_io_track_temporary(NULL) == -1, "track(NULL)");
+    int slots[80], n = 0;
+    while (n < 80 && (slots[n] = clv_io_track_temporary(b)) >= 0)
+        n++;
+    EXPECT(n == 64, "%d slots, want 64", n);
+    for (int i = 0; i < n; i++)
+        clv_io_untrack_temporary(slots[i]);
+    clv_remove_temporaries();
+    EXPECT(test_file_exists(b), "untracked file removed");
+    unlink(b);
+    EXPECT(test_dir_entries(tmp_dir) == entries, "files left in %s: %d, before %d", tmp_dir,
+           test_dir_entries(tmp_dir), entries);
+}
+
 int main(void)
 {
     snprintf(tmp_dir, sizeof tmp_dir, "/tmp/clv-test-io-XXXXXX");
@@ -979,6 +1112,8 @@ int main(void)
     test_write_errors();
     test_max_pixels();
     test_threads();
+    test_non_regular_inputs();
+    test_temporaries_and_modes();
 
     test_remove_tree(tmp_dir);
     return test_finish("io", passed);

@@ -14,8 +14,26 @@
  *
  * Errors come back as statuses with a message in clv_io_last_error() (per
  * thread). A failed write leaves no file behind: data goes to a temporary
- * file in the same directory that is renamed into place only on success.
+ * file "<path>.XXXXXX" in the same directory (created with O_EXCL, a fresh
+ * name on a clash, so an old leftover is never reused) that is renamed into
+ * place only on success. Replacing an existing file keeps its permission
+ * bits (mode & 0777); because the replacement is an atomic rename, the
+ * owner and group become the writer's, set-id bits, ACLs and extended
+ * attributes are not carried over, and a hard link to the old file keeps
+ * the old contents. A temporary is removed by clv_remove_temporaries() (for
+ * SIGINT/SIGTERM handlers) while it exists.
+ *
+ * Readers take regular files only. Symbolic links are followed (an image
+ * is often a link), but a FIFO, device (e.g. /dev/zero), socket or directory,
+ * named directly or through a link, is refused at once with CLV_ERROR_IO
+ * ("... it is a FIFO, not a regular file"): opening never blocks.
+ *
  * All functions are thread-safe.
+ *
+ * Test hook: with the environment variable CLV_TEST_HOLD_WRITE set
+ * non-empty, every write pauses for 30 s after creating its temporary file
+ * and prints "clv-test: holding '<temporary>'" on stderr (the CLI's signal
+ * test uses it). Do not set it otherwise.
  */
 #ifndef CLVISION_IO_H
 #define CLVISION_IO_H
@@ -75,6 +93,22 @@ CLV_API clv_status clv_jpeg_write(const char *path, const clv_host_image *img, i
 /* Message for the last failed I/O call in this thread ("" if none). */
 CLV_API const char *clv_io_last_error(void);
 
+/* Remove every temporary file of a write still in progress, in any thread
+ * (the writes then fail or their rename finds nothing; the final files are
+ * untouched). Async-signal-safe: call it from an application's own SIGINT /
+ * SIGTERM handler before re-raising the signal with its default action
+ * (the clv CLI does so). Leaves errno as it was. */
+CLV_API void clv_remove_temporaries(void);
+
+/* The table clv_remove_temporaries() empties, for an application's own
+ * staged files (the clv CLI registers its ".clv-*" outputs): track returns a
+ * slot for path (copied), or -1 when path is NULL, 4096 bytes or longer, or
+ * the 64 slots are all in use (that file is then not removed on a signal);
+ * untrack frees a slot (-1 is ignored) — call it after the file was renamed
+ * or removed. Lock-free; both are async-signal-safe. */
+CLV_API int clv_io_track_temporary(const char *path);
+CLV_API void clv_io_untrack_temporary(int slot);
+
 /* ==== High dynamic range files (f32, linear light) ====
  *
  * Same contracts as above: statuses with a message in clv_io_last_error(),
@@ -103,7 +137,8 @@ CLV_API clv_status clv_exr_read(const char *path, clv_host_image *out);
 CLV_API int clv_io_has_exr(void);
 CLV_API clv_status clv_exr_write(const char *path, const clv_host_image *img);
 
-/* Radiance RGBE (.hdr, .pic): "#?RADIANCE" or "#?RGBE" header,
+/* Radiance RGBE (.hdr, .pic): "#?RADIANCE" or "#?RGBE" header (LF or CRLF
+ * line endings),
  * FORMAT=32-bit_rle_rgbe (XYZE is CLV_ERROR_UNSUPPORTED), resolution
  * "-Y H +X W" only (other orientations are CLV_ERROR_UNSUPPORTED); flat,
  * old-style and new-style run-length encoded scanlines. EXPOSURE is not

@@ -253,13 +253,16 @@ void cli_remove_created_dirs(const char *dir, const char *first_created);
 /* Outputs of a command that writes several files (or a file next to other
  * work that may still fail): each is written to a temporary file in its
  * final directory (".clv-<pid>-<n>-<name>", same extension, so the same
- * format) and all are renamed into place by cli_outputs_commit, so a failed
- * run writes nothing and leaves existing files alone. Error messages name
- * the final paths. */
+ * format; created with O_EXCL under a fresh n, with the permission bits of
+ * the file it replaces, and tracked so SIGINT/SIGTERM remove it) and all
+ * are renamed into place by cli_outputs_commit, so a failed run writes
+ * nothing and leaves existing files alone. Error messages name the final
+ * paths. */
 typedef struct cli_outputs {
     int count, cap;
     char **final; /* malloc'ed */
     char **temp;  /* malloc'ed; NULL once renamed */
+    int *slot;    /* clv_io_track_temporary() slot of each temp (-1: none) */
 } cli_outputs;
 
 void cli_outputs_init(cli_outputs *o);

@@ -7,6 +7,8 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <math.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -831,13 +833,15 @@ void cli_outputs_init(cli_outputs *o)
     memset(o, 0, sizeof *o);
 }
 
-/* A temporary name next to path: "<dir>/.clv-<pid>-<n>-<name>". Its
- * extension is path's, so the library picks the same format; a name without
- * one in the library's sense (no dot, or only a leading one as in ".png")
- * gets its dots replaced, so the temporary name has none either and the
- * write fails as a direct one would. */
-static char *temp_name(const cli_outputs *o, const char *path)
+/* A temporary name next to path: "<dir>/.clv-<pid>-<n>-<name>", n counting
+ * every name this process tried. Its extension is path's, so the library
+ * picks the same format; a name without one in the library's sense (no dot,
+ * or only a leading one as in ".png") gets its dots replaced, so the
+ * temporary name has none either and the write fails as a direct one
+ * would. */
+static char *temp_name(const char *path)
 {
+    static unsigned long seq;
     const char *slash = strrchr(path, '/');
     const size_t dir_len = slash ? (size_t)(slash - path) + 1 : 0;
     const char *base = path + dir_len;
@@ -846,7 +850,7 @@ static char *temp_name(const cli_outputs *o, const char *path)
     char *t = malloc(size);
     if (!t)
         return NULL;
-    int n = snprintf(t, size, "%.*s.clv-%ld-%d-", (int)dir_len, path, (long)getpid(), o->count);
+    int n = snprintf(t, size, "%.*s.clv-%ld-%lu-", (int)dir_len, path, (long)getpid(), seq++);
     if (n < 0 || (size_t)n >= size) {
         free(t);
         return NULL;
@@ -857,6 +861,61 @@ static char *temp_name(const cli_outputs *o, const char *path)
             if (*p == '.')
                 *p = '_';
     return t;
+}
+
+/* Creates the staged file for path under a fresh name with O_EXCL (a
+ * leftover of an old run, e.g. one with the same pid, is skipped, never
+ * reused), with the permission bits of an existing path (0666 minus the
+ * umask otherwise), tracked for clv_remove_temporaries() from the moment
+ * it exists (SIGINT/SIGTERM are blocked in between). Returns the open fd
+ * (*temp, *slot filled) or -1 with errno set. */
+static int stage_create(const char *path, char **temp, int *slot)
+{
+    struct stat st;
+    const int perm = stat(path, &st) == 0 && S_ISREG(st.st_mode) ? (int)(st.st_mode & 0777) : -1;
+    sigset_t set, old;
+    sigemptyset(&set);
+    sigaddset(&set, SIGINT);
+    sigaddset(&set, SIGTERM);
+    sigaddset(&set, SIGHUP);
+    for (int attempt = 0; attempt < 100; attempt++) {
+        char *t = temp_name(path);
+        if (!t) {
+            errno = ENOMEM;
+            return -1;
+        }
+        pthread_sigmask(SIG_BLOCK, &set, &old);
+        int fd = open(t, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+        int err = errno;
+        if (fd >= 0 && perm >= 0 && fchmod(fd, (mode_t)perm) != 0) {
+            err = errno;
+            close(fd);
+            unlink(t);
+            fd = -1;
+        }
+        if (fd >= 0)
+            *slot = clv_io_track_temporary(t);
+        pthread_sigmask(SIG_SETMASK, &old, NULL);
+        if (fd >= 0) {
+            *temp = t;
+            return fd;
+        }
+        free(t);
+        if (err != EEXIST) {
+            errno = err;
+            return -1;
+        }
+    }
+    errno = EEXIST;
+    return -1;
+}
+
+/* Removes a staged file not committed and forgets it. */
+static void stage_drop(char *temp, int slot)
+{
+    unlink(temp);
+    clv_io_untrack_temporary(slot);
+    free(temp);
 }
 
 /* Writes "s" with every "from" replaced by "to" into buf (cut to size). */
@@ -879,11 +938,15 @@ static void replace_all(const char *s, const char *from, const char *to, char *b
     buf[n] = '\0';
 }
 
-/* A temporary name for path, refusing a path that is a directory. */
-static int outputs_begin(const char *cmd, cli_outputs *o, const char *path, char **temp)
+/* The staged file for path (created, open as *fd), refusing a path that is
+ * a directory. */
+static int outputs_begin(const char *cmd, cli_outputs *o, const char *path, char **temp,
+                         int *slot, int *fd)
 {
     struct stat st;
     *temp = NULL;
+    *slot = -1;
+    *fd = -1;
     if (!*path) {
         cli_error(cmd, "empty output file name");
         return CLI_EXIT_RUNTIME;
@@ -900,32 +963,36 @@ static int outputs_begin(const char *cmd, cli_outputs *o, const char *path, char
         char **t = f ? realloc(o->temp, (size_t)cap * sizeof *t) : NULL;
         if (t)
             o->temp = t;
-        if (!f || !t) {
+        int *sl = t ? realloc(o->slot, (size_t)cap * sizeof *sl) : NULL;
+        if (sl)
+            o->slot = sl;
+        if (!f || !t || !sl) {
             cli_error(cmd, "out of memory");
             return CLI_EXIT_RUNTIME;
         }
         o->cap = cap;
     }
-    *temp = temp_name(o, path);
-    if (!*temp) {
-        cli_error(cmd, "out of memory");
+    *fd = stage_create(path, temp, slot);
+    if (*fd < 0) {
+        cli_error(cmd, "cannot write '%s': cannot create a temporary file next to it: %s", path,
+                  strerror(errno));
         return CLI_EXIT_RUNTIME;
     }
     return 0;
 }
 
 /* Keeps the written temporary file for the commit. */
-static int outputs_keep(const char *cmd, cli_outputs *o, const char *path, char *temp)
+static int outputs_keep(const char *cmd, cli_outputs *o, const char *path, char *temp, int slot)
 {
     char *f = strdup(path);
     if (!f) {
-        unlink(temp);
-        free(temp);
+        stage_drop(temp, slot);
         cli_error(cmd, "out of memory");
         return CLI_EXIT_RUNTIME;
     }
     o->final[o->count] = f;
     o->temp[o->count] = temp;
+    o->slot[o->count] = slot;
     o->count++;
     return 0;
 }
@@ -941,46 +1008,46 @@ static int outputs_io_error(const char *cmd, const char *path, const char *temp,
     return CLI_EXIT_RUNTIME;
 }
 
+/* The library writes over the staged file (its own temporary, then a
+ * rename onto it: the staged file's mode is kept). */
+static int outputs_library(const char *cmd, cli_outputs *o, const char *path,
+                           const clv_host_image *img, int flo)
+{
+    char *temp;
+    int slot, fd;
+    int rc = outputs_begin(cmd, o, path, &temp, &slot, &fd);
+    if (rc)
+        return rc;
+    close(fd); /* empty: nothing to lose */
+    clv_status s = flo ? clv_flo_write(temp, img) : clv_image_write(temp, img, 0);
+    if (s != CLV_OK) {
+        rc = outputs_io_error(cmd, path, temp, s);
+        stage_drop(temp, slot);
+        return rc;
+    }
+    return outputs_keep(cmd, o, path, temp, slot);
+}
+
 int cli_outputs_image(const char *cmd, cli_outputs *o, const char *path,
                       const clv_host_image *img)
 {
-    char *temp;
-    int rc = outputs_begin(cmd, o, path, &temp);
-    if (rc)
-        return rc;
-    clv_status s = clv_image_write(temp, img, 0);
-    if (s != CLV_OK) {
-        rc = outputs_io_error(cmd, path, temp, s);
-        free(temp);
-        return rc;
-    }
-    return outputs_keep(cmd, o, path, temp);
+    return outputs_library(cmd, o, path, img, 0);
 }
 
 int cli_outputs_flo(const char *cmd, cli_outputs *o, const char *path, const clv_host_image *flow)
 {
-    char *temp;
-    int rc = outputs_begin(cmd, o, path, &temp);
-    if (rc)
-        return rc;
-    clv_status s = clv_flo_write(temp, flow);
-    if (s != CLV_OK) {
-        rc = outputs_io_error(cmd, path, temp, s);
-        free(temp);
-        return rc;
-    }
-    return outputs_keep(cmd, o, path, temp);
+    return outputs_library(cmd, o, path, flow, 1);
 }
 
 int cli_outputs_text(const char *cmd, cli_outputs *o, const char *path, const char *data,
                      size_t len)
 {
     char *temp;
-    int rc = outputs_begin(cmd, o, path, &temp);
+    int slot, fd;
+    int rc = outputs_begin(cmd, o, path, &temp, &slot, &fd);
     if (rc)
         return rc;
-    int fd = open(temp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
-    int err = fd < 0 ? errno : 0;
+    int err = 0;
     for (size_t done = 0; !err && done < len;) {
         ssize_t w = write(fd, data + done, len - done);
         if (w < 0 && errno == EINTR)
@@ -990,16 +1057,14 @@ int cli_outputs_text(const char *cmd, cli_outputs *o, const char *path, const ch
         else
             done += (size_t)w;
     }
-    if (fd >= 0 && close(fd) != 0 && !err)
+    if (close(fd) != 0 && !err)
         err = errno;
     if (err) {
-        if (fd >= 0)
-            unlink(temp);
-        free(temp);
+        stage_drop(temp, slot);
         cli_error(cmd, "cannot write '%s': %s", path, strerror(err));
         return CLI_EXIT_RUNTIME;
     }
-    return outputs_keep(cmd, o, path, temp);
+    return outputs_keep(cmd, o, path, temp, slot);
 }
 
 int cli_outputs_commit(const char *cmd, cli_outputs *o)
@@ -1011,6 +1076,7 @@ int cli_outputs_commit(const char *cmd, cli_outputs *o)
             cli_error(cmd, "cannot write '%s': %s", o->final[i], strerror(errno));
             return CLI_EXIT_RUNTIME;
         }
+        clv_io_untrack_temporary(o->slot[i]); /* after the rename: no window */
         free(o->temp[i]);
         o->temp[i] = NULL;
     }
@@ -1020,14 +1086,13 @@ int cli_outputs_commit(const char *cmd, cli_outputs *o)
 void cli_outputs_free(cli_outputs *o)
 {
     for (int i = 0; i < o->count; i++) {
-        if (o->temp[i]) {
-            unlink(o->temp[i]);
-            free(o->temp[i]);
-        }
+        if (o->temp[i])
+            stage_drop(o->temp[i], o->slot[i]);
         free(o->final[i]);
     }
     free(o->temp);
     free(o->final);
+    free(o->slot);
     memset(o, 0, sizeof *o);
 }
 

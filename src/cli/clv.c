@@ -1,6 +1,7 @@
 /* clv — command-line front end of clvision: global options and dispatch. */
 #include "cli.h"
 
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -62,10 +63,41 @@ static void usage(FILE *f)
                "exit status: 0 success, 1 failure, 2 bad command line\n");
 }
 
+/* SIGINT, SIGTERM, SIGHUP: remove the temporary files of writes in flight
+ * (the library's and the staged outputs), then die of the signal with its
+ * default action, so the exit status still shows it. Async-signal-safe. */
+static void on_stop_signal(int sig)
+{
+    clv_remove_temporaries();
+    signal(sig, SIG_DFL); /* SA_RESETHAND did it already; be explicit */
+    raise(sig);           /* blocked while here: delivered on return */
+}
+
+static void install_stop_handlers(void)
+{
+    static const int sigs[] = {SIGINT, SIGTERM, SIGHUP};
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_stop_signal;
+    sa.sa_flags = SA_RESETHAND;
+    sigemptyset(&sa.sa_mask);
+    for (size_t k = 0; k < sizeof sigs / sizeof sigs[0]; k++)
+        sigaddset(&sa.sa_mask, sigs[k]);
+    for (size_t k = 0; k < sizeof sigs / sizeof sigs[0]; k++) {
+        struct sigaction old;
+        /* A signal ignored by the parent (nohup, a shell's background job)
+         * stays ignored. */
+        if (sigaction(sigs[k], NULL, &old) == 0 && old.sa_handler != SIG_IGN)
+            (void)sigaction(sigs[k], &sa, NULL); /* failure: only no cleanup */
+    }
+}
+
 int main(int argc, char **argv)
 {
     cli_globals g = {NULL, 0};
     int i = 1;
+
+    install_stop_handlers();
 
     for (; i < argc; i++) {
         const char *arg = argv[i];

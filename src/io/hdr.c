@@ -1,6 +1,7 @@
 /* clvision — Radiance RGBE files (.hdr, .pic), read and written here.
  *
- * Header: "#?RADIANCE" or "#?RGBE", then variable lines up to a blank line.
+ * Header: "#?RADIANCE" or "#?RGBE", then variable lines up to a blank line;
+ * lines end in LF or CRLF (the '\r' is dropped from every header line).
  * FORMAT=32-bit_rle_rgbe is required when present (XYZE is refused). Other
  * variables are ignored; in particular EXPOSURE= is not applied: pixels come
  * back as stored (what stb_image and OpenCV return too), so a file whose
@@ -99,8 +100,9 @@ static clv_status in_short(const hdr_in *in, const char *where)
     return clv__io_fail(CLV_ERROR_FORMAT, "hdr: '%s' is truncated (%s)", in->path, where);
 }
 
-/* One line without its '\n' into line[cap]. Returns its length, -1 at the end
- * of the input (nothing read or no '\n'), -2 when longer than cap - 1. */
+/* One line without its '\n' (nor the '\r' of a CRLF ending) into line[cap].
+ * Returns its length, -1 at the end of the input (nothing read or no '\n'),
+ * -2 when longer than cap - 1. */
 static long in_line(hdr_in *in, char *line, size_t cap, size_t *consumed)
 {
     size_t n = 0;
@@ -115,6 +117,8 @@ static long in_line(hdr_in *in, char *line, size_t cap, size_t *consumed)
             return -2;
         line[n++] = (char)c;
     }
+    if (n > 0 && line[n - 1] == '\r') /* CRLF line endings (Windows tools) */
+        n--;
     line[n] = '\0';
     return (long)n;
 }
@@ -202,7 +206,7 @@ static clv_status read_header(hdr_in *in, unsigned long *width, unsigned long *h
         if (consumed > HDR_MAX_HEADER)
             return clv__io_fail(CLV_ERROR_FORMAT, "hdr: '%s': header longer than %d bytes",
                                 in->path, HDR_MAX_HEADER);
-        if (n == 0 || (n == 1 && line[0] == '\r'))
+        if (n == 0)
             break;
         if (starts_with(line, "FORMAT=")) {
             char *v = line + 7;
@@ -392,10 +396,11 @@ CLV_API clv_status clv_hdr_read(const char *path, clv_host_image *out)
         memset(out, 0, sizeof *out);
     if (!path || !out)
         return clv__io_fail(CLV_ERROR_INVALID_ARGUMENT, "hdr: read: path and out must not be NULL");
-    FILE *fp = fopen(path, "rb");
-    if (!fp)
-        return clv__io_fail_errno(CLV_ERROR_IO, errno, "hdr: cannot open '%s'", path);
-    clv_status status = clv__hdr_read_stream(fp, path, out);
+    FILE *fp;
+    clv_status status = clv__io_open_read("hdr", path, &fp);
+    if (status != CLV_OK)
+        return status;
+    status = clv__hdr_read_stream(fp, path, out);
     fclose(fp); /* read-only: nothing to lose */
     return status;
 }
@@ -494,10 +499,13 @@ static clv_status hdr_write_file(FILE *fp, const char *path, const void *user)
         goto write_error;
 
     for (int y = 0; y < img->height; y++) {
-        const float *row = (const float *)((const unsigned char *)img->data +
-                                           (size_t)y * img->stride);
+        /* Any stride is allowed: rows need not be float-aligned, so read
+         * through memcpy rather than a float pointer. */
+        const unsigned char *row = (const unsigned char *)img->data + (size_t)y * img->stride;
         for (size_t x = 0; x < w; x++) {
-            const float *s = row + x * (size_t)img->channels;
+            float s[3];
+            memcpy(s, row + x * (size_t)img->channels * sizeof(float),
+                   (size_t)img->channels * sizeof(float));
             if (img->channels == 1)
                 float_to_rgbe(s[0], s[0], s[0], px + 4 * x);
             else

@@ -4,11 +4,15 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -313,6 +317,60 @@ clv_status clv__io_check_host_image(const clv_host_image *img, const char *fmt,
     return CLV_OK;
 }
 
+/* ---- opening input files ---- */
+
+static const char *file_kind(mode_t mode)
+{
+    if (S_ISDIR(mode))
+        return "a directory";
+    if (S_ISFIFO(mode))
+        return "a FIFO";
+    if (S_ISCHR(mode))
+        return "a character device";
+    if (S_ISBLK(mode))
+        return "a block device";
+    if (S_ISSOCK(mode))
+        return "a socket";
+    return "not a regular file";
+}
+
+clv_status clv__io_open_read(const char *fmt, const char *path, FILE **out)
+{
+    *out = NULL;
+    /* O_NONBLOCK: opening a FIFO without a writer must not block (it is
+     * refused below); symbolic links are followed on purpose. */
+    int fd;
+    do
+        fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+    while (fd < 0 && errno == EINTR);
+    if (fd < 0)
+        return clv__io_fail_errno(CLV_ERROR_IO, errno, "%s: cannot open '%s'", fmt, path);
+    clv_status status = CLV_OK;
+    struct stat st;
+    int flags;
+    if (fstat(fd, &st) != 0) {
+        status = clv__io_fail_errno(CLV_ERROR_IO, errno, "%s: cannot open '%s'", fmt, path);
+        goto out;
+    }
+    if (!S_ISREG(st.st_mode)) {
+        status = clv__io_fail(CLV_ERROR_IO, "%s: cannot read '%s': it is %s, not a regular file",
+                              fmt, path, file_kind(st.st_mode));
+        goto out;
+    }
+    flags = fcntl(fd, F_GETFL);
+    if (flags < 0 || fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) != 0) {
+        status = clv__io_fail_errno(CLV_ERROR_IO, errno, "%s: cannot open '%s'", fmt, path);
+        goto out;
+    }
+    *out = fdopen(fd, "rb");
+    if (!*out)
+        status = clv__io_fail_errno(CLV_ERROR_IO, errno, "%s: cannot open '%s'", fmt, path);
+out:
+    if (status != CLV_OK)
+        close(fd); /* read-only: nothing to lose */
+    return status;
+}
+
 /* ---- format dispatch ---- */
 
 static const unsigned char png_magic[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
@@ -358,11 +416,11 @@ CLV_API clv_status clv_image_read(const char *path, clv_host_image *out)
         return clv__io_fail(CLV_ERROR_INVALID_ARGUMENT,
                             "image: read: path and out must not be NULL");
 
-    FILE *fp = fopen(path, "rb");
-    if (!fp)
-        return clv__io_fail_errno(CLV_ERROR_IO, errno, "image: cannot open '%s'", path);
+    FILE *fp;
+    clv_status status = clv__io_open_read("image", path, &fp);
+    if (status != CLV_OK)
+        return status;
 
-    clv_status status;
     unsigned char magic[16];
     size_t n = fread(magic, 1, sizeof magic, fp);
     file_format format = sniff(magic, n);
@@ -470,13 +528,105 @@ static void temp_suffix(char *name, unsigned attempt)
     }
 }
 
-/* Like mkstemp(), but the file is created with mode 0666 minus the umask, as
- * fopen() would: mkstemp()'s 0600 would end up on the renamed image. */
-static int create_temp(char *name)
+/* ---- live temporaries (removed on a signal) ----
+ *
+ * A fixed table, filled and cleared with lock-free atomics only, so that
+ * clv_remove_temporaries() can run in a signal handler: it never waits for
+ * a lock a thread interrupted by the signal could hold, and each slot keeps
+ * its own copy of the path, so no freed memory is ever read. */
+
+#define TEMP_SLOTS 64
+#define TEMP_PATH_MAX 4096
+
+enum { SLOT_FREE, SLOT_FILLING, SLOT_LIVE, SLOT_REMOVED };
+
+_Static_assert(ATOMIC_INT_LOCK_FREE == 2, "the temporaries table needs lock-free atomic int");
+
+static struct temp_slot {
+    atomic_int state;
+    char path[TEMP_PATH_MAX];
+} temp_slots[TEMP_SLOTS];
+
+CLV_API int clv_io_track_temporary(const char *path)
+{
+    if (!path)
+        return -1;
+    size_t len = strlen(path);
+    if (len >= TEMP_PATH_MAX)
+        return -1;
+    for (int i = 0; i < TEMP_SLOTS; i++) {
+        int expect = SLOT_FREE;
+        if (atomic_compare_exchange_strong(&temp_slots[i].state, &expect, SLOT_FILLING)) {
+            memcpy(temp_slots[i].path, path, len + 1);
+            atomic_store(&temp_slots[i].state, SLOT_LIVE);
+            return i;
+        }
+    }
+    return -1;
+}
+
+CLV_API void clv_io_untrack_temporary(int slot)
+{
+    if (slot >= 0 && slot < TEMP_SLOTS)
+        atomic_store(&temp_slots[slot].state, SLOT_FREE);
+}
+
+CLV_API void clv_remove_temporaries(void)
+{
+    int saved = errno; /* a signal handler must leave errno as it was */
+    for (int i = 0; i < TEMP_SLOTS; i++) {
+        int expect = SLOT_LIVE;
+        /* Claimed so that two callers (two signals, two threads) do not
+         * both unlink; the slot stays taken until its owner untracks it. */
+        if (atomic_compare_exchange_strong(&temp_slots[i].state, &expect, SLOT_REMOVED))
+            unlink(temp_slots[i].path);
+    }
+    errno = saved;
+}
+
+/* Blocks SIGINT, SIGTERM and SIGHUP in this thread (so a file cannot be
+ * created without being tracked yet); *old gets the mask to restore. */
+static void block_stop_signals(sigset_t *old)
+{
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, SIGINT);
+    sigaddset(&set, SIGTERM);
+    sigaddset(&set, SIGHUP);
+    pthread_sigmask(SIG_BLOCK, &set, old);
+}
+
+/* Test hook (tests/test_cli.py): with CLV_TEST_HOLD_WRITE set, a write
+ * pauses up to 30 s once its temporary file exists, after saying so on
+ * stderr, so that a test can signal the process at that point. */
+static void test_hold_write(const char *tmp)
+{
+    const char *hold = getenv("CLV_TEST_HOLD_WRITE");
+    if (!hold || !*hold)
+        return;
+    fprintf(stderr, "clv-test: holding '%s'\n", tmp);
+    fflush(stderr);
+    for (int i = 0; i < 300; i++) {
+        struct timespec ts = {0, 100000000L};
+        nanosleep(&ts, NULL);
+    }
+}
+
+/* Creates name (its "XXXXXX" filled in) with O_EXCL, a fresh suffix on
+ * each EEXIST, so a leftover is never reused; mode 0666 minus the umask,
+ * as fopen() would, or perm when >= 0 (the file being replaced). */
+static int create_temp(char *name, int perm)
 {
     for (unsigned attempt = 0; attempt < 100; attempt++) {
         temp_suffix(name, attempt);
         int fd = open(name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+        if (fd >= 0 && perm >= 0 && fchmod(fd, (mode_t)perm) != 0) {
+            int err = errno;
+            close(fd);
+            unlink(name);
+            errno = err;
+            return -1;
+        }
         if (fd >= 0 || errno != EEXIST)
             return fd;
     }
@@ -499,15 +649,25 @@ clv_status clv__io_write_atomic(const char *path, const char *fmt, clv__io_write
     memcpy(tmp, path, len);
     memcpy(tmp + len, ".XXXXXX", 8);
 
+    /* Keep the permission bits of the file being replaced. */
+    struct stat st;
+    int perm = stat(path, &st) == 0 && S_ISREG(st.st_mode) ? (int)(st.st_mode & 0777) : -1;
+
     clv_status status = CLV_OK;
-    int fd = create_temp(tmp);
+    sigset_t old_mask;
+    block_stop_signals(&old_mask);
+    int fd = create_temp(tmp, perm);
+    int err = errno;
+    int slot = fd >= 0 ? clv_io_track_temporary(tmp) : -1;
+    pthread_sigmask(SIG_SETMASK, &old_mask, NULL);
     if (fd < 0) {
-        status = clv__io_fail_errno(CLV_ERROR_IO, errno,
+        status = clv__io_fail_errno(CLV_ERROR_IO, err,
                                     "%s: cannot create a temporary file next to '%s'", fmt,
                                     path);
         free(tmp);
         return status;
     }
+    test_hold_write(tmp);
     FILE *fp = fdopen(fd, "wb");
     if (!fp) {
         status = clv__io_fail_errno(CLV_ERROR_IO, errno, "%s: cannot write '%s'", fmt, tmp);
@@ -529,6 +689,7 @@ clv_status clv__io_write_atomic(const char *path, const char *fmt, clv__io_write
 out:
     if (status != CLV_OK)
         unlink(tmp);
+    clv_io_untrack_temporary(slot); /* after the rename or unlink: no window */
     free(tmp);
     return status;
 }

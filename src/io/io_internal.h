@@ -55,15 +55,27 @@ int clv__io_stride_fits(size_t stride, size_t row_bytes, int height);
 clv_status clv__io_check_host_image(const clv_host_image *img, const char *fmt,
                                     const char *path, size_t *row_bytes) CLV_WUR;
 
+/* ---- opening input files (io.c) ---- */
+
+/* Opens path for reading as *out ("rb"), following symbolic links, and
+ * refuses at once (CLV_ERROR_IO, "<fmt>: cannot read '<path>': it is a
+ * FIFO, not a regular file") anything that is not a regular file: a FIFO
+ * (opened with O_NONBLOCK, so it never hangs), a device, a directory, a
+ * socket. Every reader opens its file through this. *out is NULL on
+ * failure. */
+clv_status clv__io_open_read(const char *fmt, const char *path, FILE **out) CLV_WUR;
+
 /* ---- atomic file writing (io.c) ---- */
 
 /* Writes the whole file to fp; fp is open for writing at offset 0. It must
  * not close fp. On failure it records the message itself. */
 typedef clv_status (*clv__io_write_fn)(FILE *fp, const char *path, const void *user);
 
-/* Create a temporary file next to path, run fn on it, flush, fsync and close
- * it, then rename() it onto path. On any failure the temporary file is
- * removed and path is left as it was. fmt ("png") is used in messages. */
+/* Create a temporary file next to path (O_EXCL, a fresh name on a clash;
+ * tracked for clv_remove_temporaries() while it exists; the permission bits
+ * of an existing path), run fn on it, flush, fsync and close it, then
+ * rename() it onto path. On any failure the temporary file is removed and
+ * path is left as it was. fmt ("png") is used in messages. */
 clv_status clv__io_write_atomic(const char *path, const char *fmt, clv__io_write_fn fn,
                                 const void *user) CLV_WUR;
 

@@ -208,10 +208,11 @@ CLV_API clv_status clv_jpeg_read(const char *path, clv_host_image *out)
     if (!path || !out)
         return clv__io_fail(CLV_ERROR_INVALID_ARGUMENT,
                             "jpeg: read: path and out must not be NULL");
-    FILE *fp = fopen(path, "rb");
-    if (!fp)
-        return clv__io_fail_errno(CLV_ERROR_IO, errno, "jpeg: cannot open '%s'", path);
-    clv_status status = clv__jpeg_read_stream(fp, path, out);
+    FILE *fp;
+    clv_status status = clv__io_open_read("jpeg", path, &fp);
+    if (status != CLV_OK)
+        return status;
+    status = clv__jpeg_read_stream(fp, path, out);
     fclose(fp); /* read-only: nothing to lose */
     return status;
 }

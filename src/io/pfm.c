@@ -215,10 +215,11 @@ CLV_API clv_status clv_pfm_read(const char *path, clv_host_image *out)
         memset(out, 0, sizeof *out);
     if (!path || !out)
         return clv__io_fail(CLV_ERROR_INVALID_ARGUMENT, "pfm: read: path and out must not be NULL");
-    FILE *fp = fopen(path, "rb");
-    if (!fp)
-        return clv__io_fail_errno(CLV_ERROR_IO, errno, "pfm: cannot open '%s'", path);
-    clv_status status = clv__pfm_read_stream(fp, path, out);
+    FILE *fp;
+    clv_status status = clv__io_open_read("pfm", path, &fp);
+    if (status != CLV_OK)
+        return status;
+    status = clv__pfm_read_stream(fp, path, out);
     fclose(fp); /* read-only: nothing to lose */
     return status;
 }

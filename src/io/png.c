@@ -242,10 +242,11 @@ CLV_API clv_status clv_png_read(const char *path, clv_host_image *out)
         memset(out, 0, sizeof *out);
     if (!path || !out)
         return clv__io_fail(CLV_ERROR_INVALID_ARGUMENT, "png: read: path and out must not be NULL");
-    FILE *fp = fopen(path, "rb");
-    if (!fp)
-        return clv__io_fail_errno(CLV_ERROR_IO, errno, "png: cannot open '%s'", path);
-    clv_status status = clv__png_read_stream(fp, path, out);
+    FILE *fp;
+    clv_status status = clv__io_open_read("png", path, &fp);
+    if (status != CLV_OK)
+        return status;
+    status = clv__png_read_stream(fp, path, out);
     fclose(fp); /* read-only: nothing to lose */
     return status;
 }

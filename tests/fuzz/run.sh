@@ -43,6 +43,11 @@ seeds() {
           for row in 1 2; do
               printf '\002\002\000\010\210\100\210\040\204\020\004\001\002\003\004\210\201'
           done; } >"$d/rle.hdr"
+        # the same with CRLF header lines (Windows tools write them)
+        { printf '#?RADIANCE\r\nFORMAT=32-bit_rle_rgbe\r\nEXPOSURE=1.0\r\n\r\n-Y 2 +X 8\r\n'
+          for row in 1 2; do
+              printf '\002\002\000\010\210\100\210\040\204\020\004\001\002\003\004\210\201'
+          done; } >"$d/crlf.hdr"
         ;;
     pfm)
         { printf 'PF\n2 1\n-1.0\n'; printf '\000\000\200\077%.0s' 1 2 3 4 5 6; } >"$d/rgb.pfm"
