@@ -252,6 +252,45 @@ static void write_file(const char *path, const char *text)
     fclose(f);
 }
 
+/* fd 2 into a temporary file while a call runs: stderr_begin() returns the
+ * saved descriptor, stderr_end() restores it and returns what was written
+ * (malloc'd). */
+static int stderr_begin(FILE **tmp)
+{
+    fflush(stderr);
+    *tmp = tmpfile();
+    REQUIRE(*tmp, "tmpfile");
+    int saved = dup(2);
+    REQUIRE(saved >= 0 && dup2(fileno(*tmp), 2) >= 0, "redirect fd 2");
+    return saved;
+}
+
+static char *stderr_end(int saved, FILE *tmp)
+{
+    fflush(stderr);
+    REQUIRE(dup2(saved, 2) >= 0, "restore fd 2");
+    close(saved);
+    long n = ftell(tmp);
+    REQUIRE(n >= 0, "ftell");
+    char *text = calloc(1, (size_t)n + 1);
+    REQUIRE(text, "calloc");
+    rewind(tmp);
+    REQUIRE(fread(text, 1, (size_t)n, tmp) == (size_t)n, "fread");
+    fclose(tmp);
+    return text;
+}
+
+/* Lines of text (a last line without a newline counts). */
+static int count_lines(const char *text)
+{
+    int n = 0;
+    for (const char *p = text; *p; p++)
+        n += *p == '\n';
+    if (*text && text[strlen(text) - 1] != '\n')
+        n++;
+    return n;
+}
+
 static void test_kernel_sources(void)
 {
     clv_context *ctx = NULL;
@@ -291,6 +330,43 @@ static void test_kernel_sources(void)
     s = clv_context_create(&o, &ctx);
     T(s == CLV_ERROR_KERNEL_SOURCE && strstr(clv_context_create_error(), path),
       "missing box.cl named: %s", clv_context_create_error());
+    /* Not regular files where box.cl belongs (issue 13 #6, #12): a FIFO
+     * (opening it used to block forever), a link to /dev/zero (read until
+     * memory ran out) and a file over the size limit; a link to a regular
+     * file is fine. */
+    {
+        const char *what[] = {"FIFO", "character device", "limit"};
+        for (int k = 0; k < 3; k++) {
+            (void)unlink(path);
+            if (k == 0)
+                REQUIRE(mkfifo(path, 0600) == 0, "mkfifo");
+            else if (k == 1)
+                REQUIRE(symlink("/dev/zero", path) == 0, "symlink");
+            else {
+                write_file(path, "/* sparse */");
+                REQUIRE(truncate(path, (off_t)CLV_MAX_KERNEL_SOURCE_BYTES + 1) == 0, "truncate");
+            }
+            alarm(30); /* a hang fails the test instead of stalling the suite */
+            s = clv_context_create(&o, &ctx);
+            alarm(0);
+            T(s == CLV_ERROR_KERNEL_SOURCE && strstr(clv_context_create_error(), path) &&
+                  strstr(clv_context_create_error(), what[k]),
+              "box.cl as %s: %s: %s", what[k], clv_status_string(s), clv_context_create_error());
+            clv_context_release(ctx);
+            ctx = NULL;
+        }
+        (void)unlink(path);
+        char real[4300];
+        snprintf(real, sizeof real, "%s/box-real.cl", dir);
+        snprintf(cmd, sizeof cmd, "cp '%s/box.cl' '%s'", src, real);
+        REQUIRE(system(cmd) == 0, "copy box.cl");
+        REQUIRE(symlink(real, path) == 0, "symlink");
+        s = clv_context_create(&o, &ctx);
+        T(s == CLV_OK, "box.cl as a symlink: %s", clv_context_create_error());
+        clv_context_release(ctx);
+        ctx = NULL;
+        (void)unlink(path);
+    }
     write_file(path, "/* planted error */\n__kernel void box_rows(__global int *p) { p[0] = ; }\n");
     s = clv_context_create(&o, &ctx);
     T(s == CLV_OK, "context with broken box.cl still creates: %s", clv_context_create_error());
@@ -298,12 +374,41 @@ static void test_kernel_sources(void)
         clv_image *a = NULL, *b = NULL;
         REQUIRE_OK(ctx, clv_image_create(ctx, 8, 8, 1, CLV_U8, &a));
         REQUIRE_OK(ctx, clv_image_create(ctx, 8, 8, 1, CLV_U8, &b));
+        /* Nothing from the driver's compiler on stderr (issue 13 #5): its
+         * output is in the message instead. */
+        FILE *cap = NULL;
+        int saved_fd = stderr_begin(&cap);
         s = clv_box_filter(ctx, a, b, 3, 3, CLV_BORDER_REPLICATE);
+        char *chatter = stderr_end(saved_fd, cap);
+        T(chatter[0] == '\0', "failed build wrote to stderr: [%s]", chatter);
+        free(chatter);
         const char *msg = clv_last_error(ctx);
         T(s == CLV_ERROR_BUILD, "broken kernel gives CLV_ERROR_BUILD, got %s", clv_status_string(s));
         T(strstr(msg, "-DBORDER=BORDER_REPLICATE") != NULL, "message has options: %s", msg);
         T(strstr(msg, "box.cl") != NULL && strstr(msg, "log") != NULL,
           "message has the build log naming box.cl: %s", msg);
+        T(strstr(msg, "expected expression") != NULL, "message has the compiler's error: %s",
+          msg);
+        /* An arbitrary file through the test-kernel hook: same rule. */
+        char bad_cl[4300];
+        snprintf(bad_cl, sizeof bad_cl, "%s/broken_test.cl", dir);
+        write_file(bad_cl, "__kernel void k(__global float *p, int n) { p[0] = n +; }\n");
+        saved_fd = stderr_begin(&cap);
+        s = clv_debug_run_test_kernel(ctx, bad_cl, "k", 1, 4);
+        chatter = stderr_end(saved_fd, cap);
+        T(s == CLV_ERROR_BUILD, "broken test kernel: %s", clv_status_string(s));
+        T(chatter[0] == '\0', "failed test-kernel build wrote to stderr: [%s]", chatter);
+        T(strstr(clv_last_error(ctx), "broken_test.cl") != NULL, "log names the file: %s",
+          clv_last_error(ctx));
+        free(chatter);
+        /* A successful build keeps the application's own stderr output. */
+        saved_fd = stderr_begin(&cap);
+        fprintf(stderr, "app line\n");
+        T(clv_gaussian_blur(ctx, a, b, 1.0, 0.0, 0, 0, CLV_BORDER_REPLICATE) == CLV_OK,
+          "gaussian: %s", clv_last_error(ctx));
+        chatter = stderr_end(saved_fd, cap);
+        T(strcmp(chatter, "app line\n") == 0, "application's stderr kept: [%s]", chatter);
+        free(chatter);
         /* Other families keep working. */
         T(clv_transpose(ctx, a, b) == CLV_OK, "transpose after failed build: %s",
           clv_last_error(ctx));
@@ -312,6 +417,25 @@ static void test_kernel_sources(void)
         clv_context_release(ctx);
         ctx = NULL;
     }
+    /* The CLI with the broken box.cl: exactly one line on stderr. */
+    const char *cli = getenv("CLV_CLI");
+    REQUIRE(cli, "CLV_CLI not set (run through meson test)");
+    snprintf(cmd, sizeof cmd,
+             "CLV_CACHE=0 CLV_KERNEL_PATH='%s' '%s' box --ksize 3x3 '%s' '%s/out.png' "
+             "2>'%s/stderr.txt'",
+             dir, cli, test_data_path("camera.png"), dir, dir);
+    int rc = system(cmd);
+    T(rc != -1 && WIFEXITED(rc) && WEXITSTATUS(rc) == 1, "CLI exit status %d", rc);
+    char errpath[4300];
+    snprintf(errpath, sizeof errpath, "%s/stderr.txt", dir);
+    size_t errlen = 0;
+    char *errtext = (char *)test_slurp(errpath, &errlen);
+    T(count_lines(errtext) == 1 && strncmp(errtext, "clv: ", 5) == 0 &&
+          strstr(errtext, "box.cl") != NULL,
+      "CLI: one stderr line, got [%s]", errtext);
+    free(errtext);
+    snprintf(errpath, sizeof errpath, "%s/out.png", dir);
+    T(!test_file_exists(errpath), "CLI left an output file");
     snprintf(cmd, sizeof cmd, "rm -rf '%s' /tmp/clv-box-moved.cl", dir);
     REQUIRE(system(cmd) == 0, "rm");
 }

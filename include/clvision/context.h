@@ -20,6 +20,12 @@ extern "C" {
 
 typedef struct clv_context clv_context;
 
+/* Largest kernel source (.cl) file clvision reads, in bytes (16 MiB). Kernel
+ * files may be symbolic links, but the file reached must be a regular file
+ * of at most this size: a FIFO, device or directory (opened without
+ * blocking) or a larger file is CLV_ERROR_KERNEL_SOURCE naming the file. */
+#define CLV_MAX_KERNEL_SOURCE_BYTES (16u * 1024u * 1024u)
+
 typedef struct clv_context_options {
     /* Device spec, same syntax as CLV_DEVICE: "gpu", "cpu", "P:D" (platform
      * and device index, from 0) or a case-insensitive substring of the
@@ -91,7 +97,13 @@ CLV_API clv_status clv_finish(clv_context *ctx);
 
 /* Human-readable detail of the last error on this context: the op name, the
  * failed OpenCL call with its CL_* name, or the build options and full build
- * log. "" when none. Valid until the next call on the context. */
+ * log. "" when none. Valid until the next call on the context.
+ * clvision prints nothing itself. Some drivers' compilers (PoCL's) write to
+ * file descriptor 2 while building; clvision points fd 2 at an anonymous
+ * temporary file around each program build (under a process-wide lock) and
+ * puts that output into this message when the build fails; after a
+ * successful build whatever was captured (the driver's, or another thread's
+ * output of the application) is written back to fd 2. */
 CLV_API const char *clv_last_error(const clv_context *ctx);
 
 /* Device time of the kernels of the last operation, in milliseconds (sum of

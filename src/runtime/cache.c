@@ -119,7 +119,9 @@ cl_program clv__cache_load(clv_context *ctx, const char *key, size_t key_len,
                                      &err);
     if (err != CL_SUCCESS || bin_status != CL_SUCCESS)
         goto bad;
-    err = clBuildProgram(prog, 1, &ctx->device, options, NULL, NULL);
+    char *chatter = NULL;
+    err = clv__build_program(ctx, prog, options, &chatter);
+    free(chatter); /* a binary the driver refuses is only a rejected entry */
     if (err != CL_SUCCESS)
         goto bad;
     free(data);

@@ -41,6 +41,9 @@ typedef enum clv__source_id {
 
 extern const char *const clv__source_names[CLV__SRC_COUNT];
 
+/* Largest kernel source file read (bytes); see CLV_MAX_KERNEL_SOURCE_BYTES. */
+#define CLV_MAX_KERNEL_SOURCE ((size_t)CLV_MAX_KERNEL_SOURCE_BYTES)
+
 typedef struct clv__source {
     char *text;
     size_t len;
@@ -222,6 +225,12 @@ void clv__free_programs(clv_context *ctx);
  * context. */
 clv_status clv__get_kernel(clv_context *ctx, clv__source_id src, const char *options,
                            const char *name, cl_kernel *out) CLV_WUR;
+
+/* clBuildProgram for ctx's device with fd 2 captured (see program.c): the
+ * compiler's own stderr output is returned in *chatter (malloc'd, or NULL)
+ * when the build fails, and written back to fd 2 when it succeeds. */
+cl_int clv__build_program(clv_context *ctx, cl_program prog, const char *options,
+                          char **chatter) CLV_WUR;
 
 /* ---- disk cache (cache.c) ---- */
 
