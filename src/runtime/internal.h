@@ -235,6 +235,17 @@ cl_int clv__build_program(clv_context *ctx, cl_program prog, const char *options
 /* ---- disk cache (cache.c) ---- */
 
 uint64_t clv__hash64(const void *data, size_t len, uint64_t seed);
+
+/* SHA-256 (FIPS 180-4), streaming; clv_debug_sha256 is the one-shot form. */
+typedef struct clv__sha256_ctx {
+    uint32_t h[8];
+    uint64_t len;
+    unsigned char buf[64];
+    size_t used;
+} clv__sha256_ctx;
+void clv__sha256_init(clv__sha256_ctx *c);
+void clv__sha256_update(clv__sha256_ctx *c, const void *data, size_t len);
+void clv__sha256_final(clv__sha256_ctx *c, unsigned char out[32]);
 /* Try to build `program` from a cached binary for the key material. Returns
  * a built program or NULL (counted as a miss or a rejected entry). */
 cl_program clv__cache_load(clv_context *ctx, const char *key, size_t key_len,
