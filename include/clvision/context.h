@@ -166,6 +166,12 @@ CLV_API clv_status clv_debug_run_test_kernel(clv_context *ctx, const char *cl_pa
                                              const char *kernel_name, size_t global_size,
                                              size_t n_elems);
 
+/* Test hook: lower the device's largest allocation as clvision sees it
+ * (CL_DEVICE_MAX_MEM_ALLOC_SIZE) to bytes for this context (never raises
+ * it), so "too large for the device" paths can be tested with small images.
+ * CLV_ERROR_INVALID_ARGUMENT for a NULL ctx or bytes 0. */
+CLV_API clv_status clv_debug_limit_max_alloc(clv_context *ctx, uint64_t bytes);
+
 /* Test hook: SHA-256 (FIPS 180-4) of len bytes, as the program cache uses it. */
 CLV_API void clv_debug_sha256(const void *data, size_t len, unsigned char out[32]);
 
