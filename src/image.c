@@ -104,8 +104,9 @@ CLV_API clv_pixel_type clv_image_type(const clv_image *img) { return img ? img->
 CLV_API size_t clv_image_pitch(const clv_image *img) { return img ? img->pitch : 0; }
 
 /* The host side of a transfer: a pointer, and a stride (0: packed) of at
- * least a row whose last row still lies inside the address space (a stride
- * of SIZE_MAX / 2 would make the copy wrap around). */
+ * least a row whose last row still lies inside the address space: neither
+ * the offset of the last row's end (a stride of SIZE_MAX / 2) nor the end
+ * address host + offset (a pointer near the top) may wrap around. */
 static clv_status check_host(const clv_image *img, const char *op, const void *host,
                              size_t *host_stride)
 {
@@ -122,6 +123,13 @@ static clv_status check_host(const clv_image *img, const char *op, const void *h
         return clv__fail(img->ctx, CLV_ERROR_INVALID_ARGUMENT, op,
                          "host stride %zu over %d rows overflows the address space",
                          *host_stride, img->height);
+    /* The offset fits in size_t; the end address must not wrap either. */
+    const size_t span = rows * *host_stride + img->row_bytes;
+    if ((uintptr_t)host > UINTPTR_MAX - span)
+        return clv__fail(img->ctx, CLV_ERROR_INVALID_ARGUMENT, op,
+                         "host buffer at %p of %zu bytes (stride %zu, %d rows) wraps around "
+                         "the address space",
+                         host, span, *host_stride, img->height);
     return CLV_OK;
 }
 

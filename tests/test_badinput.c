@@ -278,6 +278,10 @@ static const row rows[] = {
     CTXF("clv_debug_run_test_kernel", "0 elements", E_ARG, "n_elems", .i0 = 2),
     CTXF("clv_debug_run_test_kernel", "kernel file that does not exist", E_SRC, "cannot read",
          .i0 = 3),
+    BARE("clv_debug_limit_max_alloc", "NULL context", E_ARG, .flags = F_NOCTX, .i0 = 0),
+    CTXF("clv_debug_limit_max_alloc", "0 bytes", E_ARG, "bytes", .i0 = 1),
+    GOOD("clv_debug_limit_max_alloc", "UINT64_MAX never raises the limit", .i0 = 2),
+    VAL("clv_debug_sha256", "FIPS 180-2 vector \"abc\""),
 
     /* ---- image.h ---- */
     VAL("clv_pixel_type_size", "1, 2, 4; 0 for unknown types"),
@@ -652,6 +656,13 @@ static const row rows[] = {
     GOOD("clv_corners_shi_tomasi", "max_corners INT_MAX", .a = I_U8, .s = "max_corners",
          .v = INT_MAX),
     GOOD("clv_corners_shi_tomasi", "1x1: no corner", .a = I_U8_1),
+    BARE("clv_corners_shi_tomasi_n", "NULL context", E_ARG, .flags = F_NOCTX, .a = I_U8),
+    CTXF("clv_corners_shi_tomasi_n", "capacity -1", E_ARG, "capacity", .a = I_U8, .i0 = 1),
+    CTXF("clv_corners_shi_tomasi_n", "NULL out, capacity 2", E_ARG, "out", .a = I_U8, .i0 = 2),
+    CTXF("clv_corners_shi_tomasi_n", "NULL count", E_ARG, "count", .a = I_U8, .i0 = 4),
+    GOOD("clv_corners_shi_tomasi_n", "NULL out, capacity 0: only counts", .a = I_U8, .i0 = 3),
+    GOOD("clv_corners_shi_tomasi_n", "max_corners INT_MAX, capacity 16", .a = I_U8,
+         .s = "max_corners", .v = INT_MAX),
     GOOD("clv_corners_shi_tomasi", "min_distance 1e300", .a = I_U8, .s = "min_distance",
          .v = 1e300),
 
@@ -722,7 +733,7 @@ static const row rows[] = {
     CTXF("clv_farneback", "flow of another size", E_ARG, "flow", .a = I_U8, .b = I_U8B,
          .c = I_FLOWS),
     CTXF("clv_farneback", "flow of 1 channel", E_ARG, "flow", .a = I_U8, .b = I_U8B, .c = I_F32),
-    CTXF("clv_farneback", "prev is next", E_ARG, "same image", .a = I_U8, .b = I_U8, .c = I_FLOW),
+    GOOD("clv_farneback", "prev is next: zero motion", .a = I_U8, .b = I_U8, .c = I_FLOW),
     CTXF("clv_farneback", "flow of another context", E_ARG, "another context", .a = I_U8,
          .b = I_U8B, .c = I_OTHER),
     CTXF("clv_farneback", "pyr_scale 0", E_ARG, "pyr_scale", .a = I_U8, .b = I_U8B, .c = I_FLOW,
@@ -1564,6 +1575,39 @@ static long h_corners(const row *r)
     return s;
 }
 
+static long h_corners_n(const row *r)
+{
+    clv_corner out[16];
+    clv_corner_params p = clv_corner_params_default();
+    SET(p, corner_fields, r);
+    int count = -7;
+    const int cap = r->i0 == 1 ? -1 : r->i0 == 2 ? 2 : r->i0 == 3 ? 0 : 16;
+    clv_status s = clv_corners_shi_tomasi_n(CTX(r), IM(r->a), &p, r->i0 >= 2 && r->i0 <= 3 ? NULL : out,
+                                            cap, r->i0 == 4 ? NULL : &count);
+    if (r->i0 != 4 && s != CLV_OK)
+        T(count == 0, "%s: *count = %d after a failure", r->what, count);
+    if (s == CLV_OK)
+        T(count >= 0 && count <= p.max_corners, "%s: %d corners", r->what, count);
+    return s;
+}
+
+static long h_limit_max_alloc(const row *r)
+{
+    return clv_debug_limit_max_alloc(CTX(r), r->i0 == 1 ? 0 : UINT64_MAX);
+}
+
+static long h_sha256(const row *r)
+{
+    (void)r;
+    static const unsigned char want[32] = {
+        0xba, 0x78, 0x16, 0xbf, 0x8f, 0x01, 0xcf, 0xea, 0x41, 0x41, 0x40, 0xde, 0x5d, 0xae, 0x22,
+        0x23, 0xb0, 0x03, 0x61, 0xa3, 0x96, 0x17, 0x7a, 0x9c, 0xb4, 0x10, 0xff, 0x61, 0xf2, 0x00,
+        0x15, 0xad};
+    unsigned char d[32];
+    clv_debug_sha256("abc", 3, d);
+    return memcmp(d, want, 32) == 0;
+}
+
 static long h_lk_default(const row *r)
 {
     (void)r;
@@ -1864,6 +1908,8 @@ static const struct api {
     {"clv_debug_cl_calls", h_cl_calls},
     {"clv_debug_injected_call", h_injected},
     {"clv_debug_run_test_kernel", h_run_test_kernel},
+    {"clv_debug_limit_max_alloc", h_limit_max_alloc},
+    {"clv_debug_sha256", h_sha256},
     {"clv_pixel_type_size", h_type_size},
     {"clv_pixel_type_name", h_type_name},
     {"clv_image_create", h_image_create},
@@ -1896,6 +1942,7 @@ static const struct api {
     {"clv_pyramid_build", h_pyramid_build},
     {"clv_corner_params_default", h_corner_default},
     {"clv_corners_shi_tomasi", h_corners},
+    {"clv_corners_shi_tomasi_n", h_corners_n},
     {"clv_lk_params_default", h_lk_default},
     {"clv_lk_track", h_lk},
     {"clv_farneback_params_default", h_fb_default},

@@ -3,6 +3,7 @@
  * OpenCV's own goodFeaturesToTrack output (tests/data/corners_opencv.csv,
  * made by make_corners.py): at least 95% of OpenCV's corners must have one
  * of ours within 1 px. */
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -354,6 +355,55 @@ static void photos(void)
     }
 }
 
+/* max_corners = INT_MAX ("all there are") with a capacity (issue 13 #20):
+ * count first with no array, then fetch all or only the strongest few. */
+static void capacity(void)
+{
+    const int w = 200, h = 150;
+    uint8_t *b = blobs(w, h, CLV_U8, 2.0);
+    clv_image *img = NULL;
+    REQUIRE_OK(ctx, clv_image_create(ctx, w, h, 1, CLV_U8, &img));
+    REQUIRE_OK(ctx, clv_image_upload(img, b, 0));
+    clv_corner_params p = clv_corner_params_default();
+    p.max_corners = INT_MAX;
+    p.min_distance = 3;
+    int n = -1;
+    REQUIRE_OK(ctx, clv_corners_shi_tomasi_n(ctx, img, &p, NULL, 0, &n));
+    CHECK(n > 10, "count-only call found %d corners", n);
+    if (n > 10) {
+        clv_corner *all = th_malloc((size_t)n * sizeof *all);
+        clv_corner *ref = th_malloc((size_t)n * sizeof *ref);
+        int n2 = -1, n3 = -1;
+        REQUIRE_OK(ctx, clv_corners_shi_tomasi_n(ctx, img, &p, all, n, &n2));
+        CHECK(n2 == n, "second call found %d, count said %d", n2, n);
+        clv_corner_params q = p;
+        q.max_corners = n;
+        REQUIRE_OK(ctx, clv_corners_shi_tomasi(ctx, img, &q, ref, &n3));
+        CHECK(n3 == n && memcmp(all, ref, (size_t)n * sizeof *all) == 0,
+              "INT_MAX with capacity %d differs from max_corners %d (%d)", n, n, n3);
+        /* capacity 3: the three strongest, nothing written past them */
+        clv_corner few[4];
+        memset(few, 0x5A, sizeof few);
+        unsigned char guard[sizeof few[3]];
+        memcpy(guard, &few[3], sizeof guard);
+        REQUIRE_OK(ctx, clv_corners_shi_tomasi_n(ctx, img, &p, few, 3, &n2));
+        CHECK(n2 == n && memcmp(few, all, 3 * sizeof *few) == 0 &&
+                  memcmp(&few[3], guard, sizeof guard) == 0,
+              "capacity 3: count %d (want %d), strongest three and nothing more", n2, n);
+        passed++;
+        free(all);
+        free(ref);
+    }
+    clv_corner one;
+    int c = 7;
+    expect_invalid(clv_corners_shi_tomasi_n(ctx, img, &p, &one, -1, &c), "capacity -1");
+    CHECK(strstr(clv_last_error(ctx), "capacity") != NULL, "message: %s", clv_last_error(ctx));
+    expect_invalid(clv_corners_shi_tomasi_n(ctx, img, &p, NULL, 2, &c), "NULL out, capacity 2");
+    CHECK(c == 0, "count %d after a failure", c);
+    clv_image_release(img);
+    free(b);
+}
+
 int main(void)
 {
     setvbuf(stdout, NULL, _IOLBF, 0);
@@ -363,6 +413,7 @@ int main(void)
     invalid_arguments();
     empty_results();
     single();
+    capacity();
     masks();
 
     /* tiny and odd sizes: borders everywhere, few or no interior pixels */

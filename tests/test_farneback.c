@@ -494,6 +494,14 @@ static void zero_motion(void)
                all_max);
         PASS_IF(ok, "zero motion: max |flow| %g inside (must be < 0.01), %g overall", in_max,
                 all_max);
+        /* prev and next the very same image (issue 13 #19): a valid question
+         * with the same answer as two images of equal content. */
+        float *same = farneback(a, a, &p, NULL, "zero motion, prev == next");
+        if (same) {
+            PASS_IF(memcmp(same, f, (size_t)g.w * g.h * 2 * sizeof *f) == 0,
+                    "prev == next differs from two equal images");
+            free(same);
+        }
         free(f);
     }
     clv_image_release(a);
@@ -683,7 +691,6 @@ static void invalid_arguments(void)
     expect_invalid(clv_farneback(ctx, small, a, flow, &d), "prev narrower");
     expect_invalid(clv_farneback(ctx, rgb, rgb2, flow, &d), "3-channel images");
     expect_invalid(clv_farneback(ctx, a, rgb, flow, &d), "next 3-channel");
-    expect_invalid(clv_farneback(ctx, a, a, flow, &d), "prev == next (same image)");
     expect_invalid(clv_farneback(ctx, a16, b16, flow, &d), "u16 inputs");
 
     /* images of another context */
@@ -862,6 +869,46 @@ static void f32_input(void)
     free(b.px);
 }
 
+/* Too large for the device (issue 13 #20): with the device's largest
+ * allocation lowered below Farneback's working buffers (20 bytes a pixel)
+ * but above every image, the answer is CLV_ERROR_UNSUPPORTED with a
+ * message, before anything is allocated; the same context then works at a
+ * size that fits. */
+static void too_large(void)
+{
+    clv_context *c = test_context();
+    const int w = 64, h = 48;
+    uint8_t *px = th_random_pixels(w, h, 1, CLV_U8, 77);
+    clv_image *a = th_upload(c, px, w, h, 1, CLV_U8, 0);
+    clv_image *b = th_upload(c, px, w, h, 1, CLV_U8, 0);
+    clv_image *flow = NULL;
+    REQUIRE_OK(c, clv_image_create(c, w, h, 2, CLV_F32, &flow));
+    REQUIRE_OK(c, clv_debug_limit_max_alloc(c, 32768)); /* flow: 24 KiB, workspace: 60 KiB */
+    clv_context_stats before, after;
+    REQUIRE_OK(c, clv_context_get_stats(c, &before));
+    clv_status s = clv_farneback(c, a, b, flow, NULL);
+    REQUIRE_OK(c, clv_context_get_stats(c, &after));
+    PASS_IF(s == CLV_ERROR_UNSUPPORTED && strstr(clv_last_error(c), "maximum allocation"),
+            "too large: %s: %s", clv_status_string(s), clv_last_error(c));
+    PASS_IF(after.live_mem_objects == before.live_mem_objects,
+            "buffers allocated before refusing: %llu -> %llu",
+            (unsigned long long)before.live_mem_objects,
+            (unsigned long long)after.live_mem_objects);
+    clv_image *a2 = th_upload(c, px, 16, 12, 1, CLV_U8, 0);
+    clv_image *f2 = NULL;
+    REQUIRE_OK(c, clv_image_create(c, 16, 12, 2, CLV_F32, &f2));
+    s = clv_farneback(c, a2, a2, f2, NULL);
+    PASS_IF(s == CLV_OK, "16x12 under the lowered limit: %s", clv_last_error(c));
+    PASS_IF(clv_debug_limit_max_alloc(c, 0) == CLV_ERROR_INVALID_ARGUMENT, "limit 0 refused");
+    clv_image_release(a);
+    clv_image_release(b);
+    clv_image_release(flow);
+    clv_image_release(a2);
+    clv_image_release(f2);
+    clv_context_release(c);
+    free(px);
+}
+
 int main(void)
 {
     setvbuf(stdout, NULL, _IOLBF, 0);
@@ -877,6 +924,7 @@ int main(void)
     odd_sizes();
     f32_input();
     workspace_reuse();
+    too_large();
 
     clv_context_release(ctx);
     return test_finish("farneback", passed);

@@ -1,5 +1,6 @@
 /* Images: size checks, pitch, host transfers with packed and padded strides
  * for every type and channel count, overflow and limit handling. */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -84,6 +85,17 @@ int main(void)
     T(clv_image_download(img, buf, 59) == CLV_ERROR_INVALID_ARGUMENT, "stride < row (down)");
     T(strstr(clv_last_error(ctx), "stride") != NULL, "message: %s", clv_last_error(ctx));
     T(clv_image_upload(NULL, buf, 0) == CLV_ERROR_INVALID_ARGUMENT, "NULL image");
+    /* A pointer near the top of the address space whose rows would end past
+     * it (issue 13 #18): the offset fits in size_t, the end address wraps. */
+    {
+        void *top = (void *)(UINTPTR_MAX - 200);
+        T(clv_image_download(img, top, 0) == CLV_ERROR_INVALID_ARGUMENT &&
+              strstr(clv_last_error(ctx), "wraps") != NULL,
+          "download end wraps: %s", clv_last_error(ctx));
+        T(clv_image_upload(img, top, 64) == CLV_ERROR_INVALID_ARGUMENT, "upload end wraps");
+        T(clv_image_upload_async(img, top, 0) == CLV_ERROR_INVALID_ARGUMENT,
+          "async upload end wraps");
+    }
     clv_image_release(img);
     clv_image_release(NULL);
 

@@ -97,6 +97,37 @@ static child_result run_child(const char *cache_dir)
     return r;
 }
 
+static uint64_t get_le64(const unsigned char *p)
+{
+    uint64_t v = 0;
+    for (int i = 0; i < 8; i++)
+        v |= (uint64_t)p[i] << (8 * i);
+    return v;
+}
+
+static void put_le64(unsigned char *p, uint64_t v)
+{
+    for (int i = 0; i < 8; i++)
+        p[i] = (unsigned char)(v >> (8 * i));
+}
+
+/* The check hash of the old entry format (CLVBIN01): FNV-1a 64, seeded. */
+static uint64_t old_hash64(const void *data, size_t len, uint64_t seed)
+{
+    const unsigned char *p = data;
+    uint64_t h = 0xcbf29ce484222325ull ^ (seed * 0x9E3779B97F4A7C15ull);
+    for (size_t i = 0; i < len; i++) {
+        h ^= p[i];
+        h *= 0x100000001b3ull;
+    }
+    h ^= h >> 30;
+    h *= 0xbf58476d1ce4e5b9ull;
+    h ^= h >> 27;
+    h *= 0x94d049bb133111ebull;
+    h ^= h >> 31;
+    return h;
+}
+
 static int list_cache(const char *dir, char names[][512], int max)
 {
     DIR *d = opendir(dir);
@@ -152,8 +183,120 @@ static void test_cache(void)
     T(fourth.built == 0 && fourth.rejected == 0, "after repair: built %llu rejected %llu",
       fourth.built, fourth.rejected);
 
+    /* Truncated binaries whose length field was fixed up (issue 13 #2): in
+     * the old format with its check value recomputed, and in the current
+     * format with the old SHA-256 left in place. Neither reaches the driver. */
+    n = list_cache(dir, names, 64);
+    REQUIRE(n >= 4, "need four cache entries, have %d", n);
+    for (int k = 0; k < 2; k++) {
+        size_t len = 0;
+        unsigned char *e = test_slurp(names[k], &len);
+        size_t klen = (size_t)get_le64(e + 8);
+        REQUIRE(16 + klen + 8 + 32 < len, "entry layout");
+        unsigned char *bin = e + 16 + klen + 8;
+        size_t blen = (size_t)get_le64(e + 16 + klen);
+        REQUIRE(16 + klen + 8 + blen + 32 == len, "entry layout (binary length)");
+        size_t cut = blen / 2;
+        put_le64(e + 16 + klen, cut);
+        if (k == 0) {
+            memcpy(e, "CLVBIN01", 8);
+            put_le64(bin + cut, old_hash64(e + 16, klen, 3) ^ old_hash64(bin, cut, 4));
+            test_spit(names[k], e, 16 + klen + 8 + cut + 8);
+        } else {
+            memmove(bin + cut, bin + blen, 32);
+            test_spit(names[k], e, 16 + klen + 8 + cut + 32);
+        }
+        free(e);
+    }
+    child_result fifth = run_child(dir);
+    T(fifth.rejected == 2 && fifth.built == 2 && fifth.bad == 0,
+      "truncated binaries: rejected %llu built %llu bad %d (expected 2 2 0)", fifth.rejected,
+      fifth.built, fifth.bad);
+
+    /* Entries that are not the user's own regular files: group/other
+     * writable, a FIFO (opening it must not hang), a symlink to a valid
+     * entry, and (as root) another user's file. */
+    n = list_cache(dir, names, 64);
+    REQUIRE(n >= 4, "need four cache entries, have %d", n);
+    REQUIRE(chmod(names[0], 0666) == 0, "chmod");
+    char moved[600];
+    snprintf(moved, sizeof moved, "%s.moved", names[2]);
+    REQUIRE(rename(names[1], moved) == 0, "rename");
+    REQUIRE(mkfifo(names[1], 0600) == 0, "mkfifo");
+    REQUIRE(unlink(names[2]) == 0 && symlink(moved, names[2]) == 0, "symlink");
+    unsigned long long want = 3;
+    if (geteuid() == 0) {
+        REQUIRE(chown(names[3], 12345, 12345) == 0, "chown");
+        want = 4;
+    } else {
+        fprintf(stderr, "note: not root, foreign-owner entry not tested\n");
+    }
+    child_result sixth = run_child(dir);
+    T(sixth.rejected == want && sixth.built == want && sixth.bad == 0,
+      "untrusted entries: rejected %llu built %llu bad %d (expected %llu)", sixth.rejected,
+      sixth.built, sixth.bad, want);
+    (void)unlink(moved);
+    child_result seventh = run_child(dir);
+    T(seventh.built == 0 && seventh.rejected == 0, "after replacing untrusted entries: built "
+      "%llu rejected %llu", seventh.built, seventh.rejected);
+
+    /* An untrusted directory: group/other writable, or (as root) another
+     * user's. Nothing is loaded from it (every lookup rejected), nothing
+     * deleted or written; trusted again, its entries are used. */
+    for (int k = 0; k < 2; k++) {
+        if (k == 0)
+            REQUIRE(chmod(dir, 0777) == 0, "chmod dir");
+        else if (geteuid() == 0)
+            REQUIRE(chown(dir, 12345, 12345) == 0, "chown dir");
+        else
+            break;
+        child_result r = run_child(dir);
+        T(r.hits == 0 && r.built == first.built && r.rejected == first.built && r.bad == 0,
+          "untrusted dir (%s): hits %llu built %llu rejected %llu", k ? "owner" : "mode", r.hits,
+          r.built, r.rejected);
+        REQUIRE(chmod(dir, 0700) == 0 && chown(dir, geteuid(), getegid()) == 0, "restore dir");
+        T(list_cache(dir, names, 64) == (int)first.built, "untrusted dir was modified");
+        r = run_child(dir);
+        T(r.built == 0 && r.rejected == 0, "trusted again: built %llu rejected %llu", r.built,
+          r.rejected);
+    }
+
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
     REQUIRE(system(cmd) == 0, "rm");
+}
+
+/* FIPS 180-2 / NIST CAVP SHA-256 test vectors against the cache's hash. */
+static void test_sha256(void)
+{
+    static const struct {
+        const char *msg;
+        const char *hex;
+    } v[] = {
+        {"", "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"},
+        {"abc", "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"},
+        {"abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq",
+         "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1"},
+        {"abcdefghbcdefghicdefghijdefghijkefghijklfghijklmghijklmnhijklmnoijklmnopjklmnopqklmnop"
+         "qrlmnopqrsmnopqrstnopqrstu",
+         "cf5b16a778af8380036ce59e7b0492370b249b11e8f07a51afac45037afee9d1"},
+    };
+    char hex[65];
+    unsigned char d[32];
+    for (size_t i = 0; i < sizeof v / sizeof v[0]; i++) {
+        clv_debug_sha256(v[i].msg, strlen(v[i].msg), d);
+        for (int k = 0; k < 32; k++)
+            snprintf(hex + 2 * k, 3, "%02x", d[k]);
+        T(strcmp(hex, v[i].hex) == 0, "sha256 vector %zu: %s", i, hex);
+    }
+    char *million = malloc(1000000);
+    REQUIRE(million, "malloc");
+    memset(million, 'a', 1000000);
+    clv_debug_sha256(million, 1000000, d);
+    free(million);
+    for (int k = 0; k < 32; k++)
+        snprintf(hex + 2 * k, 3, "%02x", d[k]);
+    T(strcmp(hex, "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0") == 0,
+      "sha256 of a million 'a': %s", hex);
 }
 
 static int has_device_type(const char *type)
@@ -252,6 +395,45 @@ static void write_file(const char *path, const char *text)
     fclose(f);
 }
 
+/* fd 2 into a temporary file while a call runs: stderr_begin() returns the
+ * saved descriptor, stderr_end() restores it and returns what was written
+ * (malloc'd). */
+static int stderr_begin(FILE **tmp)
+{
+    fflush(stderr);
+    *tmp = tmpfile();
+    REQUIRE(*tmp, "tmpfile");
+    int saved = dup(2);
+    REQUIRE(saved >= 0 && dup2(fileno(*tmp), 2) >= 0, "redirect fd 2");
+    return saved;
+}
+
+static char *stderr_end(int saved, FILE *tmp)
+{
+    fflush(stderr);
+    REQUIRE(dup2(saved, 2) >= 0, "restore fd 2");
+    close(saved);
+    long n = ftell(tmp);
+    REQUIRE(n >= 0, "ftell");
+    char *text = calloc(1, (size_t)n + 1);
+    REQUIRE(text, "calloc");
+    rewind(tmp);
+    REQUIRE(fread(text, 1, (size_t)n, tmp) == (size_t)n, "fread");
+    fclose(tmp);
+    return text;
+}
+
+/* Lines of text (a last line without a newline counts). */
+static int count_lines(const char *text)
+{
+    int n = 0;
+    for (const char *p = text; *p; p++)
+        n += *p == '\n';
+    if (*text && text[strlen(text) - 1] != '\n')
+        n++;
+    return n;
+}
+
 static void test_kernel_sources(void)
 {
     clv_context *ctx = NULL;
@@ -291,6 +473,43 @@ static void test_kernel_sources(void)
     s = clv_context_create(&o, &ctx);
     T(s == CLV_ERROR_KERNEL_SOURCE && strstr(clv_context_create_error(), path),
       "missing box.cl named: %s", clv_context_create_error());
+    /* Not regular files where box.cl belongs (issue 13 #6, #12): a FIFO
+     * (opening it used to block forever), a link to /dev/zero (read until
+     * memory ran out) and a file over the size limit; a link to a regular
+     * file is fine. */
+    {
+        const char *what[] = {"FIFO", "character device", "limit"};
+        for (int k = 0; k < 3; k++) {
+            (void)unlink(path);
+            if (k == 0)
+                REQUIRE(mkfifo(path, 0600) == 0, "mkfifo");
+            else if (k == 1)
+                REQUIRE(symlink("/dev/zero", path) == 0, "symlink");
+            else {
+                write_file(path, "/* sparse */");
+                REQUIRE(truncate(path, (off_t)CLV_MAX_KERNEL_SOURCE_BYTES + 1) == 0, "truncate");
+            }
+            alarm(30); /* a hang fails the test instead of stalling the suite */
+            s = clv_context_create(&o, &ctx);
+            alarm(0);
+            T(s == CLV_ERROR_KERNEL_SOURCE && strstr(clv_context_create_error(), path) &&
+                  strstr(clv_context_create_error(), what[k]),
+              "box.cl as %s: %s: %s", what[k], clv_status_string(s), clv_context_create_error());
+            clv_context_release(ctx);
+            ctx = NULL;
+        }
+        (void)unlink(path);
+        char real[4300];
+        snprintf(real, sizeof real, "%s/box-real.cl", dir);
+        snprintf(cmd, sizeof cmd, "cp '%s/box.cl' '%s'", src, real);
+        REQUIRE(system(cmd) == 0, "copy box.cl");
+        REQUIRE(symlink(real, path) == 0, "symlink");
+        s = clv_context_create(&o, &ctx);
+        T(s == CLV_OK, "box.cl as a symlink: %s", clv_context_create_error());
+        clv_context_release(ctx);
+        ctx = NULL;
+        (void)unlink(path);
+    }
     write_file(path, "/* planted error */\n__kernel void box_rows(__global int *p) { p[0] = ; }\n");
     s = clv_context_create(&o, &ctx);
     T(s == CLV_OK, "context with broken box.cl still creates: %s", clv_context_create_error());
@@ -298,12 +517,41 @@ static void test_kernel_sources(void)
         clv_image *a = NULL, *b = NULL;
         REQUIRE_OK(ctx, clv_image_create(ctx, 8, 8, 1, CLV_U8, &a));
         REQUIRE_OK(ctx, clv_image_create(ctx, 8, 8, 1, CLV_U8, &b));
+        /* Nothing from the driver's compiler on stderr (issue 13 #5): its
+         * output is in the message instead. */
+        FILE *cap = NULL;
+        int saved_fd = stderr_begin(&cap);
         s = clv_box_filter(ctx, a, b, 3, 3, CLV_BORDER_REPLICATE);
+        char *chatter = stderr_end(saved_fd, cap);
+        T(chatter[0] == '\0', "failed build wrote to stderr: [%s]", chatter);
+        free(chatter);
         const char *msg = clv_last_error(ctx);
         T(s == CLV_ERROR_BUILD, "broken kernel gives CLV_ERROR_BUILD, got %s", clv_status_string(s));
         T(strstr(msg, "-DBORDER=BORDER_REPLICATE") != NULL, "message has options: %s", msg);
         T(strstr(msg, "box.cl") != NULL && strstr(msg, "log") != NULL,
           "message has the build log naming box.cl: %s", msg);
+        T(strstr(msg, "expected expression") != NULL, "message has the compiler's error: %s",
+          msg);
+        /* An arbitrary file through the test-kernel hook: same rule. */
+        char bad_cl[4300];
+        snprintf(bad_cl, sizeof bad_cl, "%s/broken_test.cl", dir);
+        write_file(bad_cl, "__kernel void k(__global float *p, int n) { p[0] = n +; }\n");
+        saved_fd = stderr_begin(&cap);
+        s = clv_debug_run_test_kernel(ctx, bad_cl, "k", 1, 4);
+        chatter = stderr_end(saved_fd, cap);
+        T(s == CLV_ERROR_BUILD, "broken test kernel: %s", clv_status_string(s));
+        T(chatter[0] == '\0', "failed test-kernel build wrote to stderr: [%s]", chatter);
+        T(strstr(clv_last_error(ctx), "broken_test.cl") != NULL, "log names the file: %s",
+          clv_last_error(ctx));
+        free(chatter);
+        /* A successful build keeps the application's own stderr output. */
+        saved_fd = stderr_begin(&cap);
+        fprintf(stderr, "app line\n");
+        T(clv_gaussian_blur(ctx, a, b, 1.0, 0.0, 0, 0, CLV_BORDER_REPLICATE) == CLV_OK,
+          "gaussian: %s", clv_last_error(ctx));
+        chatter = stderr_end(saved_fd, cap);
+        T(strcmp(chatter, "app line\n") == 0, "application's stderr kept: [%s]", chatter);
+        free(chatter);
         /* Other families keep working. */
         T(clv_transpose(ctx, a, b) == CLV_OK, "transpose after failed build: %s",
           clv_last_error(ctx));
@@ -312,6 +560,25 @@ static void test_kernel_sources(void)
         clv_context_release(ctx);
         ctx = NULL;
     }
+    /* The CLI with the broken box.cl: exactly one line on stderr. */
+    const char *cli = getenv("CLV_CLI");
+    REQUIRE(cli, "CLV_CLI not set (run through meson test)");
+    snprintf(cmd, sizeof cmd,
+             "CLV_CACHE=0 CLV_KERNEL_PATH='%s' '%s' box --ksize 3x3 '%s' '%s/out.png' "
+             "2>'%s/stderr.txt'",
+             dir, cli, test_data_path("camera.png"), dir, dir);
+    int rc = system(cmd);
+    T(rc != -1 && WIFEXITED(rc) && WEXITSTATUS(rc) == 1, "CLI exit status %d", rc);
+    char errpath[4300];
+    snprintf(errpath, sizeof errpath, "%s/stderr.txt", dir);
+    size_t errlen = 0;
+    char *errtext = (char *)test_slurp(errpath, &errlen);
+    T(count_lines(errtext) == 1 && strncmp(errtext, "clv: ", 5) == 0 &&
+          strstr(errtext, "box.cl") != NULL,
+      "CLI: one stderr line, got [%s]", errtext);
+    free(errtext);
+    snprintf(errpath, sizeof errpath, "%s/out.png", dir);
+    T(!test_file_exists(errpath), "CLI left an output file");
     snprintf(cmd, sizeof cmd, "rm -rf '%s' /tmp/clv-box-moved.cl", dir);
     REQUIRE(system(cmd) == 0, "rm");
 }
@@ -383,9 +650,12 @@ static void test_misc(void)
 
 int main(int argc, char **argv)
 {
-    if (argc == 3 && strcmp(argv[1], "--child") == 0)
+    if (argc == 3 && strcmp(argv[1], "--child") == 0) {
+        alarm(120); /* a cache entry that blocks must fail the test, not hang it */
         return child(argv[2]);
+    }
     clv_context_release(test_context()); /* skip (77) only when no device exists */
+    test_sha256();
     test_misc();
     test_device_forms();
     test_kernel_sources();

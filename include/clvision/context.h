@@ -20,6 +20,12 @@ extern "C" {
 
 typedef struct clv_context clv_context;
 
+/* Largest kernel source (.cl) file clvision reads, in bytes (16 MiB). Kernel
+ * files may be symbolic links, but the file reached must be a regular file
+ * of at most this size: a FIFO, device or directory (opened without
+ * blocking) or a larger file is CLV_ERROR_KERNEL_SOURCE naming the file. */
+#define CLV_MAX_KERNEL_SOURCE_BYTES (16u * 1024u * 1024u)
+
 typedef struct clv_context_options {
     /* Device spec, same syntax as CLV_DEVICE: "gpu", "cpu", "P:D" (platform
      * and device index, from 0) or a case-insensitive substring of the
@@ -32,7 +38,17 @@ typedef struct clv_context_options {
      * tried. */
     const char *kernel_path;
     /* Program binary cache directory. NULL: CLV_CACHE_DIR, else
-     * $XDG_CACHE_HOME/clvision, else ~/.cache/clvision. */
+     * $XDG_CACHE_HOME/clvision, else ~/.cache/clvision (created mode 0700).
+     * Trust model: cache entries are native code the driver loads as is, so
+     * the directory must be owned by the effective user and writable by
+     * nobody else (no group/other write bit), and so must each entry, which
+     * must also be a regular file (not a symlink, FIFO or device; opened
+     * without blocking). Otherwise nothing is loaded from or stored in it:
+     * each refused entry (or lookup in a refused directory) counts in
+     * cache_rejected and the program is built from source. Damage inside a
+     * trusted directory (truncation, flipped bits, a copied entry) is caught
+     * by a SHA-256 over the whole entry, and a binary whose length or hash
+     * disagrees with its header never reaches the driver. */
     const char *cache_dir;
     /* 0: use CLV_CACHE (unset or anything but "0" means on); 1: on; -1: off;
      * anything else: CLV_ERROR_INVALID_ARGUMENT. */
@@ -53,7 +69,8 @@ typedef struct clv_context_options {
 typedef struct clv_context_stats {
     uint64_t programs_built;   /* programs compiled from source */
     uint64_t cache_hits;       /* programs loaded from the disk cache */
-    uint64_t cache_rejected;   /* disk entries discarded (corrupt, truncated, mismatched) */
+    uint64_t cache_rejected;   /* disk entries refused: corrupt, truncated, mismatched, not
+                                * a regular file, untrusted owner/mode (entry or directory) */
     uint64_t cache_writes;     /* entries written to disk */
     uint64_t cache_write_failures; /* entries that could not be written (no space, no rights) */
     uint64_t kernels_launched; /* kernel enqueues since creation */
@@ -91,7 +108,13 @@ CLV_API clv_status clv_finish(clv_context *ctx);
 
 /* Human-readable detail of the last error on this context: the op name, the
  * failed OpenCL call with its CL_* name, or the build options and full build
- * log. "" when none. Valid until the next call on the context. */
+ * log. "" when none. Valid until the next call on the context.
+ * clvision prints nothing itself. Some drivers' compilers (PoCL's) write to
+ * file descriptor 2 while building; clvision points fd 2 at an anonymous
+ * temporary file around each program build (under a process-wide lock) and
+ * puts that output into this message when the build fails; after a
+ * successful build whatever was captured (the driver's, or another thread's
+ * output of the application) is written back to fd 2. */
 CLV_API const char *clv_last_error(const clv_context *ctx);
 
 /* Device time of the kernels of the last operation, in milliseconds (sum of
@@ -142,6 +165,15 @@ CLV_API const char *clv_debug_injected_call(void);
 CLV_API clv_status clv_debug_run_test_kernel(clv_context *ctx, const char *cl_path,
                                              const char *kernel_name, size_t global_size,
                                              size_t n_elems);
+
+/* Test hook: lower the device's largest allocation as clvision sees it
+ * (CL_DEVICE_MAX_MEM_ALLOC_SIZE) to bytes for this context (never raises
+ * it), so "too large for the device" paths can be tested with small images.
+ * CLV_ERROR_INVALID_ARGUMENT for a NULL ctx or bytes 0. */
+CLV_API clv_status clv_debug_limit_max_alloc(clv_context *ctx, uint64_t bytes);
+
+/* Test hook: SHA-256 (FIPS 180-4) of len bytes, as the program cache uses it. */
+CLV_API void clv_debug_sha256(const void *data, size_t len, unsigned char out[32]);
 
 /* Runtime version string, e.g. "0.1.0". */
 CLV_API const char *clv_version(void);

@@ -83,8 +83,9 @@ CLV_API clv_corner_params clv_corner_params_default(void);
 
 /* Find up to p->max_corners corners of a 1-channel u8 or f32 image, entirely
  * on the device (response, threshold, 3x3 non-maximum suppression, minimum
- * distance, top-K), then copy them to out (capacity p->max_corners), sorted
- * by decreasing response; *count = number found (0 after a failure). Waits
+ * distance, top-K), then copy them to out (capacity p->max_corners: for
+ * max_corners = INT_MAX use clv_corners_shi_tomasi_n), sorted by decreasing
+ * response; *count = number found (0 after a failure). Waits
  * for the result.
  * NaN/Inf (f32): a response computed over a non-finite pixel is NaN; such
  * pixels are never corners and do not count towards the maximum response, so
@@ -93,6 +94,17 @@ CLV_API clv_corner_params clv_corner_params_default(void);
 CLV_API clv_status clv_corners_shi_tomasi(clv_context *ctx, const clv_image *img,
                                           const clv_corner_params *p, clv_corner *out,
                                           int *count);
+
+/* As clv_corners_shi_tomasi, with the capacity of out given separately, so
+ * max_corners = INT_MAX ("all there are") needs no INT_MAX-entry array:
+ * *count = number of corners found (up to p->max_corners, possibly more than
+ * capacity); the strongest min(*count, capacity) of them are written to out.
+ * out may be NULL when capacity is 0: a call that only counts, to size the
+ * array for a second call with the same arguments (same result).
+ * CLV_ERROR_INVALID_ARGUMENT for capacity < 0 or out NULL with capacity > 0. */
+CLV_API clv_status clv_corners_shi_tomasi_n(clv_context *ctx, const clv_image *img,
+                                            const clv_corner_params *p, clv_corner *out,
+                                            int capacity, int *count);
 
 /* ---- pyramidal Lucas-Kanade ---- */
 
@@ -163,7 +175,11 @@ CLV_API clv_farneback_params clv_farneback_params_default(void);
  * levels); on images with a side under 10 px every border pixel gets
  * OpenCV's border weight (OpenCV's unsigned test skips some there).
  * Parameters outside the ranges above (NaN included; gaussian_window and
- * use_initial_flow 0 or 1) are CLV_ERROR_INVALID_ARGUMENT.
+ * use_initial_flow 0 or 1) are CLV_ERROR_INVALID_ARGUMENT. prev and next may
+ * be the same image (zero motion, as with two images of equal content; LK
+ * and clv_flow_eval accept identical inputs too). Too large for the device
+ * (its working buffers, 20 bytes a pixel, over the device's largest
+ * allocation) is CLV_ERROR_UNSUPPORTED, checked before allocating.
  * NaN/Inf (f32): propagated. The flow at a non-finite pixel is non-finite,
  * and through the polynomial expansion, the window averages and the pyramid
  * it may spread over much or all of the field. Give finite data. */

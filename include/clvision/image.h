@@ -53,8 +53,10 @@ CLV_API clv_pixel_type clv_image_type(const clv_image *img);
 CLV_API size_t clv_image_pitch(const clv_image *img);
 
 /* Copy host pixels in. host_stride is the byte distance between host rows;
- * it must be at least width*channels*type size (0 means packed), and the
- * last row's offset must fit in size_t. Bits are copied as they are (NaN
+ * it must be at least width*channels*type size (0 means packed), the
+ * last row's offset must fit in size_t, and the end of the last row
+ * (host + offset + row bytes) must not wrap around the address space (the
+ * same rules hold for clv_image_upload_async and clv_image_download). Bits are copied as they are (NaN
  * payloads included). Blocking: host memory may be reused on return.
  * CLV_ERROR_INVALID_ARGUMENT for a NULL image or host pointer or a bad
  * stride (no message without an image: it names the context). */

@@ -74,7 +74,7 @@ static size_t pow2_floor(size_t n)
 }
 
 static clv_status check_args(clv_context *ctx, const clv_image *img, const clv_corner_params *p,
-                             const clv_corner *out, const int *count)
+                             const clv_corner *out, int capacity, const int *count)
 {
     clv_status status = CLV_OK;
     if (!p)
@@ -89,8 +89,12 @@ static clv_status check_args(clv_context *ctx, const clv_image *img, const clv_c
     if (p->max_corners <= 0)
         return clv__fail(ctx, CLV_ERROR_INVALID_ARGUMENT, OP, "max_corners must be > 0 (got %d)",
                          p->max_corners);
-    if (!out)
-        return clv__fail(ctx, CLV_ERROR_INVALID_ARGUMENT, OP, "out is NULL");
+    if (capacity < 0)
+        return clv__fail(ctx, CLV_ERROR_INVALID_ARGUMENT, OP, "capacity must be >= 0 (got %d)",
+                         capacity);
+    if (!out && capacity > 0)
+        return clv__fail(ctx, CLV_ERROR_INVALID_ARGUMENT, OP,
+                         "out is NULL (capacity %d; pass capacity 0 to only count)", capacity);
     if (!(p->quality_level > 0.0 && p->quality_level <= 1.0))
         return clv__fail(ctx, CLV_ERROR_INVALID_ARGUMENT, OP,
                          "quality_level must be in (0, 1] (got %g)", p->quality_level);
@@ -449,9 +453,9 @@ out:
     return status;
 }
 
-CLV_API clv_status clv_corners_shi_tomasi(clv_context *ctx, const clv_image *img,
-                                          const clv_corner_params *p, clv_corner *out,
-                                          int *count)
+CLV_API clv_status clv_corners_shi_tomasi_n(clv_context *ctx, const clv_image *img,
+                                            const clv_corner_params *p, clv_corner *out,
+                                            int capacity, int *count)
 {
     clv_status status = CLV_OK;
     if (count)
@@ -459,7 +463,7 @@ CLV_API clv_status clv_corners_shi_tomasi(clv_context *ctx, const clv_image *img
     if (!ctx)
         return CLV_ERROR_INVALID_ARGUMENT;
     clv__op_begin(ctx);
-    CLV_TRY(check_args(ctx, img, p, out, count));
+    CLV_TRY(check_args(ctx, img, p, out, capacity, count));
     if (img->width < 3 || img->height < 3)
         return CLV_OK; /* no interior pixels, no candidates */
 
@@ -509,12 +513,21 @@ CLV_API clv_status clv_corners_shi_tomasi(clv_context *ctx, const clv_image *img
     cl_mem sorted;
     CLV_TRY(sort_candidates(&j, n, &sorted));
     CLV_TRY(select_corners(&j, sorted, n, &grid, max_out, &found));
-    if (found > 0) {
+    const int copy = found < capacity ? found : capacity; /* the strongest come first */
+    if (copy > 0) {
         cl_int err = clEnqueueReadBuffer(ctx->queue, j.out, CL_TRUE, 0,
-                                         (size_t)found * sizeof(clv_corner), out, 0, NULL, NULL);
+                                         (size_t)copy * sizeof(clv_corner), out, 0, NULL, NULL);
         CLV_CHECK_CL(ctx, err, OP, "clEnqueueReadBuffer(corners)");
     }
     *count = found;
 out:
     return status;
+}
+
+CLV_API clv_status clv_corners_shi_tomasi(clv_context *ctx, const clv_image *img,
+                                          const clv_corner_params *p, clv_corner *out,
+                                          int *count)
+{
+    /* capacity = max_corners: an out of NULL is refused as before */
+    return clv_corners_shi_tomasi_n(ctx, img, p, out, p ? p->max_corners : 0, count);
 }

@@ -118,6 +118,17 @@ static clv_status get_ws(clv_context *ctx, int w, int h, const clv_farneback_par
         ws_free(ws);
         ctx->ws[CLV__WS_FARNEBACK] = NULL;
     }
+    /* The largest buffers, checked before anything is allocated (the
+     * images are smaller and checked by clv_image_create). */
+    const size_t bytes = (size_t)((w + 15) / 16 * 16) * (size_t)h * 5 * sizeof(float);
+    const size_t lt_bytes = n >= 1 ? (size_t)2 * (size_t)h * (size_t)plan[1].w * 2 * sizeof(float)
+                                   : 0;
+    if (bytes > ctx->info.max_mem_alloc_size || (fused && lt_bytes > ctx->info.max_mem_alloc_size))
+        return clv__fail(ctx, CLV_ERROR_UNSUPPORTED, OP,
+                         "a %dx%d flow needs working buffers of %zu bytes, more than the "
+                         "device's maximum allocation (%llu bytes)",
+                         w, h, bytes > lt_bytes ? bytes : lt_bytes,
+                         (unsigned long long)ctx->info.max_mem_alloc_size);
     ws = calloc(1, sizeof *ws);
     if (!ws)
         return clv__fail(ctx, CLV_ERROR_OUT_OF_MEMORY, OP, "out of host memory");
@@ -159,9 +170,7 @@ static clv_status get_ws(clv_context *ctx, int w, int h, const clv_farneback_par
         }
         if (n >= 1) {
             cl_int err;
-            ws->lt = clCreateBuffer(ctx->cl, CL_MEM_READ_WRITE,
-                                    (size_t)2 * (size_t)h * (size_t)ws->lv[1].w * 2 * sizeof(float),
-                                    NULL, &err);
+            ws->lt = clCreateBuffer(ctx->cl, CL_MEM_READ_WRITE, lt_bytes, NULL, &err);
             CLV_CHECK_CL(ctx, err, OP, "clCreateBuffer(level row sums)");
         }
         for (int k = 0; k < n; k++) {
@@ -182,7 +191,6 @@ static clv_status get_ws(clv_context *ctx, int w, int h, const clv_farneback_par
         CLV_TRY(clv_image_create(ctx, w, h, 1, CLV_F32, &ws->f1));
         CLV_TRY(clv_image_create(ctx, w, h, 1, CLV_F32, &ws->blur));
     }
-    const size_t bytes = (size_t)((w + 15) / 16 * 16) * (size_t)h * 5 * sizeof(float);
     cl_mem *bufs[4] = {&ws->r0, &ws->r1, &ws->m, &ws->t};
     for (int i = 0; i < 4; i++) {
         cl_int err;
@@ -322,8 +330,6 @@ CLV_API clv_status clv_farneback(clv_context *ctx, const clv_image *prev, const 
         flow->height != prev->height)
         return clv__fail(ctx, CLV_ERROR_INVALID_ARGUMENT, OP,
                          "flow must be 2-channel f32 of %dx%d", prev->width, prev->height);
-    if (prev == next)
-        return clv__fail(ctx, CLV_ERROR_INVALID_ARGUMENT, OP, "prev and next are the same image");
     CLV_TRY(check_params(ctx, &p));
 
     const int vec = ctx->tune.vec == 16; /* CPU: 16-wide averaging passes */

@@ -528,6 +528,19 @@ CLV_API clv_status clv_context_get_stats(const clv_context *ctx, clv_context_sta
     return CLV_OK;
 }
 
+CLV_API clv_status clv_debug_limit_max_alloc(clv_context *ctx, uint64_t bytes)
+{
+    if (!ctx)
+        return CLV_ERROR_INVALID_ARGUMENT;
+    clv__clear_error(ctx);
+    if (bytes == 0)
+        return clv__fail(ctx, CLV_ERROR_INVALID_ARGUMENT, "debug_limit_max_alloc",
+                         "bytes must be > 0");
+    if (bytes < ctx->info.max_mem_alloc_size)
+        ctx->info.max_mem_alloc_size = bytes;
+    return CLV_OK;
+}
+
 CLV_API const char *clv_context_device_name(const clv_context *ctx)
 {
     return ctx ? ctx->info.name : "";

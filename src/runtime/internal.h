@@ -41,6 +41,9 @@ typedef enum clv__source_id {
 
 extern const char *const clv__source_names[CLV__SRC_COUNT];
 
+/* Largest kernel source file read (bytes); see CLV_MAX_KERNEL_SOURCE_BYTES. */
+#define CLV_MAX_KERNEL_SOURCE ((size_t)CLV_MAX_KERNEL_SOURCE_BYTES)
+
 typedef struct clv__source {
     char *text;
     size_t len;
@@ -223,9 +226,26 @@ void clv__free_programs(clv_context *ctx);
 clv_status clv__get_kernel(clv_context *ctx, clv__source_id src, const char *options,
                            const char *name, cl_kernel *out) CLV_WUR;
 
+/* clBuildProgram for ctx's device with fd 2 captured (see program.c): the
+ * compiler's own stderr output is returned in *chatter (malloc'd, or NULL)
+ * when the build fails, and written back to fd 2 when it succeeds. */
+cl_int clv__build_program(clv_context *ctx, cl_program prog, const char *options,
+                          char **chatter) CLV_WUR;
+
 /* ---- disk cache (cache.c) ---- */
 
 uint64_t clv__hash64(const void *data, size_t len, uint64_t seed);
+
+/* SHA-256 (FIPS 180-4), streaming; clv_debug_sha256 is the one-shot form. */
+typedef struct clv__sha256_ctx {
+    uint32_t h[8];
+    uint64_t len;
+    unsigned char buf[64];
+    size_t used;
+} clv__sha256_ctx;
+void clv__sha256_init(clv__sha256_ctx *c);
+void clv__sha256_update(clv__sha256_ctx *c, const void *data, size_t len);
+void clv__sha256_final(clv__sha256_ctx *c, unsigned char out[32]);
 /* Try to build `program` from a cached binary for the key material. Returns
  * a built program or NULL (counted as a miss or a rejected entry). */
 cl_program clv__cache_load(clv_context *ctx, const char *key, size_t key_len,

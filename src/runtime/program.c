@@ -1,8 +1,13 @@
 /* clvision — kernel sources, program builds (with the disk cache), kernels. */
 #include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "runtime/internal.h"
 
@@ -23,43 +28,75 @@ const char *const clv__source_names[CLV__SRC_COUNT] = {
     [CLV__SRC_LK] = "lk.cl",
 };
 
-/* Read a whole file; NULL with errno set on failure. */
-static char *read_file(const char *path, size_t *len)
+/* Read a whole kernel source file into a NUL-terminated buffer. Symlinks
+ * are followed (installs link .cl files), but the target must be a regular
+ * file: it is opened with O_NONBLOCK so a FIFO or device is refused at once
+ * instead of blocking, and reading stops past CLV_MAX_KERNEL_SOURCE bytes
+ * (a link to /dev/zero or a growing file). NULL on failure, with a reason in
+ * why (errno text or the rule broken). */
+static char *read_file(const char *path, size_t *len, char *why, size_t why_size)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
     char *buf = NULL;
     size_t cap = 0, n = 0;
+    struct stat st;
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0) {
+        snprintf(why, why_size, "%s", strerror(errno));
+        return NULL;
+    }
+    if (fstat(fd, &st) != 0) {
+        snprintf(why, why_size, "%s", strerror(errno));
+        goto fail;
+    }
+    if (!S_ISREG(st.st_mode)) {
+        snprintf(why, why_size, "not a regular file (%s)",
+                 S_ISFIFO(st.st_mode)  ? "a FIFO"
+                 : S_ISCHR(st.st_mode) ? "a character device"
+                 : S_ISBLK(st.st_mode) ? "a block device"
+                 : S_ISDIR(st.st_mode) ? "a directory"
+                                       : "a special file");
+        goto fail;
+    }
+    if ((uintmax_t)st.st_size > CLV_MAX_KERNEL_SOURCE) {
+        snprintf(why, why_size, "larger than the %u-byte kernel source limit",
+                 (unsigned)CLV_MAX_KERNEL_SOURCE);
+        goto fail;
+    }
     for (;;) {
         if (n + 4096 + 1 > cap) {
             size_t ncap = cap ? cap * 2 : 16384;
             char *p = realloc(buf, ncap);
             if (!p) {
-                free(buf);
-                fclose(f);
-                errno = ENOMEM;
-                return NULL;
+                snprintf(why, why_size, "%s", strerror(ENOMEM));
+                goto fail;
             }
             buf = p;
             cap = ncap;
         }
-        size_t got = fread(buf + n, 1, cap - n - 1, f);
-        n += got;
+        ssize_t got = read(fd, buf + n, cap - n - 1);
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got < 0) {
+            snprintf(why, why_size, "%s", strerror(errno));
+            goto fail;
+        }
         if (got == 0)
             break;
+        n += (size_t)got;
+        if (n > CLV_MAX_KERNEL_SOURCE) {
+            snprintf(why, why_size, "larger than the %u-byte kernel source limit",
+                     (unsigned)CLV_MAX_KERNEL_SOURCE);
+            goto fail;
+        }
     }
-    int bad = ferror(f);
-    int saved = errno;
-    fclose(f);
-    if (bad) {
-        free(buf);
-        errno = saved ? saved : EIO;
-        return NULL;
-    }
+    close(fd);
     buf[n] = '\0';
     *len = n;
     return buf;
+fail:
+    close(fd);
+    free(buf);
+    return NULL;
 }
 
 clv_status clv__load_sources(clv_context *ctx, const char *explicit_dir)
@@ -85,14 +122,15 @@ clv_status clv__load_sources(clv_context *ctx, const char *explicit_dir)
         char path[4096];
         snprintf(path, sizeof path, "%s/%s", dirs[i], clv__source_names[CLV__SRC_COMMON]);
         size_t len = 0;
-        char *text = read_file(path, &len);
+        char why[128];
+        char *text = read_file(path, &len, why, sizeof why);
         if (text) {
             free(text);
             chosen = i;
             break;
         }
         int w = snprintf(tried + used, sizeof tried - used, "%s%s (%s: %s)", used ? ", " : "",
-                         path, origin[i], strerror(errno));
+                         path, origin[i], why);
         if (w > 0 && (size_t)w < sizeof tried - used)
             used += (size_t)w;
     }
@@ -104,11 +142,12 @@ clv_status clv__load_sources(clv_context *ctx, const char *explicit_dir)
     for (int s = 0; s < CLV__SRC_COUNT; s++) {
         clv__source *src = &ctx->sources[s];
         snprintf(src->path, sizeof src->path, "%s/%s", dirs[chosen], clv__source_names[s]);
-        src->text = read_file(src->path, &src->len);
+        char why[128];
+        src->text = read_file(src->path, &src->len, why, sizeof why);
         if (!src->text)
             return clv__fail(ctx, CLV_ERROR_KERNEL_SOURCE, "context",
                              "cannot read kernel source %s: %s (directory chosen: %s, %s)",
-                             src->path, strerror(errno), dirs[chosen], origin[chosen]);
+                             src->path, why, dirs[chosen], origin[chosen]);
     }
     return CLV_OK;
 }
@@ -130,6 +169,92 @@ void clv__free_programs(clv_context *ctx)
         p = next;
     }
     ctx->programs = NULL;
+}
+
+/* Driver chatter. PoCL's compiler writes diagnostics ("1 error generated.")
+ * straight to file descriptor 2 during clBuildProgram, even with -w. A
+ * library must not print, so fd 2 points at an anonymous temporary file
+ * around the call (process-wide lock: fd 2 is process-wide). What was
+ * captured is handed back on failure (the caller adds it to the error
+ * message) and written back to fd 2 on success, so output the application
+ * itself wrote there meanwhile (another thread) is not lost. When no
+ * temporary file can be made the build runs uncaptured. */
+static pthread_mutex_t stderr_lock = PTHREAD_MUTEX_INITIALIZER;
+
+#define CLV__CHATTER_MAX (64 * 1024)
+
+/* Write all of buf to fd (best effort: stderr may be closed). */
+static void write_all(int fd, const char *buf, size_t n)
+{
+    while (n > 0) {
+        ssize_t w = write(fd, buf, n);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            return;
+        buf += w;
+        n -= (size_t)w;
+    }
+}
+
+cl_int clv__build_program(clv_context *ctx, cl_program prog, const char *options,
+                          char **chatter)
+{
+    *chatter = NULL;
+    pthread_mutex_lock(&stderr_lock);
+    fflush(stderr);
+    FILE *tmp = tmpfile();
+    int saved = -1;
+    if (tmp) {
+        saved = fcntl(2, F_DUPFD_CLOEXEC, 3);
+        if (saved < 0 || dup2(fileno(tmp), 2) < 0) {
+            if (saved >= 0)
+                close(saved);
+            saved = -1;
+        }
+    }
+    cl_int err = clBuildProgram(prog, 1, &ctx->device, options, NULL, NULL);
+    if (saved >= 0) {
+        fflush(stderr);
+        (void)dup2(saved, 2);
+        close(saved);
+        /* Read what was captured: all of it goes back to fd 2 on success,
+         * the first CLV__CHATTER_MAX bytes into the message on failure. */
+        int fd = fileno(tmp);
+        char *keep = NULL;
+        size_t kept = 0;
+        if (err != CL_SUCCESS)
+            keep = malloc(CLV__CHATTER_MAX + 1);
+        if (lseek(fd, 0, SEEK_SET) == 0) {
+            char chunk[4096];
+            for (;;) {
+                ssize_t got = read(fd, chunk, sizeof chunk);
+                if (got < 0 && errno == EINTR)
+                    continue;
+                if (got <= 0)
+                    break;
+                if (err == CL_SUCCESS) {
+                    write_all(2, chunk, (size_t)got);
+                } else if (keep && kept < CLV__CHATTER_MAX) {
+                    size_t take = (size_t)got;
+                    if (take > CLV__CHATTER_MAX - kept)
+                        take = CLV__CHATTER_MAX - kept;
+                    memcpy(keep + kept, chunk, take);
+                    kept += take;
+                }
+            }
+        }
+        if (keep && kept > 0) {
+            keep[kept] = '\0';
+            *chatter = keep;
+        } else {
+            free(keep);
+        }
+    }
+    if (tmp)
+        fclose(tmp);
+    pthread_mutex_unlock(&stderr_lock);
+    return err;
 }
 
 /* Options every program gets, after the op's own. */
@@ -186,8 +311,17 @@ static char *key_material(clv_context *ctx, const char *text, size_t text_len,
     return key;
 }
 
+static void append_chatter(clv_context *ctx, const char *chatter)
+{
+    if (!chatter)
+        return;
+    clv__append_error(ctx, "\ncompiler output: ");
+    clv__append_error(ctx, chatter);
+}
+
 static clv_status build_log_error(clv_context *ctx, cl_program prog, cl_int err,
-                                  const char *src_name, const char *final_opts)
+                                  const char *src_name, const char *final_opts,
+                                  const char *chatter)
 {
     clv_status st = clv__fail(ctx, CLV_ERROR_BUILD, "build",
                               "building %s failed: clBuildProgram returned %s (%d); options: %s; log:\n",
@@ -199,11 +333,13 @@ static clv_status build_log_error(clv_context *ctx, cl_program prog, cl_int err,
         char note[128];
         snprintf(note, sizeof note, "(build log unavailable: %s)", clv__cl_error_name(e));
         clv__append_error(ctx, note);
+        append_chatter(ctx, chatter);
         return st;
     }
     char *log = malloc(log_size + 1);
     if (!log) {
         clv__append_error(ctx, "(build log: out of memory)");
+        append_chatter(ctx, chatter);
         return st;
     }
     e = clGetProgramBuildInfo(prog, ctx->device, CL_PROGRAM_BUILD_LOG, log_size, log, NULL);
@@ -214,6 +350,7 @@ static clv_status build_log_error(clv_context *ctx, cl_program prog, cl_int err,
         clv__append_error(ctx, "(build log unavailable)");
     }
     free(log);
+    append_chatter(ctx, chatter);
     return st;
 }
 
@@ -258,9 +395,11 @@ static clv_status get_program(clv_context *ctx, clv__source_id src, const char *
         const char *strings[] = {text};
         prog = clCreateProgramWithSource(ctx->cl, 1, strings, &text_len, &err);
         CLV_CHECK_CL(ctx, err, "build", "clCreateProgramWithSource");
-        err = clBuildProgram(prog, 1, &ctx->device, final_opts, NULL, NULL);
+        char *chatter = NULL;
+        err = clv__build_program(ctx, prog, final_opts, &chatter);
         if (err != CL_SUCCESS) {
-            status = build_log_error(ctx, prog, err, clv__source_names[src], final_opts);
+            status = build_log_error(ctx, prog, err, clv__source_names[src], final_opts, chatter);
+            free(chatter);
             goto out;
         }
         ctx->stats.programs_built++;
@@ -344,10 +483,10 @@ CLV_API clv_status clv_debug_run_test_kernel(clv_context *ctx, const char *cl_pa
                          "n_elems must be 1..%d and global_size > 0 (got %zu, %zu)", INT32_MAX,
                          n_elems, global_size);
     size_t file_len = 0;
-    file = read_file(cl_path, &file_len);
+    char why[128];
+    file = read_file(cl_path, &file_len, why, sizeof why);
     if (!file)
-        return clv__fail(ctx, CLV_ERROR_KERNEL_SOURCE, OP, "cannot read %s: %s", cl_path,
-                         strerror(errno));
+        return clv__fail(ctx, CLV_ERROR_KERNEL_SOURCE, OP, "cannot read %s: %s", cl_path, why);
     const clv__source *pre = &ctx->sources[CLV__SRC_COMMON];
     size_t cap = pre->len + file_len + strlen(cl_path) + 64;
     text = malloc(cap);
@@ -367,9 +506,11 @@ CLV_API clv_status clv_debug_run_test_kernel(clv_context *ctx, const char *cl_pa
     const char *strings[] = {text};
     prog = clCreateProgramWithSource(ctx->cl, 1, strings, &text_len, &err);
     CLV_CHECK_CL(ctx, err, OP, "clCreateProgramWithSource");
-    err = clBuildProgram(prog, 1, &ctx->device, final_opts, NULL, NULL);
+    char *chatter = NULL;
+    err = clv__build_program(ctx, prog, final_opts, &chatter);
     if (err != CL_SUCCESS) {
-        status = build_log_error(ctx, prog, err, cl_path, final_opts);
+        status = build_log_error(ctx, prog, err, cl_path, final_opts, chatter);
+        free(chatter);
         goto out;
     }
     k = clCreateKernel(prog, kernel_name, &err);
