@@ -307,8 +307,16 @@ __kernel void tm_hist(__global const float *lum_log, int n, __global uint *hist 
 /* One work-group of TM_RANGE_WG items: the 0.1 % and 99.9 % points of the
  * histogram -> rng[0] = lo, rng[1] = hi, with hi - lo at most TM_MAX_STOPS
  * and at least 1e-3. Each item sums a run of bins, a prefix over the runs
- * says which run holds each percentile, and that run is scanned. */
-#define TM_RANGE_WG 256
+ * says which run holds each percentile, and that run is scanned.
+ * TM_RANGE_WG (-D, a power of two up to TM_BINS) is chosen by the host from
+ * the device's and kernel's work-group limits; the result is the same for
+ * every size. */
+#ifndef TM_RANGE_WG
+#error "tone mapping needs -DTM_RANGE_WG (the range kernel's work-group size)"
+#endif
+#if TM_RANGE_WG < 1 || TM_RANGE_WG > TM_BINS || (TM_RANGE_WG & (TM_RANGE_WG - 1)) != 0
+#error "TM_RANGE_WG must be a power of two up to TM_BINS"
+#endif
 __kernel void tm_range(__global const uint *hist, int n, __global float *rng CLV_DBG_PARAMS)
 {
     CLV_DBG_BUF(hist, 0);

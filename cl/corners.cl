@@ -432,7 +432,9 @@ __kernel void corners_select(__global const ulong *keys, int n, int w, __global 
         lys[lid] = y;
         if (ok)
             atomic_or(&surv[wd_me], bit_me);
-        barrier(CLK_LOCAL_MEM_FENCE);
+        /* global too: orders every work-item's grid reads above before the
+         * survivors' grid writes below (OpenCL 1.2: a local fence does not) */
+        barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
         /* conflicts with earlier survivors of this batch */
         if (ok && use_grid) {
             uint any = 0;

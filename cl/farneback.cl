@@ -691,10 +691,13 @@ __kernel void fb_level_cols(__global const float *tmp, int sh, __global float *d
  * for its rows over the tile's full width in local memory, then the
  * horizontal sums and the projection: the same expressions in the same
  * order as fb_poly_v and fb_poly_h, without the 3-plane intermediate in
- * global memory. The host launches it with exactly FB_PW x FB_PH x 1. */
-#define FB_PW 32
-#define FB_PH 8
-#define FB_PN_MAX 7 /* poly_n is 5 or 7 */
+ * global memory. FB_PW and FB_PH (-D) are chosen by the host from the
+ * device's and kernel's limits (32 x 8 where they allow); it launches the
+ * kernel with exactly FB_PW x FB_PH x 1. */
+#if !defined(FB_PW) || !defined(FB_PH)
+#error "farneback.cl needs -DFB_PW and -DFB_PH (fb_poly_fused's work-group)"
+#endif
+#define FB_PN_MAX 7 /* poly_n is 5 or 7; farneback.c sizes the tile with it */
 __kernel __attribute__((reqd_work_group_size(FB_PW, FB_PH, 1)))
 void fb_poly_fused(__global const float *img0, __global const float *img1, int ip, int w, int h,
                    __constant float *g, __constant float *xg, __constant float *xxg, int n,

@@ -646,9 +646,12 @@ __kernel void lk_level(__global const T *prev, int prev_pitch, __global const T 
             gp += (float4)(v.s1 * v.s1, v.s1 * v.s2, v.s2 * v.s2, 0.0f);
         }
     }
-    /* The sum's barriers also order the patch writes, and every work-item's
-     * read of state[i] before work-item 0 overwrites it. */
+    /* The sum's barriers order the local patch writes; a global fence
+     * orders every work-item's read of state[i] (lk_begin) before work-item
+     * 0 overwrites it, and global patch writes (PATCH_GLOBAL) before the
+     * other work-items read them (OpenCL 1.2: a local fence does not). */
     const float4 g = lk_group_sum(red, gp);
+    barrier(CLK_GLOBAL_MEM_FENCE);
     if (valid && lid == 0)
         lk_begin_write(state CLV_DBG_PASS(state), status CLV_DBG_PASS(status),
                        err CLV_DBG_PASS(err), i, level, top, q, active);

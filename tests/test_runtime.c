@@ -9,6 +9,11 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#ifndef CL_TARGET_OPENCL_VERSION
+#define CL_TARGET_OPENCL_VERSION 120
+#endif
+#include <CL/cl.h>
+
 #include "testutil.h"
 
 static int passed = 0;
@@ -648,11 +653,152 @@ static void test_misc(void)
     clv_context_release(ctx);
 }
 
+/* ---- `test_runtime --limits`: run under tests/limits/cl_limits.c ----
+ * (meson test 'runtime-limits': CLV_LIMIT_LOCAL_MEM=32768, CLV_LIMIT_WG=64,
+ * POCL_MAX_WORK_GROUP_SIZE=64, CLV_TUNE=generic). */
+
+static unsigned long long env_ull(const char *name)
+{
+    const char *s = getenv(name);
+    return s ? strtoull(s, NULL, 10) : 0;
+}
+
+/* The interposer takes effect: every device reports the lowered limits. */
+static void limits_reported(void)
+{
+    const unsigned long long lm = env_ull("CLV_LIMIT_LOCAL_MEM"), wg = env_ull("CLV_LIMIT_WG");
+    REQUIRE(lm > 0 && wg > 0, "run under the cl_limits interposer (see tests/meson.build)");
+    cl_platform_id plats[8];
+    cl_uint np = 0;
+    REQUIRE(clGetPlatformIDs(8, plats, &np) == CL_SUCCESS && np > 0, "no OpenCL platform");
+    int devices = 0;
+    for (cl_uint p = 0; p < np && p < 8; p++) {
+        cl_device_id devs[8];
+        cl_uint nd = 0;
+        if (clGetDeviceIDs(plats[p], CL_DEVICE_TYPE_ALL, 8, devs, &nd) != CL_SUCCESS)
+            continue;
+        for (cl_uint d = 0; d < nd && d < 8; d++) {
+            cl_ulong local = 0;
+            size_t maxwg = 0, items[3] = {0, 0, 0};
+            T(clGetDeviceInfo(devs[d], CL_DEVICE_LOCAL_MEM_SIZE, sizeof local, &local, NULL) ==
+                  CL_SUCCESS && local == lm,
+              "device local memory %llu, want %llu", (unsigned long long)local, lm);
+            T(clGetDeviceInfo(devs[d], CL_DEVICE_MAX_WORK_GROUP_SIZE, sizeof maxwg, &maxwg,
+                              NULL) == CL_SUCCESS && maxwg <= wg,
+              "device work-group limit %zu, want <= %llu", maxwg, wg);
+            T(clGetDeviceInfo(devs[d], CL_DEVICE_MAX_WORK_ITEM_SIZES, sizeof items, items,
+                              NULL) == CL_SUCCESS && items[0] <= wg && items[1] <= wg,
+              "device work-item sizes %zu x %zu, want <= %llu", items[0], items[1], wg);
+            devices++;
+        }
+    }
+    T(devices > 0, "no device checked");
+}
+
+/* Gaussian blur of a 4-channel f32 image into out (w*h*4 floats). */
+static void blur_f32x4(clv_context *ctx, const float *in, float *out, int w, int h, double sy)
+{
+    clv_image *a = NULL, *b = NULL;
+    REQUIRE_OK(ctx, clv_image_create(ctx, w, h, 4, CLV_F32, &a));
+    REQUIRE_OK(ctx, clv_image_create(ctx, w, h, 4, CLV_F32, &b));
+    REQUIRE_OK(ctx, clv_image_upload(a, in, 0));
+    REQUIRE_OK(ctx, clv_gaussian_blur(ctx, a, b, 1.0, sy, 0, 0, CLV_BORDER_REFLECT101));
+    REQUIRE_OK(ctx, clv_image_download(b, out, 0));
+    clv_image_release(a);
+    clv_image_release(b);
+}
+
+/* More than the context's 32 cached kernel limits: transpose, box and resize
+ * of every type and channel count (each its own program). */
+static void many_kernels(clv_context *ctx)
+{
+    const clv_pixel_type types[] = {CLV_U8, CLV_U16, CLV_F32};
+    const int chans[] = {1, 2, 3, 4};
+    for (size_t t = 0; t < 3; t++) {
+        for (size_t c = 0; c < 4; c++) {
+            clv_image *a = NULL, *a2 = NULL, *b = NULL, *r = NULL;
+            REQUIRE_OK(ctx, clv_image_create(ctx, 13, 9, chans[c], types[t], &a));
+            REQUIRE_OK(ctx, clv_image_create(ctx, 13, 9, chans[c], types[t], &a2));
+            REQUIRE_OK(ctx, clv_image_create(ctx, 9, 13, chans[c], types[t], &b));
+            REQUIRE_OK(ctx, clv_image_create(ctx, 7, 5, chans[c], types[t], &r));
+            REQUIRE_OK(ctx, clv_transpose(ctx, a, b));
+            REQUIRE_OK(ctx, clv_resize(ctx, a, r));
+            REQUIRE_OK(ctx, clv_box_filter(ctx, a, a2, 3, 3, CLV_BORDER_REFLECT101));
+            clv_image_release(a);
+            clv_image_release(a2);
+            clv_image_release(b);
+            clv_image_release(r);
+        }
+    }
+}
+
+/* Issue 13 #23: a long-lived context on a 32 KiB device runs ~35+ kernels
+ * between two Gaussian blurs; the second must fit its tiles from the
+ * kernel's own local-memory use (not the previous launch's __local
+ * argument), finish, and give the same result. */
+static void limits_long_context(void)
+{
+    enum { W = 37, H = 29 };
+    static float in[W * H * 4], first[W * H * 4], again[W * H * 4];
+    test_fill_random(in, W * H * 4, CLV_F32, 7);
+    const double sigmas[] = {40.0, 12.0};
+    clv_context *ctx = test_context();
+    for (size_t i = 0; i < sizeof sigmas / sizeof sigmas[0]; i++) {
+        clv_context *fresh = test_context();
+        blur_f32x4(fresh, in, first, W, H, sigmas[i]);
+        clv_context_release(fresh);
+        for (int round = 0; round < 2; round++) {
+            many_kernels(ctx);
+            memset(again, 0, sizeof again);
+            blur_f32x4(ctx, in, again, W, H, sigmas[i]);
+            T(memcmp(first, again, sizeof first) == 0,
+              "sigma_y %g round %d: blur after many kernels differs", sigmas[i], round);
+        }
+    }
+    clv_context_release(ctx);
+}
+
+/* Issue 13 #23: 2 KiB of local memory and sigma_y 40: a clean "needs N
+ * bytes" error naming the lowered budget, no hang. */
+static void limits_tiny_local(void)
+{
+    REQUIRE(setenv("CLV_LIMIT_LOCAL_MEM", "2048", 1) == 0, "setenv");
+    clv_context *ctx = test_context();
+    const int chans[] = {1, 3};
+    for (size_t c = 0; c < 2; c++) {
+        clv_image *a = NULL, *b = NULL;
+        REQUIRE_OK(ctx, clv_image_create(ctx, 40, 30, chans[c], CLV_U8, &a));
+        REQUIRE_OK(ctx, clv_image_create(ctx, 40, 30, chans[c], CLV_U8, &b));
+        const clv_status s = clv_gaussian_blur(ctx, a, b, 1.0, 40.0, 0, 0, CLV_BORDER_REFLECT101);
+        const char *msg = clv_last_error(ctx);
+        unsigned long long offers = 0;
+        const char *o = strstr(msg, "offers ");
+        if (o)
+            offers = strtoull(o + 7, NULL, 10);
+        if (chans[c] == 1) /* a 1 x 241 column of 4-byte pixels fits 2 KiB */
+            T(s == CLV_OK, "1 channel: got %s: %s", clv_status_string(s), msg);
+        else
+            T(s == CLV_ERROR_UNSUPPORTED && strstr(msg, "needs ") && strstr(msg, " bytes") && o &&
+                  offers <= 2048 && !strchr(msg, '\n'),
+              "%d channels: got %s: %s", chans[c], clv_status_string(s), msg);
+        clv_image_release(a);
+        clv_image_release(b);
+    }
+    clv_context_release(ctx);
+    REQUIRE(setenv("CLV_LIMIT_LOCAL_MEM", "32768", 1) == 0, "setenv");
+}
+
 int main(int argc, char **argv)
 {
     if (argc == 3 && strcmp(argv[1], "--child") == 0) {
         alarm(120); /* a cache entry that blocks must fail the test, not hang it */
         return child(argv[2]);
+    }
+    if (argc == 2 && strcmp(argv[1], "--limits") == 0) {
+        limits_reported();
+        limits_tiny_local();
+        limits_long_context();
+        return test_finish("runtime-limits", passed);
     }
     clv_context_release(test_context()); /* skip (77) only when no device exists */
     test_sha256();

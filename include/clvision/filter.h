@@ -81,7 +81,11 @@ CLV_API clv_status clv_box_filter(clv_context *ctx, const clv_image *src, clv_im
  * sigma_y finite (CLV_ERROR_INVALID_ARGUMENT otherwise); a sigma so small its
  * kernel is [0, 1, 0] leaves the image unchanged.
  * NaN/Inf: exactly the outputs whose kx x ky window holds a non-finite value
- * are non-finite; the others are unaffected. */
+ * are non-finite; the others are unaffected.
+ * GPU-style kernels stage tiles in local memory, shrunk to the device's
+ * limits; where even a one-work-item tile (a ky-row column for the vertical
+ * pass) does not fit, CLV_ERROR_UNSUPPORTED ("needs N bytes of local
+ * memory"). */
 CLV_API clv_status clv_gaussian_blur(clv_context *ctx, const clv_image *src, clv_image *dst,
                                      double sigma_x, double sigma_y, int ksize_x, int ksize_y,
                                      clv_border border);

@@ -250,6 +250,10 @@ static clv_status bitonic_sort(clv_context *ctx, const kernels *k, cl_mem keys, 
     size_t b = n2 < 2048 ? n2 : 2048;
     while (b > 2 && b * sizeof(cl_ulong) > budget)
         b /= 2;
+    if (b * sizeof(cl_ulong) > budget)
+        return clv__fail(ctx, CLV_ERROR_UNSUPPORTED, OP,
+                         "the sort needs %zu bytes of local memory, device offers %zu",
+                         b * sizeof(cl_ulong), budget);
     size_t l = pow2_floor(max_wg);
     if (l > 256)
         l = 256;

@@ -307,6 +307,36 @@ static void window_weights(const clv_farneback_params *p, float *w, int *m)
         w[i + r] = (float)(k[i < 0 ? -i : i] / s);
 }
 
+/* Local memory of fb_poly_fused's tile for FB_PW x FB_PH (cl/farneback.cl:
+ * the staged tile with an FB_PN_MAX halo and the three row-sum planes). */
+#define FB_PN_MAX 7
+static size_t poly_tile_bytes(size_t pw, size_t ph)
+{
+    return ((ph + 2 * FB_PN_MAX) * (pw + 2 * FB_PN_MAX) + 3 * ph * (pw + 2 * FB_PN_MAX)) *
+           sizeof(float);
+}
+
+/* Halve (*pw, *ph), rows first, until the group fits max_wg items and the
+ * device's work-item sizes and the tile fits local memory; stops at 1 x 1. */
+static clv_status fit_poly_tile(clv_context *ctx, size_t max_wg, size_t *pw, size_t *ph)
+{
+    while (*pw * *ph > max_wg || *pw > ctx->info.max_work_item_sizes[0] ||
+           *ph > ctx->info.max_work_item_sizes[1] ||
+           poly_tile_bytes(*pw, *ph) > ctx->info.local_mem_size) {
+        if (*ph > 1)
+            *ph /= 2;
+        else if (*pw > 1)
+            *pw /= 2;
+        else
+            break;
+    }
+    if (poly_tile_bytes(*pw, *ph) > ctx->info.local_mem_size)
+        return clv__fail(ctx, CLV_ERROR_UNSUPPORTED, OP,
+                         "needs %zu bytes of local memory, device offers %llu",
+                         poly_tile_bytes(*pw, *ph), (unsigned long long)ctx->info.local_mem_size);
+    return CLV_OK;
+}
+
 CLV_API clv_status clv_farneback(clv_context *ctx, const clv_image *prev, const clv_image *next,
                                  clv_image *flow, const clv_farneback_params *params)
 {
@@ -336,11 +366,30 @@ CLV_API clv_status clv_farneback(clv_context *ctx, const clv_image *prev, const 
     fb_ws *ws = NULL;
     CLV_TRY(get_ws(ctx, prev->width, prev->height, &p, !vec, &ws));
 
-    char fmt[64], opts[128];
+    char fmt[64], opts[160];
     clv__format_options(fmt, sizeof fmt, prev->type, 1);
-    snprintf(opts, sizeof opts, "%s%s", fmt, vec ? " -DVEC=16" : "");
     cl_kernel kconv = NULL, klb = NULL, klbr = NULL, klrows = NULL, klcols = NULL, kfup = NULL,
               kpoly = NULL, kpv, kph, kmat, kbv, kbh, kscale;
+    /* fb_poly_fused's work-group and tile, FB_PW x FB_PH (-D): 32 x 8 fitted
+     * to the device's limits, then to the built kernel's (issue 13 #22). The
+     * tile size does not change any pixel's arithmetic. */
+    size_t pw = 32, ph = 8, wg_lim = ctx->info.max_work_group_size;
+    for (;;) {
+        CLV_TRY(fit_poly_tile(ctx, wg_lim, &pw, &ph));
+        snprintf(opts, sizeof opts, "%s%s -DFB_PW=%zu -DFB_PH=%zu", fmt, vec ? " -DVEC=16" : "",
+                 pw, ph);
+        if (!ws->fused)
+            break;
+        size_t kwg = 0;
+        CLV_TRY(clv__get_kernel(ctx, CLV__SRC_FARNEBACK, opts, "fb_poly_fused", &kpoly));
+        CLV_TRY(clv__kernel_limits(ctx, OP, kpoly, &kwg, NULL));
+        if (kwg >= pw * ph)
+            break;
+        if (pw * ph == 1)
+            return clv__fail(ctx, CLV_ERROR_UNSUPPORTED, OP,
+                             "the polynomial kernel allows no work-group on %s", ctx->info.name);
+        wg_lim = kwg; /* below pw * ph: the next fit is smaller */
+    }
     if (ws->fused) {
         CLV_TRY(clv__get_kernel(ctx, CLV__SRC_FARNEBACK, opts, "fb_level_blur", &klb));
         CLV_TRY(clv__get_kernel(ctx, CLV__SRC_FARNEBACK, opts, "fb_level_blur_resize", &klbr));
@@ -483,9 +532,10 @@ CLV_API clv_status clv_farneback(clv_context *ctx, const clv_image *prev, const 
         }
 
         if (ws->fused) {
-            /* work-group exactly FB_PW x FB_PH (32 x 8), as the kernel requires */
-            const size_t lp[3] = {32, 8, 1};
-            const size_t gp[3] = {((size_t)w + 31) / 32 * 32, ((size_t)h + 7) / 8 * 8, 2};
+            /* work-group exactly FB_PW x FB_PH, as the kernel requires */
+            const size_t lp[3] = {pw, ph, 1};
+            const size_t gp[3] = {((size_t)w + pw - 1) / pw * pw, ((size_t)h + ph - 1) / ph * ph,
+                                  2};
             const int ip = clv__pitch(li[0]);
             CLV_TRY(CLV_LAUNCH(ctx, OP, kpoly, 3, gp, lp, CLV_ARG(li[0]->mem), CLV_ARG(li[1]->mem),
                                CLV_ARG(ip), CLV_ARG(w), CLV_ARG(h), CLV_ARG(gbuf), CLV_ARG(xgbuf),

@@ -62,7 +62,9 @@ static clv_status resolve_ksize(clv_context *ctx, double sigma, int ksize, const
 }
 
 /* Shrink a (lx, ly) work-group until its tile fits local memory and the
- * kernel's work-group limit. tile_elems(lx, ly) counts staged pixels. */
+ * kernel's work-group limit. Stops at 1 x 1 even when that does not fit
+ * either (a 1-item group with a tall halo): the caller then reports the
+ * bytes needed. Neither side ever reaches 0. */
 static void fit_group(size_t *lx, size_t *ly, size_t max_wg, size_t budget, size_t pix_bytes,
                       int halo_x, int halo_y, int shrink_y_first)
 {
@@ -70,14 +72,12 @@ static void fit_group(size_t *lx, size_t *ly, size_t max_wg, size_t budget, size
         size_t bytes = (*lx + 2 * (size_t)halo_x) * (*ly + 2 * (size_t)halo_y) * pix_bytes;
         if (*lx * *ly <= max_wg && bytes <= budget)
             return;
-        if (shrink_y_first ? *ly > 1 : *lx == 1)
-            *ly /= 2;
-        else if (*lx > 1)
-            *lx /= 2;
-        else if (*ly > 1)
+        if (*lx <= 1 && *ly <= 1)
+            return;
+        if (*ly > 1 && (shrink_y_first || *lx <= 1))
             *ly /= 2;
         else
-            return;
+            *lx /= 2;
     }
 }
 

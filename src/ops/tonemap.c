@@ -82,17 +82,38 @@ CLV_API clv_status clv_tonemap_local(clv_context *ctx, const clv_image *hdr, clv
     clv__grid g;
     CLV_TRY(clv__grid_plan(ctx, OP, w, h, 1, s_s, s_r, (int)ceil(TM_MAX_STOPS / s_r) + 1, &g));
 
-    char base[128], options[256];
-    snprintf(base, sizeof base, "-DDEPTH_F32 -DCN=1 -DEDGE_SELF -DHDR_CN=%d", hdr->channels);
-    clv__grid_options(ctx, base, options, sizeof options);
+    /* Work-groups from the limits (issue 13 #22): tm_range is built for
+     * TM_RANGE_WG items, a power of two up to 256 within the device's limit,
+     * halved until the built kernel allows it too; tm_hist takes any size.
+     * Both results are exact integer counts, the same for every size. */
+    size_t range_wg = 256, hist_wg = 256, kwg = 0;
+    while (range_wg > 1 && (range_wg > ctx->info.max_work_group_size ||
+                            range_wg > ctx->info.max_work_item_sizes[0]))
+        range_wg /= 2;
+    char base[160], options[288];
     cl_kernel kluma, khist, krange, kapply;
+    for (;;) {
+        snprintf(base, sizeof base, "-DDEPTH_F32 -DCN=1 -DEDGE_SELF -DHDR_CN=%d -DTM_RANGE_WG=%zu",
+                 hdr->channels, range_wg);
+        clv__grid_options(ctx, base, options, sizeof options);
+        CLV_TRY(clv__get_kernel(ctx, CLV__SRC_GRID, options, "tm_range", &krange));
+        CLV_TRY(clv__kernel_limits(ctx, OP, krange, &kwg, NULL));
+        if (kwg >= range_wg)
+            break;
+        if (range_wg == 1)
+            return clv__fail(ctx, CLV_ERROR_UNSUPPORTED, OP,
+                             "the range kernel allows no work-group on %s", ctx->info.name);
+        range_wg /= 2;
+    }
     CLV_TRY(clv__get_kernel(ctx, CLV__SRC_GRID, options, "tm_luma", &kluma));
     CLV_TRY(clv__get_kernel(ctx, CLV__SRC_GRID, options, "tm_hist", &khist));
-    CLV_TRY(clv__get_kernel(ctx, CLV__SRC_GRID, options, "tm_range", &krange));
     CLV_TRY(clv__get_kernel(ctx, CLV__SRC_GRID, options, "tm_apply", &kapply));
+    CLV_TRY(clv__kernel_limits(ctx, OP, khist, &kwg, NULL));
+    while (hist_wg > 1 && (hist_wg > kwg || hist_wg > ctx->info.max_work_item_sizes[0]))
+        hist_wg /= 2;
 
     /* scratch 0: L image, 2-3: grid, 4: histogram, 5: {lo, hi} */
-    enum { GROUPS = 64, LOCAL = 256, BINS = 4096 };
+    enum { GROUPS = 64, BINS = 4096 };
     const size_t npix = (size_t)w * (size_t)h;
     const size_t hist_bytes = BINS * sizeof(cl_uint);
     cl_mem lum, hist, rng;
@@ -110,9 +131,9 @@ CLV_API clv_status clv_tonemap_local(clv_context *ctx, const clv_image *hdr, clv
     CLV_CHECK_CL(ctx, clEnqueueFillBuffer(ctx->queue, hist, &zero, sizeof zero, 0, hist_bytes, 0,
                                           NULL, NULL),
                  OP, "clEnqueueFillBuffer(histogram)");
-    const size_t g2[1] = {GROUPS * LOCAL}, l2[1] = {LOCAL};
+    const size_t g2[1] = {GROUPS * hist_wg}, l2[1] = {hist_wg};
     CLV_TRY(CLV_LAUNCH(ctx, OP, khist, 1, g2, l2, CLV_ARG(lum), CLV_ARG(n), CLV_ARG(hist)));
-    const size_t g3[1] = {256}, l3[1] = {256}; /* TM_RANGE_WG in the kernel */
+    const size_t g3[1] = {range_wg}, l3[1] = {range_wg}; /* one group of TM_RANGE_WG */
     CLV_TRY(CLV_LAUNCH(ctx, OP, krange, 1, g3, l3, CLV_ARG(hist), CLV_ARG(n), CLV_ARG(rng)));
 
     g.rng = rng;

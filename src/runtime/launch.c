@@ -21,10 +21,25 @@ clv_status clv__kernel_limits(clv_context *ctx, const char *op, cl_kernel k, siz
     }
     size_t wg = 0;
     cl_ulong used = 0;
-    CLV_CHECK_CL(ctx, clGetKernelWorkGroupInfo(k, ctx->device, CL_KERNEL_WORK_GROUP_SIZE,
+    cl_program prog = NULL;
+    cl_kernel probe = NULL;
+    char name[256];
+    cl_int err;
+    /* CL_KERNEL_LOCAL_MEM_SIZE counts the __local arguments set on the
+     * kernel, so k, once launched, reports its last launch's tile as used
+     * (and a tile fitted from that shrinks towards nothing, issue 13 #23).
+     * A fresh kernel object of the same function has no arguments set: its
+     * answer is the kernel's own local memory. */
+    CLV_CHECK_CL(ctx, clGetKernelInfo(k, CL_KERNEL_PROGRAM, sizeof prog, &prog, NULL), op,
+                 "clGetKernelInfo(CL_KERNEL_PROGRAM)");
+    CLV_CHECK_CL(ctx, clGetKernelInfo(k, CL_KERNEL_FUNCTION_NAME, sizeof name, name, NULL), op,
+                 "clGetKernelInfo(CL_KERNEL_FUNCTION_NAME)");
+    probe = clCreateKernel(prog, name, &err);
+    CLV_CHECK_CL(ctx, err, op, "clCreateKernel(limits probe)");
+    CLV_CHECK_CL(ctx, clGetKernelWorkGroupInfo(probe, ctx->device, CL_KERNEL_WORK_GROUP_SIZE,
                                                sizeof wg, &wg, NULL),
                  op, "clGetKernelWorkGroupInfo(CL_KERNEL_WORK_GROUP_SIZE)");
-    CLV_CHECK_CL(ctx, clGetKernelWorkGroupInfo(k, ctx->device, CL_KERNEL_LOCAL_MEM_SIZE,
+    CLV_CHECK_CL(ctx, clGetKernelWorkGroupInfo(probe, ctx->device, CL_KERNEL_LOCAL_MEM_SIZE,
                                                sizeof used, &used, NULL),
                  op, "clGetKernelWorkGroupInfo(CL_KERNEL_LOCAL_MEM_SIZE)");
     if (wg > ctx->info.max_work_group_size)
@@ -41,6 +56,8 @@ clv_status clv__kernel_limits(clv_context *ctx, const char *op, cl_kernel k, siz
     ctx->limits[slot].max_wg = wg;
     ctx->limits[slot].local_free = free_bytes;
 out:
+    if (probe)
+        (void)clReleaseKernel(probe); /* never launched: nothing to report */
     return status;
 }
 

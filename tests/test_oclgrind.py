@@ -1,0 +1,108 @@
+#!/usr/bin/env python3
+"""Every operation once under Oclgrind (--data-races --check-api) on tiny
+images; any Oclgrind report fails the test (issue 13 #24).
+
+The GPU-style kernels run (CLV_TUNE=generic): they are what GPUs run, and
+Oclgrind 21.10 misreads the CPU kernels' int16 idiom in
+fb_update_matrices_vec. Inputs are crops of tests/data made with the CLI's
+resize on the normal device, so the whole run takes about a minute.
+
+Usage: test_oclgrind.py  (env: CLV_CLI = the clv program, OCLGRIND = the
+oclgrind program, default 'oclgrind' on PATH; CLV_KERNEL_PATH, CLV_TEST_DATA
+as for the other tests). A missing oclgrind is a failure, not a skip: CI
+installs it (Debian package 'oclgrind')."""
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+CLI = os.environ.get("CLV_CLI", "clv")
+DATA = os.environ.get("CLV_TEST_DATA",
+                      os.path.join(os.path.dirname(os.path.abspath(__file__)), "data"))
+OCLGRIND = os.environ.get("OCLGRIND", "oclgrind")
+
+# Oclgrind's diagnostics: a headline, then tab-indented "Kernel:", "Entity:",
+# "Function:" ... lines. Any line of its own is a report; the CLI writes
+# nothing to stderr on success, so anything else there fails too.
+REPORT = re.compile(r"data race|invalid (read|write)|uninitiali[sz]ed|out-of-bounds|"
+                    r"runtime error|work-group divergence|barrier|^\s*(Kernel|Entity|Function"
+                    r"|Error|Work-item|Work-group):", re.I | re.M)
+
+
+def run(args, env=None, cwd=None):
+    return subprocess.run(args, env=env, cwd=cwd, stdout=subprocess.PIPE,
+                          stderr=subprocess.PIPE, universal_newlines=True, timeout=300)
+
+
+def main():
+    if shutil.which(OCLGRIND) is None:
+        print("oclgrind not found (%s): install Debian's 'oclgrind' package" % OCLGRIND)
+        return 1
+    tmp = tempfile.mkdtemp(prefix="clv-oclgrind-")
+    failures = 0
+    try:
+        base = dict(os.environ)
+        base["CLV_CACHE_DIR"] = os.path.join(tmp, "cache")  # never reuse another device's
+        # inputs, on the normal device
+        crops = [("chelsea.png", "24x17", "c.png"), ("camera.png", "24x17", "g.png"),
+                 ("flow_camera0.png", "40x32", "f0.png"), ("flow_camera1.png", "40x32", "f1.png"),
+                 ("studio_256.exr", "24x17", "h.pfm")]
+        for src, size, dst in crops:
+            r = run([CLI, "resize", "--size", size, os.path.join(DATA, src), dst], env=base,
+                    cwd=tmp)
+            if r.returncode != 0:
+                print("making %s: %s" % (dst, r.stderr.strip()))
+                return 1
+        r = run([CLI, "flow", "f0.png", "f1.png", "f.flo"], env=base, cwd=tmp)
+        if r.returncode != 0:
+            print("making f.flo: %s" % r.stderr.strip())
+            return 1
+
+        ops = [
+            ["transpose", "c.png", "o.png"],
+            ["resize", "--size", "13x9", "c.png", "o.png"],
+            ["resize", "--size", "50x31", "g.png", "o.png"],
+            ["box", "--ksize", "5x3", "c.png", "o.png"],
+            ["gaussian", "--sigma", "1.5", "c.png", "o.png"],
+            ["gaussian", "--sigma", "1", "--sigma-y", "3", "g.png", "o.png"],
+            ["bilateral", "--sigma-space", "2", "--sigma-range", "30", "c.png", "o.png"],
+            ["grid", "--sigma-space", "4", "--sigma-range", "25", "c.png", "o.png"],
+            ["tonemap", "h.pfm", "o.png"],
+            ["pyramid", "--levels", "3", "c.png", "pyr.png"],
+            ["pyramid", "--levels", "2", "--scale", "0.7", "g.png", "pyr.png"],
+            ["corners", "--max", "20", "--quality", "0.01", "--min-distance", "3", "g.png",
+             "o.csv"],
+            ["track", "--win", "7", "--levels", "2", "--corners", "10", "f0.png", "f1.png",
+             "o.csv"],
+            ["flow", "--levels", "0", "--winsize", "7", "--iterations", "2", "f0.png", "f1.png",
+             "o.flo"],
+            ["flow", "--levels", "0", "--winsize", "5", "--poly-n", "7", "--poly-sigma", "1.5",
+             "--gaussian", "f0.png", "f1.png", "o.flo"],
+            ["warp", "f0.png", "f.flo", "o.png"],
+            ["flow-eval", "f.flo", "f.flo"],
+        ]
+        env = dict(base)
+        env["CLV_TUNE"] = "generic"
+        env["CLV_CACHE_DIR"] = os.path.join(tmp, "cache-oclgrind")
+        for op in ops:
+            cmd = [OCLGRIND, "--data-races", "--check-api", CLI, "--device", "Oclgrind"] + op
+            r = run(cmd, env=env, cwd=tmp)
+            bad = r.returncode != 0 or r.stderr.strip() != "" or REPORT.search(r.stdout)
+            label = " ".join(op)
+            if bad:
+                failures += 1
+                print("FAIL %s (exit %d)" % (label, r.returncode))
+                for line in (r.stderr + r.stdout).strip().splitlines()[:60]:
+                    print("    " + line)
+            else:
+                print("ok   %s" % label)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    print("oclgrind: %d operations, %d failed" % (len(ops), failures))
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
