@@ -72,6 +72,16 @@ CLV_API clv_status clv_png_write(const char *path, const clv_host_image *img);
 CLV_API clv_status clv_jpeg_read(const char *path, clv_host_image *out);
 CLV_API clv_status clv_jpeg_write(const char *path, const clv_host_image *img, int quality);
 
+/* Most scans a JPEG reader decodes (default CLV_JPEG_DEFAULT_MAX_SCANS;
+ * progressive files from common encoders have about 10). Every scan costs a
+ * pass over the image, so a file that repeats one scan thousands of times
+ * takes minutes; a file with more scans than the limit is CLV_ERROR_FORMAT
+ * ("has more than N scans"), found while decoding, before the cost. A caller
+ * can raise or lower it (0 restores the default); per thread. */
+#define CLV_JPEG_DEFAULT_MAX_SCANS 100u
+CLV_API void clv_jpeg_set_max_scans(unsigned max_scans);
+CLV_API unsigned clv_jpeg_max_scans(void);
+
 /* Message for the last failed I/O call in this thread ("" if none). */
 CLV_API const char *clv_io_last_error(void);
 
