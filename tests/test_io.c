@@ -629,6 +629,64 @@ static void test_jpeg_scan_limit(void)
     clv_host_image_free(&src);
 }
 
+
+/* ---- absurd header sizes are reported as the file states them (issue 13 #13) ---- */
+
+static void write_png_header_only(const char *path, uint32_t w, uint32_t h);
+
+static void put_le32_at(unsigned char *p, uint32_t v)
+{
+    p[0] = (unsigned char)v;
+    p[1] = (unsigned char)(v >> 8);
+    p[2] = (unsigned char)(v >> 16);
+    p[3] = (unsigned char)(v >> 24);
+}
+
+/* The read fails with `want` and its message contains `needle`. */
+static void expect_size_message(const char *path, clv_status want, const char *needle)
+{
+    clv_host_image img = junk_image();
+    EXPECT_STATUS(clv_image_read(path, &img), want);
+    EXPECT(is_zeroed(&img), "%s: failed read must zero *out", path);
+    EXPECT(strstr(clv_io_last_error(), needle) != NULL, "%s: message lacks '%s': %s", path,
+           needle, clv_io_last_error());
+    clv_host_image_free(&img);
+}
+
+static void test_absurd_sizes(void)
+{
+    /* PNG: IHDR holds 31-bit sizes. */
+    write_png_header_only(tmp_path("wide.png"), 2000000000u, 1);
+    expect_size_message(tmp_path("wide.png"), CLV_ERROR_UNSUPPORTED, "2000000000x1");
+    write_png_header_only(tmp_path("tall.png"), 3, 2147483647u);
+    expect_size_message(tmp_path("tall.png"), CLV_ERROR_UNSUPPORTED, "3x2147483647");
+
+    /* PFM: decimal text, any length. */
+    static const struct {
+        const char *hdr, *needle;
+    } pfm[] = {
+        {"PF\n4000000000 1\n-1.0\n", "4000000000x1"},
+        {"Pf\n1 1099511627776\n-1.0\n", "1x1099511627776"},
+        {"Pf\n99999999999999999999999 7\n1\n", "99999999999999999999999x7"},
+    };
+    for (size_t i = 0; i < sizeof pfm / sizeof pfm[0]; i++) {
+        const char *path = tmp_path("absurd.pfm");
+        test_spit(path, pfm[i].hdr, strlen(pfm[i].hdr));
+        expect_size_message(path, CLV_ERROR_UNSUPPORTED, pfm[i].needle);
+    }
+
+    /* .flo: int32 sizes. */
+    unsigned char flo[12] = {'P', 'I', 'E', 'H'};
+    put_le32_at(flo + 4, 2000000000u);
+    put_le32_at(flo + 8, 1);
+    test_spit(tmp_path("wide.flo"), flo, sizeof flo);
+    clv_host_image f = junk_image();
+    EXPECT(clv_flo_read(tmp_path("wide.flo"), &f) != CLV_OK, "absurd .flo read");
+    EXPECT(strstr(clv_io_last_error(), "2000000000x1") != NULL, ".flo message: %s",
+           clv_io_last_error());
+    clv_host_image_free(&f);
+}
+
 /* ---- dispatch ---- */
 
 static void test_dispatch(void)
@@ -1135,6 +1193,7 @@ int main(void)
     test_png_roundtrip();
     test_jpeg_roundtrip();
     test_jpeg_scan_limit();
+    test_absurd_sizes();
     test_dispatch();
     test_read_errors();
     test_write_errors();
