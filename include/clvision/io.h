@@ -101,9 +101,12 @@ CLV_API const char *clv_io_last_error(void);
  * file, gives 1. HALF, FLOAT and UINT samples become f32. The data window is
  * returned (the display window is ignored). CLV_ERROR_UNSUPPORTED for deep
  * images, subsampled channels, no usable channel, and compressions the
- * library's C decoder cannot handle (OpenEXR 3.1: DWAA/DWAB on FLOAT
- * channels; B44/B44A with FLOAT or UINT channels, which it decodes wrongly,
- * are refused).
+ * library's C decoder cannot handle (OpenEXR 3.1: DWAA/DWAB, HALF and FLOAT
+ * channels alike; B44/B44A with FLOAT or UINT channels, which it decodes
+ * wrongly, are refused). Chunks stored uncompressed in a compressed file
+ * (what writers do when compression does not pay, e.g. B44 or DWAA on a
+ * small image) are read in every compression, DWAA/DWAB included. Corrupt
+ * compressed data is CLV_ERROR_FORMAT.
  * Writing takes f32 with 1 (channel Y), 3 (R,G,B) or 4 (R,G,B,A) channels and
  * writes a ZIP-compressed scanline file of FLOAT channels: every value,
  * negatives, Inf and NaN included, reads back bit-exact. */
