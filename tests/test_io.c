@@ -675,6 +675,25 @@ static void test_absurd_sizes(void)
         expect_size_message(path, CLV_ERROR_UNSUPPORTED, pfm[i].needle);
     }
 
+    /* JPEG: 16-bit sizes; libjpeg stops above 65500 with a message naming
+     * only its own limit. */
+    clv_host_image small;
+    REQUIRE(clv_host_image_alloc(&small, 8, 8, 1, CLV_U8) == CLV_OK, "alloc");
+    REQUIRE(clv_jpeg_write(tmp_path("big.jpg"), &small, 90) == CLV_OK, "%s", clv_io_last_error());
+    clv_host_image_free(&small);
+    size_t jn = 0;
+    unsigned char *jb = test_slurp(tmp_path("big.jpg"), &jn);
+    REQUIRE(jb, "read back big.jpg");
+    size_t sof = 0;
+    for (size_t i = 2; i + 9 < jn && !sof; i++)
+        if (jb[i] == 0xFF && (jb[i + 1] == 0xC0 || jb[i + 1] == 0xC1 || jb[i + 1] == 0xC2))
+            sof = i;
+    REQUIRE(sof, "no SOF marker in big.jpg");
+    jb[sof + 5] = jb[sof + 6] = jb[sof + 7] = jb[sof + 8] = 0xFF; /* height, width = 65535 */
+    test_spit(tmp_path("big.jpg"), jb, jn);
+    free(jb);
+    expect_size_message(tmp_path("big.jpg"), CLV_ERROR_UNSUPPORTED, "65535x65535");
+
     /* .flo: int32 sizes. */
     unsigned char flo[12] = {'P', 'I', 'E', 'H'};
     put_le32_at(flo + 4, 2000000000u);

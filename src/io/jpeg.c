@@ -143,6 +143,12 @@ static clv_status jpeg_read_failure(const jpeg_read_job *job)
         return clv__io_fail(CLV_ERROR_UNSUPPORTED,
                             "jpeg: '%s': %s (only 8-bit JPEGs are supported)", job->path,
                             job->err.msg);
+    case JERR_IMAGE_TOO_BIG: /* libjpeg's message names its limit, not the file's size */
+        return clv__io_fail(CLV_ERROR_UNSUPPORTED,
+                            "jpeg: '%s' is %lux%lu pixels; libjpeg reads at most %ld pixels per "
+                            "side",
+                            job->path, (unsigned long)job->cinfo.image_width,
+                            (unsigned long)job->cinfo.image_height, (long)JPEG_MAX_DIMENSION);
     case JERR_INPUT_EMPTY:
         return clv__io_fail(CLV_ERROR_FORMAT, "jpeg: '%s' is empty", job->path);
     case JWRN_JPEG_EOF:
