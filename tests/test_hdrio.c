@@ -365,6 +365,9 @@ typedef struct exr_spec {
     int decreasing; /* lineOrder DECREASING_Y: chunks stored bottom-up */
     int no_data;    /* header only: no offset table, no chunks */
     uint32_t (*sample)(int c, int x, int y); /* raw bits (low 16 for HALF) */
+    int compression; /* the header's compression; chunks are stored uncompressed */
+    int lines;       /* scanlines per chunk (0: 1) */
+    int short_by;    /* bytes cut from every chunk's data (and its size field) */
 } exr_spec;
 
 static void b_attr(bytes *b, const char *name, const char *type, uint32_t size)
@@ -408,7 +411,7 @@ static bytes make_exr(const exr_spec *s)
     }
     b_u8(&b, 0);
     b_attr(&b, "compression", "compression", 1);
-    b_u8(&b, 0);
+    b_u8(&b, (uint32_t)s->compression);
     for (int k = 0; k < 2; k++) {
         b_attr(&b, k ? "displayWindow" : "dataWindow", "box2i", 16);
         b_u32(&b, (uint32_t)s->x_min);
@@ -436,7 +439,8 @@ static bytes make_exr(const exr_spec *s)
         return b;
 
     int ntx = s->tiled ? (s->w + s->tw - 1) / s->tw : 1;
-    int nty = s->tiled ? (s->h + s->th - 1) / s->th : s->h;
+    int lines = s->lines > 0 ? s->lines : 1;
+    int nty = s->tiled ? (s->h + s->th - 1) / s->th : (s->h + lines - 1) / lines;
     int chunks = ntx * nty;
     size_t table = b.n;
     for (int i = 0; i < chunks; i++)
@@ -446,11 +450,14 @@ static bytes make_exr(const exr_spec *s)
         int i = s->decreasing ? chunks - 1 - k : k; /* chunk index */
         b_u64_at(&b, table + 8 * (size_t)i, b.n);
         if (!s->tiled) {
-            b_u32(&b, (uint32_t)(s->y_min + i));
-            b_u32(&b, (uint32_t)(s->w * bpp));
-            for (int c = 0; c < s->nch; c++)
-                for (int x = 0; x < s->w; x++)
-                    put_sample(&b, s->ch[c].type, s->sample(c, x, i));
+            int y0 = i * lines, rows = s->h - y0 < lines ? s->h - y0 : lines;
+            b_u32(&b, (uint32_t)(s->y_min + y0));
+            b_u32(&b, (uint32_t)(rows * s->w * bpp - s->short_by));
+            for (int y = y0; y < y0 + rows; y++)
+                for (int c = 0; c < s->nch; c++)
+                    for (int x = 0; x < s->w; x++)
+                        put_sample(&b, s->ch[c].type, s->sample(c, x, y));
+            b.n -= (size_t)s->short_by;
         } else {
             int tx = i % ntx, ty = i / ntx;
             int x0 = tx * s->tw, y0 = ty * s->th;
@@ -643,7 +650,7 @@ static void test_exr_handmade(void)
     {
         static const exr_chan ch[] = {{"A", XHALF, 1, 1}, {"B", XHALF, 1, 1},
                                       {"G", XHALF, 1, 1}, {"R", XHALF, 1, 1}};
-        exr_spec s = {-3, 5, 13, 7, ch, 4, 0, 0, 0, 0, 0, sample_random};
+        exr_spec s = {-3, 5, 13, 7, ch, 4, 0, 0, 0, 0, 0, sample_random, 0, 0, 0};
         bytes b = make_exr(&s);
         test_spit(tmp_path("half_rgba.exr"), b.p, b.n);
         clv_host_image img = read_both(clv_exr_read, tmp_path("half_rgba.exr"), "HALF RGBA");
@@ -661,7 +668,7 @@ static void test_exr_handmade(void)
     {
         static const exr_chan ch[] = {{"B", XFLOAT, 1, 1}, {"G", XFLOAT, 1, 1},
                                       {"R", XFLOAT, 1, 1}};
-        exr_spec s = {0, 0, 37, 21, ch, 3, 1, 16, 8, 0, 0, sample_random};
+        exr_spec s = {0, 0, 37, 21, ch, 3, 1, 16, 8, 0, 0, sample_random, 0, 0, 0};
         bytes b = make_exr(&s);
         test_spit(tmp_path("tiled.exr"), b.p, b.n);
         clv_host_image img = read_both(clv_exr_read, tmp_path("tiled.exr"), "tiled FLOAT RGB");
@@ -676,7 +683,7 @@ static void test_exr_handmade(void)
     /* Tiled, data window off the origin, one tile larger than the image. */
     {
         static const exr_chan ch[] = {{"Y", XHALF, 1, 1}};
-        exr_spec s = {10, -20, 5, 3, ch, 1, 1, 8, 8, 0, 0, sample_half_smooth};
+        exr_spec s = {10, -20, 5, 3, ch, 1, 1, 8, 8, 0, 0, sample_half_smooth, 0, 0, 0};
         bytes b = make_exr(&s);
         test_spit(tmp_path("tiled_y.exr"), b.p, b.n);
         clv_host_image img = read_both(clv_exr_read, tmp_path("tiled_y.exr"), "tiled Y");
@@ -689,7 +696,7 @@ static void test_exr_handmade(void)
     {
         static const exr_chan ch[] = {{"B", XUINT, 1, 1}, {"G", XFLOAT, 1, 1},
                                       {"R", XHALF, 1, 1}};
-        exr_spec s = {0, 0, 9, 6, ch, 3, 0, 0, 0, 1, 0, sample_random};
+        exr_spec s = {0, 0, 9, 6, ch, 3, 0, 0, 0, 1, 0, sample_random, 0, 0, 0};
         bytes b = make_exr(&s);
         test_spit(tmp_path("mixed.exr"), b.p, b.n);
         clv_host_image img = read_both(clv_exr_read, tmp_path("mixed.exr"), "mixed types");
@@ -702,7 +709,7 @@ static void test_exr_handmade(void)
     {
         static const exr_chan ch[] = {{"A", XHALF, 1, 1}, {"Y", XUINT, 1, 1},
                                       {"Z", XFLOAT, 1, 1}};
-        exr_spec s = {0, 0, 5, 4, ch, 3, 0, 0, 0, 0, 0, sample_random};
+        exr_spec s = {0, 0, 5, 4, ch, 3, 0, 0, 0, 0, 0, sample_random, 0, 0, 0};
         bytes b = make_exr(&s);
         test_spit(tmp_path("y_uint.exr"), b.p, b.n);
         clv_host_image img = read_both(clv_exr_read, tmp_path("y_uint.exr"), "UINT Y");
@@ -714,7 +721,7 @@ static void test_exr_handmade(void)
     /* A single channel of any name is read as gray. */
     {
         static const exr_chan ch[] = {{"depth.Z", XFLOAT, 1, 1}};
-        exr_spec s = {0, 0, 3, 2, ch, 1, 0, 0, 0, 0, 0, sample_random};
+        exr_spec s = {0, 0, 3, 2, ch, 1, 0, 0, 0, 0, 0, sample_random, 0, 0, 0};
         bytes b = make_exr(&s);
         test_spit(tmp_path("z.exr"), b.p, b.n);
         clv_host_image img = read_both(clv_exr_read, tmp_path("z.exr"), "single channel");
@@ -726,7 +733,7 @@ static void test_exr_handmade(void)
     /* Refused layouts. */
     {
         static const exr_chan rg[] = {{"G", XHALF, 1, 1}, {"R", XHALF, 1, 1}};
-        exr_spec s = {0, 0, 4, 4, rg, 2, 0, 0, 0, 0, 0, sample_random};
+        exr_spec s = {0, 0, 4, 4, rg, 2, 0, 0, 0, 0, 0, sample_random, 0, 0, 0};
         bytes b = make_exr(&s);
         test_spit(tmp_path("rg.exr"), b.p, b.n);
         free(b.p);
@@ -735,7 +742,7 @@ static void test_exr_handmade(void)
 
         static const exr_chan sub[] = {{"B", XHALF, 1, 1}, {"G", XHALF, 1, 1},
                                        {"R", XHALF, 2, 2}};
-        exr_spec s2 = {0, 0, 8, 4, sub, 3, 0, 0, 0, 0, 1, sample_random};
+        exr_spec s2 = {0, 0, 8, 4, sub, 3, 0, 0, 0, 0, 1, sample_random, 0, 0, 0};
         b = make_exr(&s2);
         test_spit(tmp_path("sub.exr"), b.p, b.n);
         free(b.p);
@@ -746,7 +753,7 @@ static void test_exr_handmade(void)
     {
         static const exr_chan ch[] = {{"B", XFLOAT, 1, 1}, {"G", XFLOAT, 1, 1},
                                       {"R", XFLOAT, 1, 1}};
-        exr_spec s = {0, 0, 60000, 60000, ch, 3, 0, 0, 0, 0, 1, sample_random};
+        exr_spec s = {0, 0, 60000, 60000, ch, 3, 0, 0, 0, 0, 1, sample_random, 0, 0, 0};
         bytes b = make_exr(&s);
         test_spit(tmp_path("huge.exr"), b.p, b.n);
         free(b.p);
@@ -759,13 +766,24 @@ static void test_exr_handmade(void)
         free(b.p);
         expect_read_fails(clv_exr_read, tmp_path("huge_tiled.exr"), CLV_ERROR_INVALID_ARGUMENT,
                           "tiled EXR announcing 60000x60000");
-        exr_spec s2 = {0, 0, 70000, 1, ch, 3, 0, 0, 0, 0, 1, sample_random};
+        exr_spec s2 = {0, 0, 70000, 1, ch, 3, 0, 0, 0, 0, 1, sample_random, 0, 0, 0};
         b = make_exr(&s2);
         test_spit(tmp_path("wide.exr"), b.p, b.n);
         free(b.p);
         expect_read_fails(clv_exr_read, tmp_path("wide.exr"), CLV_ERROR_UNSUPPORTED,
                           "EXR 70000 wide");
-        exr_spec s3 = {0, 0, 64, 64, ch, 3, 0, 0, 0, 0, 1, sample_random};
+        /* The message carries the size the header states (issue 13 #13). */
+        EXPECT(strstr(clv_io_last_error(), "70000x1"), "EXR size message: %s",
+               clv_io_last_error());
+        s2.w = 200000000;
+        b = make_exr(&s2);
+        test_spit(tmp_path("wide.exr"), b.p, b.n);
+        free(b.p);
+        expect_read_fails(clv_exr_read, tmp_path("wide.exr"), CLV_ERROR_UNSUPPORTED,
+                          "EXR 200000000 wide");
+        EXPECT(strstr(clv_io_last_error(), "200000000x1"), "EXR size message: %s",
+               clv_io_last_error());
+        exr_spec s3 = {0, 0, 64, 64, ch, 3, 0, 0, 0, 0, 1, sample_random, 0, 0, 0};
         b = make_exr(&s3);
         test_spit(tmp_path("nodata.exr"), b.p, b.n);
         free(b.p);
@@ -775,7 +793,7 @@ static void test_exr_handmade(void)
     /* A chunk whose size field lies (larger than the file). */
     {
         static const exr_chan ch[] = {{"Y", XFLOAT, 1, 1}};
-        exr_spec s = {0, 0, 6, 3, ch, 1, 0, 0, 0, 0, 0, sample_random};
+        exr_spec s = {0, 0, 6, 3, ch, 1, 0, 0, 0, 0, 0, sample_random, 0, 0, 0};
         bytes b = make_exr(&s);
         /* The last chunk starts 8 + 6*4 bytes before the end: its size field. */
         size_t size_at = b.n - 24 - 4;
@@ -793,6 +811,63 @@ static void test_exr_handmade(void)
     }
 }
 
+
+/* B44/B44A and DWAA/DWAB files whose chunks are stored uncompressed (what
+ * the C++ library writes when compressing would not make a chunk smaller:
+ * small images; OpenCV reads them), corrupt B44 data, and compressed DWA
+ * data, which OpenEXR 3.1's C decoder does not implement (issue 13 #7, #15). */
+static void test_exr_stored_chunks(void)
+{
+    static const exr_chan ch[] = {{"B", XHALF, 1, 1}, {"G", XHALF, 1, 1}, {"R", XHALF, 1, 1}};
+    static const int order[] = {2, 1, 0};
+    static const struct {
+        int w, h, compression, lines;
+        const char *name;
+    } cases[] = {
+        {1, 4, 6, 32, "B44 1x4"},      {7, 1, 6, 32, "B44 7x1"},
+        {2, 2, 6, 32, "B44 2x2"},      {1, 1000, 6, 32, "B44 1x1000"},
+        {1, 1, 7, 32, "B44A 1x1"},     {2, 2, 7, 32, "B44A 2x2"},
+        {3, 5, 8, 32, "DWAA HALF 3x5"}, {4, 300, 9, 256, "DWAB HALF 4x300"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        exr_spec s = {0, 0, cases[i].w, cases[i].h, ch, 3, 0, 0, 0, 0, 0, sample_random,
+                      cases[i].compression, cases[i].lines, 0};
+        bytes b = make_exr(&s);
+        test_spit(tmp_path("stored.exr"), b.p, b.n);
+        clv_host_image img = junk_image();
+        clv_status st = clv_exr_read(tmp_path("stored.exr"), &img);
+        EXPECT(st == CLV_OK, "%s: %s: %s", cases[i].name, clv_status_string(st),
+               clv_io_last_error());
+        if (st == CLV_OK)
+            EXPECT(check_exr_pixels(&img, &s, order, 3, cases[i].name), "%s pixels",
+                   cases[i].name);
+        clv_host_image_free(&img);
+        free(b.p);
+    }
+    /* A B44 chunk too short for its blocks (10 bytes for 8x8x3 HALF). */
+    {
+        exr_spec s = {0, 0, 8, 8, ch, 3, 0, 0, 0, 0, 0, sample_random, 6, 32, 8 * 8 * 6 - 10};
+        bytes b = make_exr(&s);
+        test_spit(tmp_path("bad_b44.exr"), b.p, b.n);
+        expect_read_fails(clv_exr_read, tmp_path("bad_b44.exr"), CLV_ERROR_FORMAT,
+                          "corrupt B44 data");
+        EXPECT(strstr(clv_io_last_error(), "B44"), "corrupt B44 message: %s",
+               clv_io_last_error());
+        free(b.p);
+    }
+    for (int comp = 8; comp <= 9; comp++) {
+        exr_spec s = {0, 0, 8, 8, ch, 3, 0, 0, 0, 0, 0, sample_random, comp, comp == 8 ? 32 : 256,
+                      100};
+        bytes b = make_exr(&s);
+        test_spit(tmp_path("dwa.exr"), b.p, b.n);
+        expect_read_fails(clv_exr_read, tmp_path("dwa.exr"), CLV_ERROR_UNSUPPORTED,
+                          "compressed DWA HALF data");
+        EXPECT(strstr(clv_io_last_error(), comp == 8 ? "DWAA" : "DWAB") &&
+                   strstr(clv_io_last_error(), "HALF"),
+               "DWA message: %s", clv_io_last_error());
+        free(b.p);
+    }
+}
 #endif /* CLV_HAVE_OPENEXR */
 
 /* ---- Radiance HDR ---- */
@@ -1728,6 +1803,7 @@ int main(void)
 #ifdef CLV_HAVE_OPENEXR
     test_exr_roundtrip();
     test_exr_handmade();
+    test_exr_stored_chunks();
 #else
     test_no_openexr();
 #endif

@@ -20,7 +20,10 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
+
+#include <jpeglib.h>
 
 #include "testutil.h"
 
@@ -471,6 +474,240 @@ static void test_jpeg_roundtrip(void)
     free(b92);
     clv_host_image_free(&gray);
     free(cam);
+}
+
+
+/* ---- progressive JPEG scan limit (issue 13 #1) ---- */
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static int write_bytes(const char *path, const void *p, size_t n)
+{
+    FILE *f = fopen(path, "wb");
+    if (!f)
+        return 0;
+    int ok = fwrite(p, 1, n, f) == n;
+    return fclose(f) == 0 && ok;
+}
+
+/* A progressive JPEG of img, written by libjpeg (jpeg_simple_progression). */
+static unsigned char *progressive_jpeg(const clv_host_image *img, size_t *size)
+{
+    struct jpeg_compress_struct c;
+    struct jpeg_error_mgr jerr;
+    unsigned char *buf = NULL;
+    unsigned long len = 0;
+    c.err = jpeg_std_error(&jerr);
+    jpeg_create_compress(&c);
+    jpeg_mem_dest(&c, &buf, &len);
+    c.image_width = (JDIMENSION)img->width;
+    c.image_height = (JDIMENSION)img->height;
+    c.input_components = img->channels;
+    c.in_color_space = img->channels == 1 ? JCS_GRAYSCALE : JCS_RGB;
+    jpeg_set_defaults(&c);
+    jpeg_set_quality(&c, 90, TRUE);
+    jpeg_simple_progression(&c);
+    jpeg_start_compress(&c, TRUE);
+    while (c.next_scanline < c.image_height) {
+        JSAMPROW row = (JSAMPROW)img->data + (size_t)c.next_scanline * img->stride;
+        (void)jpeg_write_scanlines(&c, &row, 1);
+    }
+    jpeg_finish_compress(&c);
+    jpeg_destroy_compress(&c);
+    *size = len;
+    return buf;
+}
+
+/* The file with a DHT + SOS (+ entropy data) segment repeated
+ * `extra` more times before EOI: a "scan bomb". */
+static unsigned char *scan_bomb(const unsigned char *jpg, size_t n, int extra, size_t *size)
+{
+    size_t pos = 2, seg_at = 0, seg_len = 0, eoi = 0, prev_marker_at = 0;
+    int prev = 0;
+    while (pos + 2 <= n) {
+        REQUIRE(jpg[pos] == 0xFF, "marker expected at %zu", pos);
+        int m = jpg[pos + 1];
+        if (m == 0xD9) {
+            eoi = pos;
+            break;
+        }
+        REQUIRE(pos + 4 <= n, "truncated marker at %zu", pos);
+        size_t len = (size_t)jpg[pos + 2] << 8 | jpg[pos + 3];
+        size_t start = pos;
+        pos += 2 + len;
+        if (m == 0xDA) {
+            /* the smallest first-pass AC scan (Ss > 0, Ah = 0) with its own DHT:
+             * it decodes on its own, again and again */
+            size_t ns = jpg[start + 4], p = start + 5 + 2 * ns;
+            REQUIRE(p + 2 < n, "short SOS at %zu", start);
+            int ss = jpg[p], ah = jpg[p + 2] >> 4;
+            /* entropy data up to the next marker that is not a stuffed byte or RST */
+            while (pos + 1 < n &&
+                   !(jpg[pos] == 0xFF && jpg[pos + 1] != 0 &&
+                     !(jpg[pos + 1] >= 0xD0 && jpg[pos + 1] <= 0xD7)))
+                pos++;
+            if (prev == 0xC4 && ss > 0 && ah == 0 && (!seg_len || pos - prev_marker_at < seg_len)) {
+                seg_at = prev_marker_at;
+                seg_len = pos - prev_marker_at;
+            }
+        }
+        prev = m;
+        prev_marker_at = start;
+    }
+    REQUIRE(eoi && seg_len, "no DHT+SOS segment of a first AC scan in the progressive JPEG");
+    size_t seg = seg_len;
+    *size = n + (size_t)extra * seg;
+    unsigned char *out = malloc(*size);
+    REQUIRE(out, "out of memory");
+    memcpy(out, jpg, eoi);
+    for (int k = 0; k < extra; k++)
+        memcpy(out + eoi + (size_t)k * seg, jpg + seg_at, seg);
+    memcpy(out + eoi + (size_t)extra * seg, jpg + eoi, n - eoi);
+    return out;
+}
+
+static void test_jpeg_scan_limit(void)
+{
+    EXPECT(clv_jpeg_max_scans() == CLV_JPEG_DEFAULT_MAX_SCANS && CLV_JPEG_DEFAULT_MAX_SCANS == 100,
+           "default scan limit %u", clv_jpeg_max_scans());
+    clv_host_image src, back;
+    REQUIRE(clv_host_image_alloc(&src, 512, 512, 3, CLV_U8) == CLV_OK, "alloc");
+    fill_smooth(&src);
+    size_t n = 0, nb = 0;
+    unsigned char *jpg = progressive_jpeg(&src, &n);
+    const char *prog = tmp_path("progressive.jpg");
+    REQUIRE(write_bytes(prog, jpg, n), "write %s", prog);
+
+    /* A normal progressive JPEG reads, at the default limit. */
+    back = junk_image();
+    EXPECT_STATUS(clv_jpeg_read(prog, &back), CLV_OK);
+    EXPECT(back.width == 512 && back.height == 512 && back.channels == 3 &&
+               psnr_u8(&src, &back) > 35.0,
+           "progressive JPEG read as %dx%dx%d", back.width, back.height, back.channels);
+    clv_host_image_free(&back);
+
+    /* 3000 more scans: stopped at scan 101 with one clear line. */
+    unsigned char *bomb = scan_bomb(jpg, n, 3000, &nb);
+    const char *bpath = tmp_path("scanbomb.jpg");
+    REQUIRE(write_bytes(bpath, bomb, nb), "write %s", bpath);
+    back = junk_image();
+    double t0 = now_s();
+    EXPECT_STATUS(clv_image_read(bpath, &back), CLV_ERROR_FORMAT);
+    double t_limited = now_s() - t0;
+    EXPECT(is_zeroed(&back), "failed read must zero *out");
+    EXPECT(strstr(clv_io_last_error(), "more than 100 scans") &&
+               strstr(clv_io_last_error(), "clv_jpeg_set_max_scans") &&
+               !strchr(clv_io_last_error(), '\n'),
+           "scan-limit message: %s", clv_io_last_error());
+    EXPECT(t_limited < 5.0, "the scan limit took %.2f s to stop a 3000-scan file", t_limited);
+
+    /* Raising the limit makes the same file read (slowly: every scan is decoded). */
+    clv_jpeg_set_max_scans(4000);
+    EXPECT(clv_jpeg_max_scans() == 4000, "limit not raised");
+    back = junk_image();
+    t0 = now_s();
+    EXPECT_STATUS(clv_jpeg_read(bpath, &back), CLV_OK);
+    double t_full = now_s() - t0;
+    EXPECT(back.width == 512 && back.height == 512 && back.channels == 3,
+           "bomb read as %dx%dx%d", back.width, back.height, back.channels);
+    clv_host_image_free(&back);
+    /* Exactly at the limit still reads; one below fails. */
+    clv_jpeg_set_max_scans(10 + 3000);
+    back = junk_image();
+    EXPECT_STATUS(clv_jpeg_read(bpath, &back), CLV_OK);
+    clv_host_image_free(&back);
+    clv_jpeg_set_max_scans(10 + 3000 - 1);
+    EXPECT_STATUS(clv_jpeg_read(bpath, &back), CLV_ERROR_FORMAT);
+    clv_jpeg_set_max_scans(0); /* back to the default */
+    EXPECT(clv_jpeg_max_scans() == CLV_JPEG_DEFAULT_MAX_SCANS, "0 must restore the default");
+    printf("  jpeg scan bomb (%zu bytes, 3010 scans): %.3f s stopped, %.3f s decoded\n", nb,
+           t_limited, t_full);
+
+    free(bomb);
+    free(jpg);
+    clv_host_image_free(&src);
+}
+
+
+/* ---- absurd header sizes are reported as the file states them (issue 13 #13) ---- */
+
+static void write_png_header_only(const char *path, uint32_t w, uint32_t h);
+
+static void put_le32_at(unsigned char *p, uint32_t v)
+{
+    p[0] = (unsigned char)v;
+    p[1] = (unsigned char)(v >> 8);
+    p[2] = (unsigned char)(v >> 16);
+    p[3] = (unsigned char)(v >> 24);
+}
+
+/* The read fails with `want` and its message contains `needle`. */
+static void expect_size_message(const char *path, clv_status want, const char *needle)
+{
+    clv_host_image img = junk_image();
+    EXPECT_STATUS(clv_image_read(path, &img), want);
+    EXPECT(is_zeroed(&img), "%s: failed read must zero *out", path);
+    EXPECT(strstr(clv_io_last_error(), needle) != NULL, "%s: message lacks '%s': %s", path,
+           needle, clv_io_last_error());
+    clv_host_image_free(&img);
+}
+
+static void test_absurd_sizes(void)
+{
+    /* PNG: IHDR holds 31-bit sizes. */
+    write_png_header_only(tmp_path("wide.png"), 2000000000u, 1);
+    expect_size_message(tmp_path("wide.png"), CLV_ERROR_UNSUPPORTED, "2000000000x1");
+    write_png_header_only(tmp_path("tall.png"), 3, 2147483647u);
+    expect_size_message(tmp_path("tall.png"), CLV_ERROR_UNSUPPORTED, "3x2147483647");
+
+    /* PFM: decimal text, any length. */
+    static const struct {
+        const char *hdr, *needle;
+    } pfm[] = {
+        {"PF\n4000000000 1\n-1.0\n", "4000000000x1"},
+        {"Pf\n1 1099511627776\n-1.0\n", "1x1099511627776"},
+        {"Pf\n99999999999999999999999 7\n1\n", "99999999999999999999999x7"},
+    };
+    for (size_t i = 0; i < sizeof pfm / sizeof pfm[0]; i++) {
+        const char *path = tmp_path("absurd.pfm");
+        test_spit(path, pfm[i].hdr, strlen(pfm[i].hdr));
+        expect_size_message(path, CLV_ERROR_UNSUPPORTED, pfm[i].needle);
+    }
+
+    /* JPEG: 16-bit sizes; libjpeg stops above 65500 with a message naming
+     * only its own limit. */
+    clv_host_image small;
+    REQUIRE(clv_host_image_alloc(&small, 8, 8, 1, CLV_U8) == CLV_OK, "alloc");
+    REQUIRE(clv_jpeg_write(tmp_path("big.jpg"), &small, 90) == CLV_OK, "%s", clv_io_last_error());
+    clv_host_image_free(&small);
+    size_t jn = 0;
+    unsigned char *jb = test_slurp(tmp_path("big.jpg"), &jn);
+    REQUIRE(jb, "read back big.jpg");
+    size_t sof = 0;
+    for (size_t i = 2; i + 9 < jn && !sof; i++)
+        if (jb[i] == 0xFF && (jb[i + 1] == 0xC0 || jb[i + 1] == 0xC1 || jb[i + 1] == 0xC2))
+            sof = i;
+    REQUIRE(sof, "no SOF marker in big.jpg");
+    jb[sof + 5] = jb[sof + 6] = jb[sof + 7] = jb[sof + 8] = 0xFF; /* height, width = 65535 */
+    test_spit(tmp_path("big.jpg"), jb, jn);
+    free(jb);
+    expect_size_message(tmp_path("big.jpg"), CLV_ERROR_UNSUPPORTED, "65535x65535");
+
+    /* .flo: int32 sizes. */
+    unsigned char flo[12] = {'P', 'I', 'E', 'H'};
+    put_le32_at(flo + 4, 2000000000u);
+    put_le32_at(flo + 8, 1);
+    test_spit(tmp_path("wide.flo"), flo, sizeof flo);
+    clv_host_image f = junk_image();
+    EXPECT(clv_flo_read(tmp_path("wide.flo"), &f) != CLV_OK, "absurd .flo read");
+    EXPECT(strstr(clv_io_last_error(), "2000000000x1") != NULL, ".flo message: %s",
+           clv_io_last_error());
+    clv_host_image_free(&f);
 }
 
 /* ---- dispatch ---- */
@@ -1107,6 +1344,8 @@ int main(void)
     test_bundled_jpeg();
     test_png_roundtrip();
     test_jpeg_roundtrip();
+    test_jpeg_scan_limit();
+    test_absurd_sizes();
     test_dispatch();
     test_read_errors();
     test_write_errors();

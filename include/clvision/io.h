@@ -90,6 +90,16 @@ CLV_API clv_status clv_png_write(const char *path, const clv_host_image *img);
 CLV_API clv_status clv_jpeg_read(const char *path, clv_host_image *out);
 CLV_API clv_status clv_jpeg_write(const char *path, const clv_host_image *img, int quality);
 
+/* Most scans a JPEG reader decodes (default CLV_JPEG_DEFAULT_MAX_SCANS;
+ * progressive files from common encoders have about 10). Every scan costs a
+ * pass over the image, so a file that repeats one scan thousands of times
+ * takes minutes; a file with more scans than the limit is CLV_ERROR_FORMAT
+ * ("has more than N scans"), found while decoding, before the cost. A caller
+ * can raise or lower it (0 restores the default); per thread. */
+#define CLV_JPEG_DEFAULT_MAX_SCANS 100u
+CLV_API void clv_jpeg_set_max_scans(unsigned max_scans);
+CLV_API unsigned clv_jpeg_max_scans(void);
+
 /* Message for the last failed I/O call in this thread ("" if none). */
 CLV_API const char *clv_io_last_error(void);
 
@@ -125,9 +135,12 @@ CLV_API void clv_io_untrack_temporary(int slot);
  * file, gives 1. HALF, FLOAT and UINT samples become f32. The data window is
  * returned (the display window is ignored). CLV_ERROR_UNSUPPORTED for deep
  * images, subsampled channels, no usable channel, and compressions the
- * library's C decoder cannot handle (OpenEXR 3.1: DWAA/DWAB on FLOAT
- * channels; B44/B44A with FLOAT or UINT channels, which it decodes wrongly,
- * are refused).
+ * library's C decoder cannot handle (OpenEXR 3.1: DWAA/DWAB, HALF and FLOAT
+ * channels alike; B44/B44A with FLOAT or UINT channels, which it decodes
+ * wrongly, are refused). Chunks stored uncompressed in a compressed file
+ * (what writers do when compression does not pay, e.g. B44 or DWAA on a
+ * small image) are read in every compression, DWAA/DWAB included. Corrupt
+ * compressed data is CLV_ERROR_FORMAT.
  * Writing takes f32 with 1 (channel Y), 3 (R,G,B) or 4 (R,G,B,A) channels and
  * writes a ZIP-compressed scanline file of FLOAT channels: every value,
  * negatives, Inf and NaN included, reads back bit-exact. */

@@ -16,9 +16,12 @@
  * plain loop).
  *
  * Known gaps of OpenEXR 3.1.5's C decoder, checked against the C++ library
- * through OpenCV: DWAA/DWAB on FLOAT channels is not implemented (reported
- * as CLV_ERROR_UNSUPPORTED with the library's message) and B44/B44A with
- * FLOAT or UINT channels comes out scrambled (refused up front).
+ * through OpenCV: DWAA/DWAB decompression is not implemented for any channel
+ * type (reported as CLV_ERROR_UNSUPPORTED naming the compression), B44/B44A
+ * with FLOAT or UINT channels comes out scrambled (refused up front), and a
+ * chunk stored uncompressed in a compressed file (its size equal to its
+ * pixels', as the C++ library writes when compressing does not pay) goes to
+ * the B44 decoder anyway; such chunks are read and unpacked here.
  *
  * Writing: a single-part scanline file, ZIP compression (16 lines per chunk),
  * FLOAT channels (bit-exact, negative values, Inf and NaN included) named Y
@@ -167,6 +170,9 @@ typedef struct exr_read_job {
     int num_file_channels;
     int chunk_x0, chunk_y0; /* position of the chunk being decoded, in the image */
     int bad_chunk;          /* a chunk did not fit the image */
+    int decompressing;      /* the failure came from the library's decompressor */
+    uint8_t *raw;           /* a stored (uncompressed) chunk of a compressed file */
+    size_t raw_cap;
 
     clv_host_image img; /* owned until handed to the caller */
 } exr_read_job;
@@ -211,11 +217,10 @@ static int64_t on_query_size(exr_const_context_t ctxt, void *user)
  * for each of its lines, each channel's samples of that line in the file's
  * channel order. Nothing is written before the chunk has been checked to lie
  * inside the image and to hold enough bytes. */
-static exr_result_t unpack_chunk(exr_decode_pipeline_t *dec)
+static exr_result_t unpack_from(exr_read_job *job, const exr_decode_pipeline_t *dec,
+                                const uint8_t *src, uint64_t src_size)
 {
-    exr_read_job *job = dec->decoding_user_data;
     const clv_host_image *img = &job->img;
-    const uint8_t *src = dec->unpacked_buffer;
     int rows = dec->chunk.height, cols = dec->chunk.width;
     int x0 = job->chunk_x0, y0 = job->chunk_y0;
 
@@ -230,7 +235,7 @@ static exr_result_t unpack_chunk(exr_decode_pipeline_t *dec)
             goto bad;
         line_bytes += (uint64_t)cols * (uint64_t)ch->bytes_per_element;
     }
-    if (line_bytes * (uint64_t)rows > dec->chunk.unpacked_size)
+    if (line_bytes * (uint64_t)rows > src_size)
         goto bad;
 
     int nc = img->channels;
@@ -254,6 +259,12 @@ bad:
     return EXR_ERR_CORRUPT_CHUNK;
 }
 
+static exr_result_t unpack_chunk(exr_decode_pipeline_t *dec)
+{
+    return unpack_from(dec->decoding_user_data, dec, dec->unpacked_buffer,
+                       dec->chunk.unpacked_size);
+}
+
 /* Status and message for a failed library call while reading. */
 static clv_status exr_read_failure(const exr_read_job *job, exr_result_t rv)
 {
@@ -263,11 +274,25 @@ static clv_status exr_read_failure(const exr_read_job *job, exr_result_t rv)
         return clv__io_fail(CLV_ERROR_FORMAT,
                             "exr: '%s' is corrupt: a chunk does not match the image layout",
                             job->path);
+    /* OpenEXR 3.1.5's B44 decoder reports data it cannot decode as out of
+     * memory ("Unable to decompress image data"). */
+    if (rv == EXR_ERR_OUT_OF_MEMORY && job->decompressing &&
+        (job->compression == EXR_COMPRESSION_B44 || job->compression == EXR_COMPRESSION_B44A))
+        return clv__io_fail(CLV_ERROR_FORMAT, "exr: '%s' is corrupt: bad B44 data: %s",
+                            job->path, exr_message(rv));
     switch (rv) {
     case EXR_ERR_OUT_OF_MEMORY:
         return clv__io_fail(CLV_ERROR_OUT_OF_MEMORY, "exr: reading '%s': %s", job->path,
                             exr_message(rv));
     case EXR_ERR_FEATURE_NOT_IMPLEMENTED:
+        if (job->compression == EXR_COMPRESSION_DWAA || job->compression == EXR_COMPRESSION_DWAB)
+            return clv__io_fail(CLV_ERROR_UNSUPPORTED,
+                                "exr: cannot read '%s': %s compression is not supported (OpenEXR "
+                                "3.1's C decoder has none, for HALF and FLOAT channels alike; "
+                                "OpenEXR: %s)",
+                                job->path,
+                                job->compression == EXR_COMPRESSION_DWAA ? "DWAA" : "DWAB",
+                                exr_message(rv));
         return clv__io_fail(CLV_ERROR_UNSUPPORTED, "exr: cannot read '%s': OpenEXR: %s",
                             job->path, exr_message(rv));
     default:
@@ -363,9 +388,37 @@ static exr_result_t decode_chunk(exr_read_job *job, const exr_chunk_info_t *cinf
         if (rv != EXR_ERR_SUCCESS)
             return rv;
     }
+    /* A chunk that compression would not have made smaller is stored as is,
+     * its size equal to its pixels' (the C++ library writes such chunks for
+     * small images, e.g. B44 on a 2x2 image, and reads them raw). OpenEXR
+     * 3.1.5's C decoder runs its B44 decoder on them anyway (failing as "out
+     * of memory", or returning garbage), so such chunks are read and
+     * unpacked here, for every compression. */
+    if (job->compression != EXR_COMPRESSION_NONE && cinfo->packed_size == cinfo->unpacked_size) {
+        if (cinfo->unpacked_size > SIZE_MAX) {
+            job->bad_chunk = 1;
+            return EXR_ERR_CORRUPT_CHUNK;
+        }
+        size_t n = (size_t)cinfo->unpacked_size;
+        if (n > job->raw_cap) {
+            uint8_t *p = realloc(job->raw, n);
+            if (!p)
+                return EXR_ERR_OUT_OF_MEMORY;
+            job->raw = p;
+            job->raw_cap = n;
+        }
+        rv = exr_read_chunk(job->ctxt, 0, cinfo, job->raw);
+        if (rv != EXR_ERR_SUCCESS)
+            return rv;
+        return unpack_from(job, &job->dec, job->raw, n);
+    }
     job->dec.decoding_user_data = job;
     job->dec.unpack_and_convert_fn = unpack_chunk;
-    return exr_decoding_run(job->ctxt, 0, &job->dec);
+    job->decompressing = 1;
+    rv = exr_decoding_run(job->ctxt, 0, &job->dec);
+    if (rv == EXR_ERR_SUCCESS)
+        job->decompressing = 0;
+    return rv;
 }
 
 static clv_status read_scanlines(exr_read_job *job)
@@ -504,6 +557,7 @@ clv_status clv__exr_read_stream(FILE *fp, const char *path, clv_host_image *out)
     if (job.ctxt)
         (void)exr_finish(&job.ctxt); /* read-only: nothing to lose */
     free(job.map);
+    free(job.raw);
     if (status == CLV_OK)
         *out = job.img;
     else

@@ -26,6 +26,19 @@
 
 #define CLV__JPEG_DEFAULT_QUALITY 92
 
+/* Scan limit of the readers in this thread (clv_jpeg_set_max_scans). */
+static _Thread_local unsigned clv__jpeg_max_scans = CLV_JPEG_DEFAULT_MAX_SCANS;
+
+CLV_API void clv_jpeg_set_max_scans(unsigned max_scans)
+{
+    clv__jpeg_max_scans = max_scans == 0 ? CLV_JPEG_DEFAULT_MAX_SCANS : max_scans;
+}
+
+CLV_API unsigned clv_jpeg_max_scans(void)
+{
+    return clv__jpeg_max_scans;
+}
+
 typedef struct jpeg_err {
     struct jpeg_error_mgr pub; /* first: libjpeg sees only this */
     jmp_buf jump;
@@ -88,15 +101,37 @@ static void install_error_manager(jpeg_err *e)
 /* ---- reading ---- */
 
 typedef struct jpeg_read_job {
-    struct jpeg_decompress_struct cinfo;
+    struct jpeg_decompress_struct cinfo; /* first: the progress monitor finds the job from it */
     jpeg_err err;
+    struct jpeg_progress_mgr progress;
+    unsigned max_scans;
+    int too_many_scans; /* the scan limit stopped the decoder */
     FILE *fp;
     const char *path;
     clv_host_image img; /* owned until handed to the caller */
 } jpeg_read_job;
 
+/* libjpeg calls this while it consumes input (once per iMCU row of every
+ * scan, and per output row): a file that repeats a scan thousands of times
+ * is stopped here, before it costs a decode per scan. */
+static void on_progress(j_common_ptr common)
+{
+    jpeg_read_job *job = (jpeg_read_job *)(void *)common; /* cinfo is the first member */
+    if (job->cinfo.input_scan_number > 0 &&
+        (unsigned)job->cinfo.input_scan_number > job->max_scans) {
+        job->too_many_scans = 1;
+        longjmp(job->err.jump, 1);
+    }
+}
+
 static clv_status jpeg_read_failure(const jpeg_read_job *job)
 {
+    if (job->too_many_scans)
+        return clv__io_fail(CLV_ERROR_FORMAT,
+                            "jpeg: '%s' has more than %u scans (the limit; a scan-repeating "
+                            "file would take a decode per scan: raise it with "
+                            "clv_jpeg_set_max_scans())",
+                            job->path, job->max_scans);
     if (ferror(job->fp))
         return clv__io_fail_errno(CLV_ERROR_IO, job->err.saved_err, "jpeg: cannot read '%s'",
                                   job->path);
@@ -108,6 +143,12 @@ static clv_status jpeg_read_failure(const jpeg_read_job *job)
         return clv__io_fail(CLV_ERROR_UNSUPPORTED,
                             "jpeg: '%s': %s (only 8-bit JPEGs are supported)", job->path,
                             job->err.msg);
+    case JERR_IMAGE_TOO_BIG: /* libjpeg's message names its limit, not the file's size */
+        return clv__io_fail(CLV_ERROR_UNSUPPORTED,
+                            "jpeg: '%s' is %lux%lu pixels; libjpeg reads at most %ld pixels per "
+                            "side",
+                            job->path, (unsigned long)job->cinfo.image_width,
+                            (unsigned long)job->cinfo.image_height, (long)JPEG_MAX_DIMENSION);
     case JERR_INPUT_EMPTY:
         return clv__io_fail(CLV_ERROR_FORMAT, "jpeg: '%s' is empty", job->path);
     case JWRN_JPEG_EOF:
@@ -130,6 +171,9 @@ static clv_status jpeg_read_run(jpeg_read_job *job)
 
     struct jpeg_decompress_struct *cinfo = &job->cinfo;
     jpeg_create_decompress(cinfo);
+    job->max_scans = clv__jpeg_max_scans;
+    job->progress.progress_monitor = on_progress;
+    cinfo->progress = &job->progress;
     jpeg_stdio_src(cinfo, job->fp);
     (void)jpeg_read_header(cinfo, TRUE); /* TRUE: tables-only streams are errors */
 
@@ -178,6 +222,9 @@ static clv_status jpeg_read_run(jpeg_read_job *job)
                                 job->path, (unsigned)cinfo->output_scanline);
     }
     (void)jpeg_finish_decompress(cinfo); /* reads up to EOI: a cut-off tail is an error */
+    /* finish_decompress reads the scans after the last row without calling
+     * the monitor. */
+    on_progress((j_common_ptr)cinfo);
     if (ferror(job->fp))
         return clv__io_fail(CLV_ERROR_IO, "jpeg: cannot read '%s'", job->path);
     return CLV_OK;

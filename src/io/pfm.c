@@ -72,7 +72,8 @@ static int read_token(pfm_in *in, char tok[PFM_MAX_TOKEN])
     return n;
 }
 
-/* Decimal digits only, saturating far above any size limit. */
+/* Decimal digits only, saturating far above any size limit (the messages
+ * about sizes quote the header's text, not this value). */
 static int parse_size(const char *tok, unsigned long *v)
 {
     if (!*tok)
@@ -168,6 +169,13 @@ clv_status clv__pfm_read_stream(FILE *fp, const char *path, clv_host_image *out)
     /* Sizes and the pixel limit, then (for a regular file) the length the
      * header promises, all before the one large allocation: a 20-byte file
      * claiming 16384 x 16384 is refused without allocating 3 GiB. */
+    /* Too large a side is reported as the header writes it: the parsed
+     * value saturates. */
+    if (w > CLV_MAX_DIMENSION || h > CLV_MAX_DIMENSION)
+        return clv__io_fail(CLV_ERROR_UNSUPPORTED,
+                            "pfm: '%s' is %sx%s pixels; clvision images are at most %d pixels "
+                            "per side",
+                            path, shown[0], shown[1], CLV_MAX_DIMENSION);
     clv_status status = clv__io_check_read_size("pfm", path, w, h);
     if (status != CLV_OK)
         return status;

@@ -127,6 +127,10 @@ static clv_status png_read_run(png_job *job)
         't', 'I', 'M', 'E', '\0', 'z', 'T', 'X', 't', '\0',
     };
     png_set_keep_unknown_chunks(png, PNG_HANDLE_CHUNK_NEVER, skipped, (int)(sizeof skipped / 5));
+    /* libpng's own size limit (10^6 per side) fails IHDR with "Invalid IHDR
+     * data"; take every size PNG allows (2^31 - 1) so that our size and
+     * pixel checks below report the size the file claims. */
+    png_set_user_limits(png, 0x7fffffffu, 0x7fffffffu);
     png_read_info(png, info);
 
     png_uint_32 width = png_get_image_width(png, info);
