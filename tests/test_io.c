@@ -679,6 +679,20 @@ static void test_absurd_sizes(void)
         expect_size_message(path, CLV_ERROR_UNSUPPORTED, pfm[i].needle);
     }
 
+    /* Radiance HDR: decimal text on the resolution line ("-Y H +X W"). */
+    static const struct {
+        const char *hdr, *needle;
+    } hdr[] = {
+        {"#?RADIANCE\nFORMAT=32-bit_rle_rgbe\n\n-Y 1 +X 4000000000\n", "4000000000x1"},
+        {"#?RADIANCE\n\n-Y 1099511627776 +X 3\n", "3x1099511627776"},
+        {"#?RGBE\n\n-Y 7 +X 99999999999999999999999999999\n", "99999999999999999999...x7"},
+    };
+    for (size_t i = 0; i < sizeof hdr / sizeof hdr[0]; i++) {
+        const char *path = tmp_path("absurd.hdr");
+        test_spit(path, hdr[i].hdr, strlen(hdr[i].hdr));
+        expect_size_message(path, CLV_ERROR_UNSUPPORTED, hdr[i].needle);
+    }
+
     /* JPEG: 16-bit sizes; libjpeg stops above 65500 with a message naming
      * only its own limit. */
     clv_host_image small;

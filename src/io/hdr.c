@@ -130,15 +130,27 @@ static int starts_with(const char *s, const char *prefix)
     return strncmp(s, prefix, strlen(prefix)) == 0;
 }
 
-/* Digits of a resolution line into *v (saturating far above any limit);
- * returns the position after them or NULL when there are none. */
-static const char *parse_count(const char *p, unsigned long *v)
+/* Digits of a resolution line into *v (saturating far above any limit) and,
+ * as written, into text[HDR_COUNT_TEXT] (cut with "..." when longer), so a
+ * size message quotes the file rather than the saturated value; returns the
+ * position after them or NULL when there are none. */
+#define HDR_COUNT_TEXT 24
+static const char *parse_count(const char *p, unsigned long *v, char *text)
 {
     if (*p < '0' || *p > '9')
         return NULL;
     unsigned long x = 0;
-    for (; *p >= '0' && *p <= '9'; p++)
+    size_t n = 0;
+    for (; *p >= '0' && *p <= '9'; p++, n++) {
         x = x > 100000000ul ? 1000000000ul : x * 10 + (unsigned long)(*p - '0');
+        if (n < HDR_COUNT_TEXT - 4)
+            text[n] = *p;
+    }
+    if (n >= HDR_COUNT_TEXT - 4) {
+        memcpy(text + HDR_COUNT_TEXT - 4, "...", 3);
+        n = HDR_COUNT_TEXT - 1;
+    }
+    text[n] = '\0';
     *v = x;
     return p;
 }
@@ -153,7 +165,7 @@ static const char *skip_blanks(const char *p)
 /* "-Y H +X W": 1 when it is that, 0 when it is another valid orientation
  * (written to *orient), -1 when it is not a resolution line at all. */
 static int parse_resolution(const char *line, unsigned long *w, unsigned long *h, char *orient,
-                            size_t orient_cap)
+                            size_t orient_cap, char (*text)[HDR_COUNT_TEXT])
 {
     char sign[2], axis[2];
     unsigned long n[2];
@@ -164,7 +176,7 @@ static int parse_resolution(const char *line, unsigned long *w, unsigned long *h
             return -1;
         sign[i] = p[0];
         axis[i] = p[1];
-        p = parse_count(skip_blanks(p + 2), &n[i]);
+        p = parse_count(skip_blanks(p + 2), &n[i], text[i]);
         if (!p)
             return -1;
         p = skip_blanks(p);
@@ -174,6 +186,11 @@ static int parse_resolution(const char *line, unsigned long *w, unsigned long *h
     if (sign[0] == '-' && axis[0] == 'Y' && sign[1] == '+' && axis[1] == 'X') {
         *h = n[0];
         *w = n[1];
+        /* text[] as width, height */
+        char t[HDR_COUNT_TEXT];
+        memcpy(t, text[0], sizeof t);
+        memcpy(text[0], text[1], sizeof t);
+        memcpy(text[1], t, sizeof t);
         return 1;
     }
     snprintf(orient, orient_cap, "%c%c %c%c", sign[0], axis[0], sign[1], axis[1]);
@@ -229,7 +246,8 @@ static clv_status read_header(hdr_in *in, unsigned long *width, unsigned long *h
     if (n == -1)
         return in_short(in, "no resolution line");
     char orient[8];
-    int r = n < 0 ? -1 : parse_resolution(line, width, height, orient, sizeof orient);
+    char text[2][HDR_COUNT_TEXT];
+    int r = n < 0 ? -1 : parse_resolution(line, width, height, orient, sizeof orient, text);
     if (r < 0) {
         char shown[41];
         clv__io_printable(shown, sizeof shown, n < 0 ? "(too long)" : line);
@@ -241,6 +259,12 @@ static clv_status read_header(hdr_in *in, unsigned long *width, unsigned long *h
                             "hdr: cannot read '%s': orientation '%s' (only -Y +X, rows from "
                             "the top, is supported)",
                             in->path, orient);
+    /* Too large a side as the file writes it (the parsed value saturates). */
+    if (*width > CLV_MAX_DIMENSION || *height > CLV_MAX_DIMENSION)
+        return clv__io_fail(CLV_ERROR_UNSUPPORTED,
+                            "hdr: '%s' is %sx%s pixels; clvision images are at most %d pixels "
+                            "per side",
+                            in->path, text[0], text[1], CLV_MAX_DIMENSION);
     return CLV_OK;
 }
 
