@@ -820,6 +820,8 @@ static const row rows[] = {
     /* ---- io.h: host images ---- */
     VAL("clv_io_set_max_pixels", "a lowered limit refuses a good file before decoding"),
     VAL("clv_io_max_pixels", "default 2^28"),
+    VAL("clv_jpeg_set_max_scans", "a limit of 1 still reads a baseline JPEG; 0 restores the default"),
+    VAL("clv_jpeg_max_scans", "default CLV_JPEG_DEFAULT_MAX_SCANS"),
     IOF("clv_host_image_alloc", "NULL image", E_ARG, "NULL", .i0 = W, .i1 = H, .i2 = 1, .d0 = CLV_U8,
         .flags = F_NULLP),
     IOF("clv_host_image_alloc", "0x0", E_ARG, "size", .i0 = 0, .i1 = 0, .i2 = 1, .d0 = CLV_U8),
@@ -1710,6 +1712,29 @@ static long h_max_pixels(const row *r)
     return clv_io_max_pixels() == (size_t)1 << 28;
 }
 
+static long h_set_max_scans(const row *r)
+{
+    (void)r;
+    unsigned old = clv_jpeg_max_scans();
+    clv_host_image out;
+    clv_jpeg_set_max_scans(1);
+    int one = clv_jpeg_max_scans() == 1;
+    clv_status s = clv_image_read(path_in("good.jpg"), &out); /* baseline: one scan */
+    int read = s == CLV_OK;
+    if (read)
+        clv_host_image_free(&out);
+    clv_jpeg_set_max_scans(0);
+    int dflt = clv_jpeg_max_scans() == CLV_JPEG_DEFAULT_MAX_SCANS;
+    clv_jpeg_set_max_scans(old);
+    return one && read && dflt && clv_jpeg_max_scans() == old;
+}
+
+static long h_max_scans(const row *r)
+{
+    (void)r;
+    return clv_jpeg_max_scans() == CLV_JPEG_DEFAULT_MAX_SCANS;
+}
+
 static long h_host_alloc(const row *r)
 {
     clv_host_image img;
@@ -1952,6 +1977,8 @@ static const struct api {
     {"clv_warp", h_warp},
     {"clv_io_set_max_pixels", h_set_max_pixels},
     {"clv_io_max_pixels", h_max_pixels},
+    {"clv_jpeg_set_max_scans", h_set_max_scans},
+    {"clv_jpeg_max_scans", h_max_scans},
     {"clv_host_image_alloc", h_host_alloc},
     {"clv_host_image_free", h_host_free},
     {"clv_host_image_to_f32", h_to_f32},
