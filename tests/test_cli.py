@@ -827,9 +827,8 @@ def test_errors(tmp, inputs):
         with open(os.path.join(bad, "box.cl"), "a") as f:
             f.write("\nthis is not OpenCL C;\n#error deliberately broken for test_cli\n")
         r = clv("box", "--ksize", "3x3", path, out, env={"CLV_KERNEL_PATH": bad})
-        # PoCL's compiler itself prints "1 error generated." on stderr during
-        # the build; that line is not the tool's and is tolerated here.
-        r.err = "".join(l for l in r.err.splitlines(True) if not re.match(r"^\d+ errors? generated\.$", l))
+        # The compiler's own chatter ("1 error generated.") is captured by
+        # the library (issue 13 #5): it may not reach stderr as a second line.
         check(one_error_line(r) and r.code == 1, "build failure: one error line, exit 1", r.describe())
         check("box" in r.err and len(r.err) <= 1000, "build failure: the line names the op and is capped",
               "%d chars" % len(r.err))
