@@ -421,12 +421,22 @@ __kernel void tm_apply(__global const float *hdr, int hpitch, __global const flo
     const CELL c = clv_grid_sample(grid CLV_DBG_PASS(grid), gw, gh, gd, (float)x * inv_ss,
                                    (float)y * inv_ss, (L - lo) * inv_sr);
     float B = CELL_W(c) > 1e-6f ? CELL_V(c) / CELL_W(c) : L;
-    B = clamp(B, lo, hi);
-    const float a = contrast / (hi - lo);
-    const float Lc = clamp(L, lo, hi);
-    const float l_local = a * (B - hi) + (L - B);
-    const float l_global = a * (Lc - hi) + (L - Lc);
-    const float Lout = blend * l_local + (1.0f - blend) * l_global + exposure - headroom;
+    float Lout;
+    if (hi - lo < 1.5f * (TM_SPAN / (float)TM_BINS)) {
+        /* Flat image: its 0.1 % .. 99.9 % points share one 1/32-stop bin,
+         * where a = contrast / (hi - lo) would stretch the bin to `contrast`
+         * stops and the output would jump with where L falls in it. The base
+         * goes to the middle of the compressed range instead (what a
+         * mid-range base gets), detail kept: the same gray for every value. */
+        Lout = -0.5f * contrast + (L - B) + exposure - headroom;
+    } else {
+        B = clamp(B, lo, hi);
+        const float a = contrast / (hi - lo);
+        const float Lc = clamp(L, lo, hi);
+        const float l_local = a * (B - hi) + (L - B);
+        const float l_global = a * (Lc - hi) + (L - Lc);
+        Lout = blend * l_local + (1.0f - blend) * l_global + exposure - headroom;
+    }
 
     __global const float *p = ROW(hdr, hpitch, y) + (size_t)x * HDR_CN;
     const float inv_lum = CLV_EXP2F(-L); /* L is the log2 of the (floored) luminance */
