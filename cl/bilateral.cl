@@ -3,7 +3,16 @@
  *   w(p,q) = ws[dx] * ws[dy] * 2^(kr * ||I(q) - I(p)||^2)
  * over the square window |dx|, |dy| <= r, where
  *   ws[r + d] = exp(-d^2 / (2 sigma_space^2))   (__constant table, 2r+1 entries)
- *   kr = -log2(e) / (2 sigma_range^2)          (so 2^(kr d2) = exp(-d2 / 2 sigma_range^2))
+ * Large finite values (f32 up to FLT_MAX) stay finite: every value is read
+ * scaled by vk, a power of two (exact) with vk <= 1/2 and vk <= 1 / (the sum
+ * of the spatial weights), so no difference of two scaled values and no
+ * weighted sum of them can overflow; the result is scaled back by ivk =
+ * 1/vk. The range term is computed as the square of a scaled difference,
+ *   2^(-||u||^2),  u = (vk I(q) - vk I(p)) rk,  rk = sqrt(log2(e) / 2) / (sigma_range vk)
+ * (= exp(-||I(q) - I(p)||^2 / 2 sigma_range^2)), never as d^2 / sigma^2,
+ * whose d^2 overflows long before the weight vanishes (rk is capped at
+ * FLT_MAX: u is then 0 or far beyond any weight). The host passes vk = 1
+ * for u8/u16, which cannot overflow.
  * The centre tap has weight 1, so the weight sum never vanishes. Each window
  * row is summed on its own before it joins the totals, which keeps float
  * rounding near that of a (2r+1)-term sum rather than a (2r+1)^2-term one.
@@ -21,7 +30,7 @@
  *                   so the filter's inner loop has no index arithmetic.
  *   bil_rows_vec    VEC consecutive pixels of a row per work-item, one FV per
  *                   channel; the inner loop is branch-free vector code, the
- *                   weight one polynomial 2^(kr d2 + lw[dy][dx]) with lw a
+ *                   weight one polynomial 2^(lw[dy][dx] - ||u||^2) with lw a
  *                   (2r+1)^2 table of log2(ws[dx] ws[dy]).
  * Needs DEPTH_*, CN, BORDER. */
 #ifndef BORDER
@@ -47,8 +56,8 @@
 #endif
 
 __kernel void bil_tiled(__global const T *src, int src_pitch, int width, int height,
-                        __global T *dst, int dst_pitch, __constant float *ws, int r, float kr,
-                        __local float *tile CLV_DBG_PARAMS)
+                        __global T *dst, int dst_pitch, __constant float *ws, int r, float rk,
+                        float vk, float ivk, __local float *tile CLV_DBG_PARAMS)
 {
     CLV_DBG_BUF(src, 0);
     CLV_DBG_BUF(dst, 4);
@@ -62,8 +71,8 @@ __kernel void bil_tiled(__global const T *src, int src_pitch, int width, int hei
         const int ty = i / tw, tx = i - ty * tw;
         const int sx = BORDER_INDEX(x0 - r + tx, width);
         const int sy = BORDER_INDEX(y0 - r + ty, height);
-        VSTORE((sx < 0 || sy < 0) ? FN_ZERO : LOAD_PIX(src, ROW(src, src_pitch, sy), sx), i,
-               tile);
+        VSTORE((sx < 0 || sy < 0) ? FN_ZERO : LOAD_PIX(src, ROW(src, src_pitch, sy), sx) * vk,
+               i, tile);
     }
     barrier(CLK_LOCAL_MEM_FENCE);
     const int x = x0 + lx, y = y0 + ly;
@@ -82,15 +91,15 @@ __kernel void bil_tiled(__global const T *src, int src_pitch, int width, int hei
         float rw = 0.0f;
         for (int dx = xlo; dx <= xhi; dx++) {
             const FN q = VLOAD(row + dx, tile);
-            const FN d = q - c;
-            const float wt = GLD(ws, ws, r + dx) * native_exp2(kr * BIL_NORM2(d));
+            const FN u = (q - c) * rk;
+            const float wt = GLD(ws, ws, r + dx) * native_exp2(-BIL_NORM2(u));
             rsum += wt * q;
             rw += wt;
         }
         sum += wy * rsum;
         wsum += wy * rw;
     }
-    STORE_PIX(dst, ROW(dst, dst_pitch, y), x, sum / wsum);
+    STORE_PIX(dst, ROW(dst, dst_pitch, y), x, sum / wsum * ivk);
 }
 
 /* For radii whose tile does not fit local memory even with a small
@@ -98,7 +107,7 @@ __kernel void bil_tiled(__global const T *src, int src_pitch, int width, int hei
  * caches do the staging). */
 __kernel void bil_global(__global const T *src, int src_pitch, int width, int height,
                          __global T *dst, int dst_pitch, __constant float *ws, int r,
-                         float kr CLV_DBG_PARAMS)
+                         float rk, float vk, float ivk CLV_DBG_PARAMS)
 {
     CLV_DBG_BUF(src, 0);
     CLV_DBG_BUF(dst, 4);
@@ -106,7 +115,7 @@ __kernel void bil_global(__global const T *src, int src_pitch, int width, int he
     const int x = get_global_id(0), y = get_global_id(1);
     if (x >= width || y >= height)
         return;
-    const FN c = LOAD_PIX(src, ROW(src, src_pitch, y), x);
+    const FN c = LOAD_PIX(src, ROW(src, src_pitch, y), x) * vk;
     FN sum = FN_ZERO;
     float wsum = 0.0f;
     BIL_WINDOW(ylo, yhi, y, height, r);
@@ -117,16 +126,16 @@ __kernel void bil_global(__global const T *src, int src_pitch, int width, int he
         FN rsum = FN_ZERO;
         float rw = 0.0f;
         for (int dx = xlo; dx <= xhi; dx++) {
-            const FN q = LOAD_PIX(src, row, BORDER_INDEX(x + dx, width));
-            const FN d = q - c;
-            const float wt = GLD(ws, ws, r + dx) * native_exp2(kr * BIL_NORM2(d));
+            const FN q = LOAD_PIX(src, row, BORDER_INDEX(x + dx, width)) * vk;
+            const FN u = (q - c) * rk;
+            const float wt = GLD(ws, ws, r + dx) * native_exp2(-BIL_NORM2(u));
             rsum += wt * q;
             rw += wt;
         }
         sum += wy * rsum;
         wsum += wy * rw;
     }
-    STORE_PIX(dst, ROW(dst, dst_pitch, y), x, sum / wsum);
+    STORE_PIX(dst, ROW(dst, dst_pitch, y), x, sum / wsum * ivk);
 }
 
 #ifdef VEC
@@ -167,10 +176,11 @@ static inline FV bil_exp2(FV t)
  * py * ppitch + px], py in [0, height + 2r), px in [0, ppitch). With
  * BORDER_CONSTANT outside pixels are 0 and the row mask planes[CN *
  * plane_size + px] is 1 inside the image, 0 outside (rows outside are
- * clipped by the filter's loop bounds instead). One work-item fills VEC
+ * clipped by the filter's loop bounds instead). Values are scaled by vk. One work-item fills VEC
  * padded columns of one padded row. */
 __kernel void bil_planes_vec(__global const T *src, int src_pitch, int width, int height, int r,
-                             __global float *planes, int ppitch, int plane_size CLV_DBG_PARAMS)
+                             __global float *planes, int ppitch, int plane_size,
+                             float vk CLV_DBG_PARAMS)
 {
     CLV_DBG_BUF(src, 0);
     CLV_DBG_BUF(planes, 5);
@@ -185,14 +195,14 @@ __kernel void bil_planes_vec(__global const T *src, int src_pitch, int width, in
         /* Inside the image: vector loads, channels split with shuffles. */
         __global const T *in = row + (size_t)(px0 - r) * CN;
 #if CN == 1
-        GVST(16, planes, convert_float16(GVLD(16, src, 0, in)), 0, out);
+        GVST(16, planes, (convert_float16(GVLD(16, src, 0, in)) * vk), 0, out);
 #elif CN == 2
-        const float16 a = convert_float16(GVLD(16, src, 0, in)), b = convert_float16(GVLD(16, src, 1, in));
+        const float16 a = (convert_float16(GVLD(16, src, 0, in)) * vk), b = (convert_float16(GVLD(16, src, 1, in)) * vk);
         GVST(16, planes, shuffle2(a, b, (uint16)(0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30)), 0, out);
         GVST(16, planes, shuffle2(a, b, (uint16)(1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25, 27, 29, 31)), 0, out + plane_size);
 #elif CN == 3
-        const float16 a = convert_float16(GVLD(16, src, 0, in)), b = convert_float16(GVLD(16, src, 1, in)),
-                      c = convert_float16(GVLD(16, src, 2, in));
+        const float16 a = (convert_float16(GVLD(16, src, 0, in)) * vk), b = (convert_float16(GVLD(16, src, 1, in)) * vk),
+                      c = (convert_float16(GVLD(16, src, 2, in)) * vk);
         /* value 3i + k of the 48 is lane 3i + k of a:b (below 32) or of c. */
         const float16 ab0 = shuffle2(a, b, (uint16)(0, 3, 6, 9, 12, 15, 18, 21, 24, 27, 30, 0, 0, 0, 0, 0));
         const float16 ab1 = shuffle2(a, b, (uint16)(1, 4, 7, 10, 13, 16, 19, 22, 25, 28, 31, 0, 0, 0, 0, 0));
@@ -201,8 +211,8 @@ __kernel void bil_planes_vec(__global const T *src, int src_pitch, int width, in
         GVST(16, planes, shuffle2(ab1, c, (uint16)(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 18, 21, 24, 27, 30)), 0, out + plane_size);
         GVST(16, planes, shuffle2(ab2, c, (uint16)(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 16, 19, 22, 25, 28, 31)), 0, out + 2 * plane_size);
 #else
-        const float16 a = convert_float16(GVLD(16, src, 0, in)), b = convert_float16(GVLD(16, src, 1, in)),
-                      c = convert_float16(GVLD(16, src, 2, in)), d = convert_float16(GVLD(16, src, 3, in));
+        const float16 a = (convert_float16(GVLD(16, src, 0, in)) * vk), b = (convert_float16(GVLD(16, src, 1, in)) * vk),
+                      c = (convert_float16(GVLD(16, src, 2, in)) * vk), d = (convert_float16(GVLD(16, src, 3, in)) * vk);
         const uint16 lo = (uint16)(0, 1, 2, 3, 4, 5, 6, 7, 16, 17, 18, 19, 20, 21, 22, 23);
 #define BIL_SPLIT4(k) shuffle2(shuffle2(a, b, (uint16)(k, k + 4, k + 8, k + 12, k + 16, k + 20, k + 24, k + 28, 0, 0, 0, 0, 0, 0, 0, 0)), \
                                shuffle2(c, d, (uint16)(k, k + 4, k + 8, k + 12, k + 16, k + 20, k + 24, k + 28, 0, 0, 0, 0, 0, 0, 0, 0)), lo)
@@ -216,7 +226,7 @@ __kernel void bil_planes_vec(__global const T *src, int src_pitch, int width, in
 #endif
     for (int i = 0; i < VEC; i++) {
         const int sx = BORDER_INDEX(px0 + i - r, width);
-        const FN v = (sx < 0 || sy < 0) ? FN_ZERO : LOAD_PIX(src, row, sx);
+        const FN v = (sx < 0 || sy < 0) ? FN_ZERO : LOAD_PIX(src, row, sx) * vk;
 #if CN == 1
         GST(planes, out, i, v);
 #else
@@ -240,7 +250,7 @@ __kernel void bil_planes_vec(__global const T *src, int src_pitch, int width, in
 
 /* Pixels x0 .. x0 + VEC - 1 of row y, one FV per channel. lw is the 2-D
  * table of log2 spatial weights, lw[(dy + r) * (2r + 1) + dx + r] =
- * log2(ws[dx] ws[dy]), so a tap's weight is a single 2^(kr d2 + lw): no
+ * log2(ws[dx] ws[dy]), so a tap's weight is a single 2^(lw - ||u||^2): no
  * multiply by the spatial weight, and the table entry is a broadcast operand
  * of the fma. (It has up to 129^2 entries, more than __constant promises,
  * hence __global; on a CPU both are plain memory.) Lanes past the row read
@@ -249,7 +259,7 @@ __kernel void bil_planes_vec(__global const T *src, int src_pitch, int width, in
  * rounding near that of a (2r+1)-term sum. */
 __kernel void bil_rows_vec(__global const float *planes, int ppitch, int plane_size, int width,
                            int height, __global T *dst, int dst_pitch, __global const float *lw,
-                           int r, float kr CLV_DBG_PARAMS)
+                           int r, float rk, float ivk CLV_DBG_PARAMS)
 {
     CLV_DBG_BUF(planes, 0);
     CLV_DBG_BUF(dst, 5);
@@ -277,7 +287,7 @@ __kernel void bil_rows_vec(__global const float *planes, int ppitch, int plane_s
 #if BORDER == BORDER_CONSTANT
     __global const float *mask = planes + (size_t)CN * plane_size + x0;
 #endif
-    const FV krv = (FV)(kr);
+    const FV rkv = (FV)(rk);
     BIL_WINDOW(ylo, yhi, y, height, r);
     for (int dy = ylo; dy <= yhi; dy++) {
         /* Tap t of this row is dx = t - r. */
@@ -294,25 +304,26 @@ __kernel void bil_rows_vec(__global const float *planes, int ppitch, int plane_s
         FV r3 = (FV)(0.0f);
 #endif
         for (int t = 0; t < side; t++) {
+            /* e = lw - ||u||^2, one fma per channel */
             const FV q0 = VLOAD_AT(planes, t, row);
-            FV d = q0 - c0;
-            FV d2 = d * d;
+            FV u = (q0 - c0) * rkv;
+            FV e = fma(-u, u, (FV)(GLD(lw, lwrow, t)));
 #if CN >= 2
             const FV q1 = VLOAD_AT(planes, plane_size + t, row);
-            d = q1 - c1;
-            d2 = fma(d, d, d2);
+            u = (q1 - c1) * rkv;
+            e = fma(-u, u, e);
 #endif
 #if CN >= 3
             const FV q2 = VLOAD_AT(planes, 2 * plane_size + t, row);
-            d = q2 - c2;
-            d2 = fma(d, d, d2);
+            u = (q2 - c2) * rkv;
+            e = fma(-u, u, e);
 #endif
 #if CN == 4
             const FV q3 = VLOAD_AT(planes, 3 * plane_size + t, row);
-            d = q3 - c3;
-            d2 = fma(d, d, d2);
+            u = (q3 - c3) * rkv;
+            e = fma(-u, u, e);
 #endif
-            FV wt = bil_exp2(fma(d2, krv, (FV)(GLD(lw, lwrow, t))));
+            FV wt = bil_exp2(e);
 #if BORDER == BORDER_CONSTANT
             wt *= VLOAD_AT(planes, t, mask);
 #endif
@@ -340,7 +351,7 @@ __kernel void bil_rows_vec(__global const float *planes, int ppitch, int plane_s
         s3 += r3;
 #endif
     }
-    const FV inv = 1.0f / wsum;
+    const FV inv = ivk / wsum;
     __global T *out = ROW(dst, dst_pitch, y);
 #if CN == 1
     /* Image pitches are multiples of 64 bytes: the whole vector stays in the

@@ -78,14 +78,25 @@ static inline float clv_luma(__global const T *p CLV_DBG_PARAM(p))
  * scale, so splat and slice agree on where a pixel sits). */
 static inline int clv_cell(float pos) { return (int)floor(pos + 0.5f); }
 
+/* Range coordinate (e - lo) * inv_sr in cells, computed on halves so e - lo
+ * cannot overflow (edges of -3e38 and 3e38 are 6e38 apart): halving is
+ * exact, so this is bit for bit (e - lo) * inv_sr whenever that is finite
+ * (barring subnormal halves). */
+static inline float clv_range_pos(float e, float lo, float inv_sr)
+{
+    return (0.5f * e - 0.5f * lo) * inv_sr * 2.0f;
+}
+
 /* Splat by gathering: a work-item owns cell column (gx, gy) and ZC range cells
  * starting at gz0; it visits the pixels whose nearest cell column is (gx, gy)
- * and adds (value, 1) to the range cell of their edge value. No atomics, so it
- * is exact and deterministic on every device. */
+ * and adds (vk value, 1) to the range cell of their edge value. No atomics, so it
+ * is exact and deterministic on every device. vk is a power of two (exact)
+ * that keeps a cell's sum finite for any finite f32 value (1 / the most
+ * pixels a cell can hold; 1 for u8/u16); the slice divides it out. */
 __kernel void grid_splat(__global const T *vals, int vpitch, __global const ET *edge, int epitch,
                          int width, int height, float s_s, float inv_ss, float inv_sr,
                          __global const float *rng, __global float *grid, int gw, int gh, int gd,
-                         int bands CLV_DBG_PARAMS)
+                         int bands, float vk CLV_DBG_PARAMS)
 {
     CLV_DBG_BUF(vals, 0);
     CLV_DBG_BUF(edge, 2);
@@ -117,9 +128,9 @@ __kernel void grid_splat(__global const T *vals, int vpitch, __global const ET *
             if (clv_cell((float)x * inv_ss) != gx)
                 continue;
             const float e = EDGE_AT(vrow, erow, x);
-            const int k = clamp(clv_cell((e - lo) * inv_sr), 0, gd - 1) - gz0;
+            const int k = clamp(clv_cell(clv_range_pos(e, lo, inv_sr)), 0, gd - 1) - gz0;
             if (k >= 0 && k < ZC)
-                acc[k] += CELL_OF(LOAD_PIX(vals, vrow, x));
+                acc[k] += CELL_OF(LOAD_PIX(vals, vrow, x) * vk);
         }
     }
     const int nz = min(ZC, gd - gz0);
@@ -185,12 +196,13 @@ static inline CELL clv_grid_sample(__global const float *grid CLV_DBG_PARAM(grid
     return c0 * (1.0f - az) + c1 * az;
 }
 
-/* Slice: sample the blurred grid at each pixel's (x, y, edge) and divide.
- * Where the weight is (numerically) zero the pixel keeps its own value. */
+/* Slice: sample the blurred grid at each pixel's (x, y, edge), divide and
+ * undo the splat's scale (ivk = 1 / vk). Where the weight is (numerically)
+ * zero the pixel keeps its own value. */
 __kernel void grid_slice(__global const T *vals, int vpitch, __global const ET *edge, int epitch,
                          __global T *dst, int dpitch, int width, int height, float inv_ss,
                          float inv_sr, __global const float *rng, __global const float *grid,
-                         int gw, int gh, int gd CLV_DBG_PARAMS)
+                         int gw, int gh, int gd, float ivk CLV_DBG_PARAMS)
 {
     CLV_DBG_BUF(vals, 0);
     CLV_DBG_BUF(edge, 2);
@@ -204,8 +216,8 @@ __kernel void grid_slice(__global const T *vals, int vpitch, __global const ET *
     __global const ET *erow = ROW(edge, epitch, y);
     const float e = EDGE_AT(vrow, erow, x);
     const CELL c = clv_grid_sample(grid CLV_DBG_PASS(grid), gw, gh, gd, (float)x * inv_ss,
-                                   (float)y * inv_ss, (e - GLD(rng, rng, 0)) * inv_sr);
-    const FN v = CELL_W(c) > 1e-6f ? CELL_V(c) / CELL_W(c) : LOAD_PIX(vals, vrow, x);
+                                   (float)y * inv_ss, clv_range_pos(e, GLD(rng, rng, 0), inv_sr));
+    const FN v = CELL_W(c) > 1e-6f ? CELL_V(c) / CELL_W(c) * ivk : LOAD_PIX(vals, vrow, x);
     STORE_PIX(dst, ROW(dst, dpitch, y), x, v);
 }
 
@@ -417,12 +429,22 @@ __kernel void tm_apply(__global const float *hdr, int hpitch, __global const flo
     const CELL c = clv_grid_sample(grid CLV_DBG_PASS(grid), gw, gh, gd, (float)x * inv_ss,
                                    (float)y * inv_ss, (L - lo) * inv_sr);
     float B = CELL_W(c) > 1e-6f ? CELL_V(c) / CELL_W(c) : L;
-    B = clamp(B, lo, hi);
-    const float a = contrast / (hi - lo);
-    const float Lc = clamp(L, lo, hi);
-    const float l_local = a * (B - hi) + (L - B);
-    const float l_global = a * (Lc - hi) + (L - Lc);
-    const float Lout = blend * l_local + (1.0f - blend) * l_global + exposure - headroom;
+    float Lout;
+    if (hi - lo < 1.5f * (TM_SPAN / (float)TM_BINS)) {
+        /* Flat image: its 0.1 % .. 99.9 % points share one 1/32-stop bin,
+         * where a = contrast / (hi - lo) would stretch the bin to `contrast`
+         * stops and the output would jump with where L falls in it. The base
+         * goes to the middle of the compressed range instead (what a
+         * mid-range base gets), detail kept: the same gray for every value. */
+        Lout = -0.5f * contrast + (L - B) + exposure - headroom;
+    } else {
+        B = clamp(B, lo, hi);
+        const float a = contrast / (hi - lo);
+        const float Lc = clamp(L, lo, hi);
+        const float l_local = a * (B - hi) + (L - B);
+        const float l_global = a * (Lc - hi) + (L - Lc);
+        Lout = blend * l_local + (1.0f - blend) * l_global + exposure - headroom;
+    }
 
     __global const float *p = ROW(hdr, hpitch, y) + (size_t)x * HDR_CN;
     const float inv_lum = CLV_EXP2F(-L); /* L is the log2 of the (floored) luminance */

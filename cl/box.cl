@@ -7,13 +7,28 @@
  *   box_cols: sums over ky rows of the scratch, scaled, -> dst. Each
  *     work-item slides down `chunk` rows of one column (reads along rows are
  *     contiguous across work-items).
- * Needs DEPTH_*, CN, BORDER. */
+ * Needs DEPTH_*, CN, BORDER.
+ *
+ * f32: every value is scaled while it is loaded (box_rows by 1/kx, box_cols
+ * by 1/ky, the one-pass kernels by 1/(kx ky)) instead of the sum at the end,
+ * so every running sum is a mean of at most the largest |value| and finite
+ * for any finite input (a 3x3 sum of 1e38 is beyond float). One multiply or
+ * fma per load, as many as before. u8/u16 sums cannot overflow and keep the
+ * scale at the end (their rounding to integers stays as it was). */
 #ifndef BORDER
 #error "BORDER must be defined"
 #endif
 
+#ifdef DEPTH_F32
+#define BOX_PRE(v, k) ((v) * (k))
+#define BOX_POST(s, k) (s)
+#else
+#define BOX_PRE(v, k) (v)
+#define BOX_POST(s, k) ((s) * (k))
+#endif
+
 __kernel void box_rows(__global const T *src, int src_pitch, int width, int height,
-                       __global float *sums, int kx, int ax, int chunk,
+                       __global float *sums, int kx, int ax, int chunk, float scale_x,
                        __local float *seg CLV_DBG_PARAMS)
 {
     CLV_DBG_BUF(src, 0);
@@ -32,7 +47,7 @@ __kernel void box_rows(__global const T *src, int src_pitch, int width, int heig
         for (int i = lid; i < n; i += lsize) {
             const int sx = BORDER_INDEX(x0 - ax + i, width);
             const FN v = sx < 0 ? FN_ZERO : LOAD_PIX(src, row, sx);
-            VSTORE(v, i, seg);
+            VSTORE(BOX_PRE(v, scale_x), i, seg);
         }
     }
     barrier(CLK_LOCAL_MEM_FENCE);
@@ -52,7 +67,9 @@ __kernel void box_rows(__global const T *src, int src_pitch, int width, int heig
 }
 
 __kernel void box_cols(__global const float *sums, int width, int height, __global T *dst,
-                       int dst_pitch, int ky, int ay, int chunk, float scale CLV_DBG_PARAMS)
+                       int dst_pitch, int ky, int ay, int chunk,
+                       float scale /* f32: 1/ky (box_rows took 1/kx), else 1/(kx ky) */
+                       CLV_DBG_PARAMS)
 {
     CLV_DBG_BUF(sums, 0);
     CLV_DBG_BUF(dst, 3);
@@ -65,18 +82,18 @@ __kernel void box_cols(__global const float *sums, int width, int height, __glob
     for (int t = 0; t < ky; t++) {
         const int sy = BORDER_INDEX(y0 - ay + t, height);
         if (sy >= 0)
-            s += GVLOAD(sums, x, sums + (size_t)sy * pitch);
+            s += BOX_PRE(GVLOAD(sums, x, sums + (size_t)sy * pitch), scale);
     }
-    STORE_PIX(dst, ROW(dst, dst_pitch, y0), x, s * scale);
+    STORE_PIX(dst, ROW(dst, dst_pitch, y0), x, BOX_POST(s, scale));
     const int last = min(chunk, height - y0);
     for (int j = 1; j < last; j++) {
         const int yin = BORDER_INDEX(y0 + j - ay + ky - 1, height);
         const int yout = BORDER_INDEX(y0 + j - 1 - ay, height);
         if (yin >= 0)
-            s += GVLOAD(sums, x, sums + (size_t)yin * pitch);
+            s += BOX_PRE(GVLOAD(sums, x, sums + (size_t)yin * pitch), scale);
         if (yout >= 0)
-            s -= GVLOAD(sums, x, sums + (size_t)yout * pitch);
-        STORE_PIX(dst, ROW(dst, dst_pitch, y0 + j), x, s * scale);
+            s -= BOX_PRE(GVLOAD(sums, x, sums + (size_t)yout * pitch), scale);
+        STORE_PIX(dst, ROW(dst, dst_pitch, y0 + j), x, BOX_POST(s, scale));
     }
 }
 
@@ -119,14 +136,15 @@ __kernel void box_small(__global const T *src, int src_pitch, int width, int hei
         for (int ty = ly; ty < th; ty += BS_LY) {
             __global const T *row = ROW(src, src_pitch, by + ty);
             for (int tx = lx; tx < tw; tx += BS_LX)
-                VSTORE(LOAD_PIX(src, row, bx + tx), ty * tw + tx, tile);
+                VSTORE(BOX_PRE(LOAD_PIX(src, row, bx + tx), scale), ty * tw + tx, tile);
         }
     } else {
         for (int ty = ly; ty < th; ty += BS_LY) {
             const int sy = BORDER_INDEX(by + ty, height);
             for (int tx = lx; tx < tw; tx += BS_LX) {
                 const int sx = BORDER_INDEX(bx + tx, width);
-                VSTORE((sy < 0 || sx < 0) ? FN_ZERO : LOAD_PIX(src, ROW(src, src_pitch, sy), sx),
+                VSTORE((sy < 0 || sx < 0) ? FN_ZERO
+                                          : BOX_PRE(LOAD_PIX(src, ROW(src, src_pitch, sy), sx), scale),
                        ty * tw + tx, tile);
             }
         }
@@ -149,7 +167,7 @@ __kernel void box_small(__global const T *src, int src_pitch, int width, int hei
         if (p > 0)
             s += VLOAD((r + ky - 1) * BS_LX + lx, rsum) - VLOAD((r - 1) * BS_LX + lx, rsum);
         if (x < width && y < height)
-            STORE_PIX(dst, ROW(dst, dst_pitch, y), x, s * scale);
+            STORE_PIX(dst, ROW(dst, dst_pitch, y), x, BOX_POST(s, scale));
     }
 }
 
@@ -209,7 +227,7 @@ static inline void box_scan_row(__global const float *sums CLV_DBG_PARAM(sums),
         for (int t = 0; t < kx; t++)
             acc += box_value(row CLV_DBG_PASS(sums), x - ax + t, c, width);
         last[c] = acc;
-        GST(dst, out, e, FROM_FN_SCALAR(acc * scale));
+        GST(dst, out, e, FROM_FN_SCALAR(BOX_POST(acc, scale)));
     }
     /* Vector blocks [v0, v1): multiples of 16 after the head, whose leaving
      * term is at or after the row start and whose entering term is inside. */
@@ -223,7 +241,7 @@ static inline void box_scan_row(__global const float *sums CLV_DBG_PARAM(sums),
         const int x = e / CN, c = e - x * CN;
         last[c] += box_value(row CLV_DBG_PASS(sums), x - ax + kx - 1, c, width) -
                    box_value(row CLV_DBG_PASS(sums), x - ax - 1, c, width);
-        GST(dst, out, e, FROM_FN_SCALAR(last[c] * scale));
+        GST(dst, out, e, FROM_FN_SCALAR(BOX_POST(last[c], scale)));
     }
     if (v1 > v0) {
         float16 carry;
@@ -234,7 +252,7 @@ static inline void box_scan_row(__global const float *sums CLV_DBG_PARAM(sums),
         for (int e = v0; e < v1; e += 16) {
             const float16 d = VLOAD_AT(sums, e + ahead, row) - VLOAD_AT(sums, e - behind, row);
             const float16 sv = BOX_SCAN(d) + carry;
-            VSTORET_AT(dst, FROM_FV(sv * scale), e, out);
+            VSTORET_AT(dst, FROM_FV(BOX_POST(sv, scale)), e, out);
             carry = shuffle(sv, BOX_CARRY_MASK);
         }
         vstore16(carry, 0, cbuf);
@@ -245,7 +263,7 @@ static inline void box_scan_row(__global const float *sums CLV_DBG_PARAM(sums),
         const int x = e / CN, c = e - x * CN;
         last[c] += box_value(row CLV_DBG_PASS(sums), x - ax + kx - 1, c, width) -
                    box_value(row CLV_DBG_PASS(sums), x - ax - 1, c, width);
-        GST(dst, out, e, FROM_FN_SCALAR(last[c] * scale));
+        GST(dst, out, e, FROM_FN_SCALAR(BOX_POST(last[c], scale)));
     }
 }
 
@@ -278,7 +296,8 @@ __kernel void box_band_vec(__global const T *src, int src_pitch, int width, int 
             continue;
         __global const T *r = ROW(src, src_pitch, sy);
         for (int e = 0; e < nvals; e += VEC)
-            VSTORE_AT(work, VLOAD_AT(work, e, cs) + TO_FV(VLOAD_AT(src, e, r)), e, cs);
+            VSTORE_AT(work, VLOAD_AT(work, e, cs) + BOX_PRE(TO_FV(VLOAD_AT(src, e, r)), scale), e,
+                      cs);
     }
     box_scan_row(work CLV_DBG_PASS(work), cs, dst CLV_DBG_PASS(dst), ROW(dst, dst_pitch, y0),
                  width, kx, ax, scale);
@@ -291,9 +310,9 @@ __kernel void box_band_vec(__global const T *src, int src_pitch, int width, int 
         for (int e = 0; e < nvals; e += VEC) {
             FV s = VLOAD_AT(work, e, cs);
             if (yin >= 0)
-                s += TO_FV(VLOAD_AT(src, e, rin));
+                s += BOX_PRE(TO_FV(VLOAD_AT(src, e, rin)), scale);
             if (yout >= 0)
-                s -= TO_FV(VLOAD_AT(src, e, rout));
+                s -= BOX_PRE(TO_FV(VLOAD_AT(src, e, rout)), scale);
             VSTORE_AT(work, s, e, cs);
         }
         box_scan_row(work CLV_DBG_PASS(work), cs, dst CLV_DBG_PASS(dst),

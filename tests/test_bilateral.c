@@ -190,12 +190,35 @@ static void photo(void)
     }
 }
 
+/* Issue 13 #3: finite f32 values near FLT_MAX give finite weighted means
+ * within 1e-4 of the double reference: sigma_range as large as the values
+ * (range weights near 1: the weighted sums would overflow), beyond them
+ * (1e300: every range weight 1) and small (1: neighbours of the other sign
+ * get weight 0, where (d / sigma)^2 must not become Inf - Inf). bparams.sr
+ * is in u8 units (run_bil scales f32 by 1/255). */
+static void large_values(void)
+{
+    static const double srs[] = {1e38, 1e300, 1.0};
+    for (int kind = 0; kind < TH_LARGE_KINDS; kind++)
+        for (int cn = 1; cn <= 3; cn += 2)
+            for (int i = 0; i < 3; i++) {
+                float *src = th_large_pixels(37, 29, cn, kind);
+                run_bil(src, 37, 29, cn, CLV_F32, (bparams){3.0, srs[i] * 255.0, 0},
+                        CLV_BORDER_REFLECT101, 0, th_large_name(kind));
+                if (i == 0)
+                    run_bil(src, 37, 29, cn, CLV_F32, (bparams){1.0, srs[i] * 255.0, 2},
+                            CLV_BORDER_CONSTANT, 0, th_large_name(kind));
+                free(src);
+            }
+}
+
 int main(void)
 {
     setvbuf(stdout, NULL, _IOLBF, 0); /* keep result lines in order with stderr */
     ctx = test_context();
     printf("device: %s (%s)\n", clv_context_device_name(ctx), clv_context_platform_name(ctx));
 
+    large_values();
     invalid_arguments();
 
     /* Every type, channel count and border at tiny and small odd sizes

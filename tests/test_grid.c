@@ -86,11 +86,36 @@ static unsigned char *to_gray(const unsigned char *rgb, int w, int h, int cn)
     return g;
 }
 
+/* Issue 13 #3: finite f32 values near FLT_MAX: the cell sums of 1e37 over
+ * a 16x16 cell overflowed, and edges of -3e38 and 3e38 (6e38 apart) put the
+ * negative columns in the wrong cell. Against the double reference, 1e-4. */
+static void large_values(clv_context *ctx)
+{
+    static const double s_r[] = {1e37, 1e38, 1e38};
+    for (int kind = 0; kind < TH_LARGE_KINDS; kind++)
+        for (int cn = 1; cn <= 3; cn += 2) {
+            float *src = th_large_pixels(61, 37, cn, kind);
+            check_case(ctx, 61, 37, cn, CLV_F32, NULL, 0, 16, s_r[kind], 1.0, 0, src);
+            check_case(ctx, 61, 37, cn, CLV_F32, NULL, 0, 4, s_r[kind], 0.0, 0, src);
+            free(src);
+        }
+    /* cross: f32 values that large, u8 edges (constant values: alternating
+     * ones under random edges average to near 0, a cancellation no float
+     * sum resolves to 1e-4 of the result) */
+    float *src = th_large_pixels(61, 37, 1, 1);
+    unsigned char *e = th_random_pixels(61, 37, 1, CLV_U8, 31);
+    check_case(ctx, 61, 37, 1, CLV_F32, e, CLV_U8, 8, 30, 1.0, 0, src);
+    free(e);
+    free(src);
+}
+
 int main(void)
 {
     clv_context *ctx = test_context();
     const clv_pixel_type types[] = {CLV_U8, CLV_U16, CLV_F32};
     const int cns[] = {1, 3, 4};
+
+    large_values(ctx);
 
     /* every type and channel count, small and odd sizes */
     const int sizes[][2] = {{1, 1}, {7, 3}, {37, 29}};

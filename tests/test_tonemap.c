@@ -137,9 +137,64 @@ static void check_properties(clv_context *ctx, const char *name, const float *hd
     free(out);
 }
 
+static double srgb8(double v)
+{
+    v = v < 0 ? 0 : v > 1 ? 1 : v;
+    return 255.0 * (v <= 0.0031308 ? 12.92 * v : 1.055 * pow(v, 1.0 / 2.4) - 0.055);
+}
+
+/* Issue 13 #10: a flat (constant) image maps to one output whatever its
+ * value (it jumped 41..163 with the value): the base goes to the middle of
+ * the compressed range, L' = exposure - 0.5 - contrast / 2 (edge.h), and the
+ * colour ratios are kept. Every pixel within 1 of that, for values from
+ * 1e-3 to 1e6, grey and coloured, a few parameter sets. */
+static void flat_images(clv_context *ctx)
+{
+    enum { W = 40, H = 30 };
+    static const double values[] = {1e-3, 0.5, 3.0, 100.0, 1e6};
+    static const double tint[2][3] = {{1.0, 1.0, 1.0}, {1.0, 0.5, 0.25}};
+    static const double params[][2] = {{5.0, 0.0}, {5.0, 1.0}, {2.0, -1.0}}; /* contrast, exposure */
+    float *hdr = th_malloc((size_t)W * H * 3 * sizeof *hdr);
+    for (int pi = 0; pi < 3; pi++)
+        for (int t = 0; t < 2; t++) {
+            clv_tonemap_params p = clv_tonemap_params_default();
+            p.contrast = params[pi][0];
+            p.exposure = params[pi][1];
+            const double lum = 0.2126 * tint[t][0] + 0.7152 * tint[t][1] + 0.0722 * tint[t][2];
+            const double lout = pow(2.0, p.exposure - 0.5 - 0.5 * p.contrast);
+            for (int v = 0; v < 5; v++) {
+                for (int i = 0; i < W * H; i++)
+                    for (int c = 0; c < 3; c++)
+                        hdr[i * 3 + c] = (float)(values[v] * tint[t][c]);
+                unsigned char *out = tonemap(ctx, hdr, W, H, 3, &p);
+                if (!out)
+                    continue;
+                int worst = 0;
+                double want[3];
+                for (int c = 0; c < 3; c++)
+                    want[c] = srgb8(tint[t][c] / lum * lout);
+                for (int i = 0; i < W * H; i++)
+                    for (int c = 0; c < 3; c++) {
+                        const int d = (int)floor(fabs(out[i * 3 + c] - want[c]) + 0.5);
+                        worst = d > worst ? d : worst;
+                    }
+                printf("flat %g x (%g, %g, %g), contrast %g, exposure %g: pixel 0 = %d %d %d, "
+                       "expected %.1f %.1f %.1f\n",
+                       values[v], tint[t][0], tint[t][1], tint[t][2], p.contrast, p.exposure,
+                       out[0], out[1], out[2], want[0], want[1], want[2]);
+                T(worst <= 1, "flat image %g (tint %d, contrast %g, exposure %g): off by %d",
+                  values[v], t, p.contrast, p.exposure, worst);
+                free(out);
+            }
+        }
+    free(hdr);
+}
+
 int main(void)
 {
     clv_context *ctx = test_context();
+
+    flat_images(ctx);
 
     /* chelsea.png linearised, times 2^(-6 .. +10) across the width */
     void *cat = NULL;

@@ -27,7 +27,10 @@ extern "C" {
  * at most CLV_BILATERAL_MAX_RADIUS. Pixels outside the image follow the border
  * mode (CONSTANT: they are skipped, not treated as zeros). src and dst have
  * the same shape and type. sigma_space and sigma_range must be finite and
- * > 0 (CLV_ERROR_INVALID_ARGUMENT otherwise).
+ * > 0 (CLV_ERROR_INVALID_ARGUMENT otherwise); any such sigma_range works
+ * with any finite f32 data, values up to FLT_MAX included (the output stays
+ * finite: values are scaled by a power of two before they are summed, and
+ * the range term is computed as (d / sigma_range)^2).
  * NaN/Inf: exactly the outputs whose window holds a non-finite value (in any
  * channel) are non-finite; the others are unaffected. */
 CLV_API clv_status clv_bilateral(clv_context *ctx, const clv_image *src, clv_image *dst,
@@ -60,7 +63,11 @@ CLV_API clv_grid_params clv_grid_params_default(void);
  * infinite edge value (or none finite at all) is CLV_ERROR_INVALID_ARGUMENT.
  * A NaN value or edge is splatted into the lowest range cell of its grid
  * column: outputs up to about (3 blur_sigma + 2) s_s pixels from it may come
- * out NaN; farther ones are unaffected. */
+ * out NaN; farther ones are unaffected.
+ * Finite f32 input gives finite output over the whole range (values and
+ * edges up to +-FLT_MAX; f32 values are splatted times a power of two so no
+ * cell sum overflows, and edges of -3e38 and 3e38 still fall in their own
+ * cells). */
 CLV_API clv_status clv_bilateral_grid(clv_context *ctx, const clv_image *src, clv_image *dst,
                                       const clv_grid_params *params);
 
@@ -102,6 +109,13 @@ CLV_API clv_tonemap_params clv_tonemap_params_default(void);
  *        + exposure - 0.5,   Lc = clamp(L, lo, hi)
  *   out = encode(clamp(2^L' (rgb / lum)^saturation, 0, 1))
  * The brightest base maps half a stop below white, leaving room for detail.
+ * Flat image (its 0.1 % and 99.9 % points in one 1/32-stop histogram bin,
+ * e.g. a constant image): a would stretch that bin to `contrast` stops, so
+ * instead the base maps to the middle of the compressed range,
+ *   L' = -contrast / 2 + D + exposure - 0.5     (blend has no effect),
+ * the same output for every value: a constant grey of any brightness gives
+ * encode(2^(exposure - 0.5 - contrast / 2)), 99 with the defaults, and a
+ * constant colour keeps its ratios to that luminance.
  * Input NaN and negative values are treated as 0 and +Inf as the largest
  * float, so every output pixel is defined (a NaN pixel comes out black, +Inf
  * white). params NULL means defaults; out-of-range parameters are

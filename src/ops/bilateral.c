@@ -121,10 +121,23 @@ CLV_API clv_status clv_bilateral(clv_context *ctx, const clv_image *src, clv_ima
 
     const int w = src->width, h = src->height, cn = src->channels, r = radius;
     const int sp = clv__pitch(src), dp = clv__pitch(dst);
-    /* 2^(kr d2) = exp(-d2 / 2 sigma_range^2); a sigma so small that kr
-     * overflows still gives weight 0 to every non-zero distance. */
-    const double krd = -1.4426950408889634 / (2.0 * sigma_range * sigma_range);
-    const float kr = krd < -FLT_MAX ? -FLT_MAX : (float)krd;
+    /* Value scale vk (see bilateral.cl): f32 values are read times a power
+     * of two no larger than 1/2 or 1 / (sum of the spatial weights), so the
+     * weighted sums and the differences stay finite up to FLT_MAX. u8/u16
+     * cannot overflow: vk = 1. Range term 2^(-(d vk rk)^2) =
+     * exp(-d^2 / 2 sigma_range^2); a sigma so small that rk overflows
+     * still gives weight 0 to every non-zero distance. */
+    double wsum1 = 0.0; /* sum of the 1-D spatial weights; the 2-D sum is its square */
+    for (int i = -radius; i <= radius; i++) {
+        const double u = (double)i / sigma_space;
+        wsum1 += exp(-0.5 * u * u);
+    }
+    int e2 = 0; /* vk = 2^-e2 */
+    if (src->type == CLV_F32) /* 2^(e2-1) <= max(2, sum) < 2^e2 */
+        (void)frexp(wsum1 * wsum1 > 2.0 ? wsum1 * wsum1 : 2.0, &e2);
+    const float vk = (float)ldexp(1.0, -e2), ivk = (float)ldexp(1.0, e2);
+    const double rkd = sqrt(0.5 * 1.4426950408889634) / (sigma_range * (double)vk);
+    const float rk = rkd > FLT_MAX ? FLT_MAX : (float)rkd;
 
     if (ctx->tune.vec > 0) {
         /* CPU: pad and split the channels into float planes once, then VEC
@@ -151,11 +164,11 @@ CLV_API clv_status clv_bilateral(clv_context *ctx, const clv_image *src, clv_ima
         const size_t g1[2] = {ppitch / (size_t)vec, prows};
         CLV_TRY(CLV_LAUNCH(ctx, OP, kplanes, 2, g1, NULL, CLV_ARG(src->mem), CLV_ARG(sp),
                            CLV_ARG(w), CLV_ARG(h), CLV_ARG(r), CLV_ARG(planes), CLV_ARG(ppitch_i),
-                           CLV_ARG(plane_i)));
+                           CLV_ARG(plane_i), CLV_ARG(vk)));
         const size_t g2[2] = {wv, (size_t)h};
         CLV_TRY(CLV_LAUNCH(ctx, OP, krows, 2, g2, NULL, CLV_ARG(planes), CLV_ARG(ppitch_i),
                            CLV_ARG(plane_i), CLV_ARG(w), CLV_ARG(h), CLV_ARG(dst->mem),
-                           CLV_ARG(dp), CLV_ARG(wsbuf), CLV_ARG(r), CLV_ARG(kr)));
+                           CLV_ARG(dp), CLV_ARG(wsbuf), CLV_ARG(r), CLV_ARG(rk), CLV_ARG(ivk)));
         goto out;
     }
 
@@ -172,7 +185,7 @@ CLV_API clv_status clv_bilateral(clv_context *ctx, const clv_image *src, clv_ima
         const size_t bytes = (lx + 2 * (size_t)r) * (ly + 2 * (size_t)r) * pix;
         CLV_TRY(CLV_LAUNCH(ctx, OP, ktiled, 2, g, l, CLV_ARG(src->mem), CLV_ARG(sp), CLV_ARG(w),
                            CLV_ARG(h), CLV_ARG(dst->mem), CLV_ARG(dp), CLV_ARG(wsbuf), CLV_ARG(r),
-                           CLV_ARG(kr), CLV_LOCAL(bytes)));
+                           CLV_ARG(rk), CLV_ARG(vk), CLV_ARG(ivk), CLV_LOCAL(bytes)));
     } else {
         /* Radius too large for a useful tile in the local-memory budget
          * (e.g. r > 22 with 3 channels in 32 KiB): read global memory. */
@@ -180,7 +193,7 @@ CLV_API clv_status clv_bilateral(clv_context *ctx, const clv_image *src, clv_ima
         CLV_TRY(clv__get_kernel(ctx, CLV__SRC_BILATERAL, opts, "bil_global", &kglobal));
         CLV_TRY(CLV_LAUNCH(ctx, OP, kglobal, 2, g, NULL, CLV_ARG(src->mem), CLV_ARG(sp),
                            CLV_ARG(w), CLV_ARG(h), CLV_ARG(dst->mem), CLV_ARG(dp), CLV_ARG(wsbuf),
-                           CLV_ARG(r), CLV_ARG(kr)));
+                           CLV_ARG(r), CLV_ARG(rk), CLV_ARG(vk), CLV_ARG(ivk)));
     }
 out:
     return status;

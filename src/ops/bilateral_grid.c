@@ -48,6 +48,8 @@ clv_status clv__grid_plan(clv_context *ctx, const char *op, int w, int h, int nv
     /* finite even when 1 / s_r is beyond float (a tiny s_r over a zero
      * range): kernels scale (edge - lo) by it, and 0 * Inf would be NaN */
     g->inv_sr = 1.0 / s_r < FLT_MAX ? (float)(1.0 / s_r) : FLT_MAX;
+    g->vk = 1.0f;
+    g->ivk = 1.0f;
     /* the last pixel's nearest cell, plus one so trilinear reads stay inside */
     g->gw = (int)floor((double)(w - 1) / s_s + 0.5) + 2;
     g->gh = (int)floor((double)(h - 1) / s_s + 0.5) + 2;
@@ -121,7 +123,8 @@ clv_status clv__grid_build(clv_context *ctx, const char *op, const char *options
     CLV_TRY(CLV_LAUNCH(ctx, op, ksplat, 3, gs, NULL, CLV_ARG(vals), CLV_ARG(vpitch), CLV_ARG(edge),
                        CLV_ARG(epitch), CLV_ARG(w), CLV_ARG(h), CLV_ARG(g->s_s),
                        CLV_ARG(g->inv_ss), CLV_ARG(g->inv_sr), CLV_ARG(g->rng), CLV_ARG(target),
-                       CLV_ARG(g->gw), CLV_ARG(g->gh), CLV_ARG(g->gd), CLV_ARG(bands)));
+                       CLV_ARG(g->gw), CLV_ARG(g->gh), CLV_ARG(g->gd), CLV_ARG(bands),
+                       CLV_ARG(g->vk)));
     if (bands > 1) {
         CLV_TRY(clv__get_kernel(ctx, CLV__SRC_GRID, options, "grid_reduce", &kreduce));
         const int n = (int)(cells * (size_t)g->nc);
@@ -243,6 +246,19 @@ static clv_status run(clv_context *ctx, const clv_image *src, const clv_image *e
     clv__grid g;
     CLV_TRY(clv__grid_plan(ctx, OP, src->width, src->height, src->channels, p.s_s, p.s_r,
                            (int)cells, &g));
+    if (src->type == CLV_F32) {
+        /* A cell gathers at most (floor(s_s) + 2)^2 pixels (and at most the
+         * image): splat vk times each value, vk = 2^-e with 2^e above that
+         * count, so no cell sum of finite values overflows (exact scaling:
+         * the result is unchanged unless values are within that factor of
+         * the subnormal range). */
+        const double side = floor(p.s_s) + 2.0, npix = (double)src->width * src->height;
+        const double most = side * side < npix ? side * side : npix;
+        int e2;
+        (void)frexp(most, &e2);
+        g.vk = (float)ldexp(1.0, -e2);
+        g.ivk = (float)ldexp(1.0, e2);
+    }
     const float rng_host[2] = {(float)lo, (float)hi};
     CLV_TRY(clv__param_store_if_new(ctx, OP, CLV__PARAM_GRID_RANGE, rng_host, sizeof rng_host,
                                     &g.rng));
@@ -259,7 +275,7 @@ static clv_status run(clv_context *ctx, const clv_image *src, const clv_image *e
                        CLV_ARG(e->mem), CLV_ARG(ep), CLV_ARG(dst->mem), CLV_ARG(dp),
                        CLV_ARG(src->width), CLV_ARG(src->height), CLV_ARG(g.inv_ss),
                        CLV_ARG(g.inv_sr), CLV_ARG(g.rng), CLV_ARG(g.grid), CLV_ARG(g.gw),
-                       CLV_ARG(g.gh), CLV_ARG(g.gd)));
+                       CLV_ARG(g.gh), CLV_ARG(g.gd), CLV_ARG(g.ivk)));
 out:
     return status;
 }

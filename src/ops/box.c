@@ -26,6 +26,11 @@ CLV_API clv_status clv_box_filter(clv_context *ctx, const clv_image *src, clv_im
     const int ax = ksize_x / 2, ay = ksize_y / 2;
     const int sp = clv__pitch(src), dp = clv__pitch(dst);
     const float scale = 1.0f / (float)(ksize_x * ksize_y);
+    /* f32 scales each value as it is loaded (see box.cl), so the two-pass
+     * variant splits the scale: 1/kx in box_rows, 1/ky in box_cols. */
+    const int f32 = src->type == CLV_F32;
+    const float scale_x = f32 ? 1.0f / (float)ksize_x : 1.0f;
+    const float scale_cols = f32 ? 1.0f / (float)ksize_y : scale;
     /* Columns: each work-item slides down `chunk_y` rows. */
     const int chunk_y = ksize_y < 16 ? 16 : ksize_y > 64 ? 64 : ksize_y;
 
@@ -104,11 +109,11 @@ CLV_API clv_status clv_box_filter(clv_context *ctx, const clv_image *src, clv_im
     const size_t l_rows[2] = {lx, 1};
     CLV_TRY(CLV_LAUNCH(ctx, OP, krows, 2, g_rows, l_rows, CLV_ARG(src->mem), CLV_ARG(sp),
                        CLV_ARG(w), CLV_ARG(h), CLV_ARG(sums), CLV_ARG(ksize_x), CLV_ARG(ax),
-                       CLV_ARG(chunk_x), CLV_LOCAL(seg_bytes)));
+                       CLV_ARG(chunk_x), CLV_ARG(scale_x), CLV_LOCAL(seg_bytes)));
     const size_t g_cols[2] = {(size_t)w, ((size_t)h + (size_t)chunk_y - 1) / (size_t)chunk_y};
     CLV_TRY(CLV_LAUNCH(ctx, OP, kcols, 2, g_cols, NULL, CLV_ARG(sums), CLV_ARG(w), CLV_ARG(h),
                        CLV_ARG(dst->mem), CLV_ARG(dp), CLV_ARG(ksize_y), CLV_ARG(ay),
-                       CLV_ARG(chunk_y), CLV_ARG(scale)));
+                       CLV_ARG(chunk_y), CLV_ARG(scale_cols)));
 out:
     return status;
 }

@@ -12,6 +12,8 @@ typedef struct clv__grid {
     int nc;              /* floats per cell: value channels + weight, padded to 2/4/8 */
     float s_s, inv_ss;   /* spatial sampling and its inverse */
     float inv_sr;        /* 1 / range sampling */
+    float vk, ivk;       /* splat value scale (a power of two) and its inverse: 1 unless
+                            set after clv__grid_plan (f32 values, see grid_splat) */
     cl_mem rng;          /* rng[0] = range offset (device) */
     cl_mem grid;         /* the blurred grid (context scratch) */
 } clv__grid;

@@ -525,3 +525,19 @@ int th_load_photo(const char *name, clv_pixel_type type, void **data, int *w, in
     clv_host_image_free(&hi);
     return 1;
 }
+
+float *th_large_pixels(int w, int h, int cn, int kind)
+{
+    float *p = th_malloc((size_t)w * h * cn * sizeof *p);
+    for (int y = 0; y < h; y++)
+        for (int x = 0; x < w; x++)
+            for (int c = 0; c < cn; c++)
+                p[((size_t)y * w + x) * cn + c] =
+                    kind == 0 ? 1e36f : kind == 1 ? 1e38f : (x & 1) ? -3e38f : 3e38f;
+    return p;
+}
+
+const char *th_large_name(int kind)
+{
+    return kind == 0 ? "const 1e36 " : kind == 1 ? "const 1e38 " : "columns +-3e38 ";
+}

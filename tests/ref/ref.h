@@ -129,4 +129,12 @@ int th_check_output(clv_context *ctx, const clv_image *dst, const void *want, si
  * loaded (*data to free()). */
 int th_load_photo(const char *name, clv_pixel_type type, void **data, int *w, int *h, int *cn);
 
+/* Large finite f32 pixels (issue 13 #3), w x h x cn packed, to free():
+ * kind 0: constant 1e36, 1: constant 1e38, 2: columns alternating +3e38
+ * (even x) and -3e38 (odd x). TH_LARGE_KINDS kinds; th_large_name(kind)
+ * names one for labels. */
+#define TH_LARGE_KINDS 3
+float *th_large_pixels(int w, int h, int cn, int kind);
+const char *th_large_name(int kind);
+
 #endif

@@ -35,6 +35,13 @@ static void put(void *p, size_t i, clv_pixel_type t, double v)
 /* The kernels place a coordinate with float arithmetic; mirror it. */
 static int cell_of(float pos) { return (int)floorf(pos + 0.5f); }
 
+/* (e - lo) * inv_sr in float as the kernels compute it (on halves, so edges
+ * of -3e38 and 3e38 do not overflow; bit for bit the plain form otherwise). */
+static float range_pos(float e, float lo, float inv_sr)
+{
+    return (0.5f * e - 0.5f * lo) * inv_sr * 2.0f;
+}
+
 static double edge_value(const void *src, int cn, clv_pixel_type type, const void *edge,
                          clv_pixel_type etype, size_t i)
 {
@@ -92,7 +99,7 @@ int ref_bilateral_grid(const void *src, int w, int h, int cn, clv_pixel_type typ
             size_t i = (size_t)y * w + x;
             int gx = cell_of((float)x * inv_ss), gy = cell_of((float)y * inv_ss);
             float e = (float)edge_value(src, cn, type, edge, etype, i);
-            int gz = cell_of((e - lo_f) * inv_sr);
+            int gz = cell_of(range_pos(e, lo_f, inv_sr));
             gz = gz < 0 ? 0 : gz > gd - 1 ? gd - 1 : gz;
             double *c = g + CELL(gx, gy, gz);
             for (int k = 0; k < cn; k++)
@@ -132,7 +139,7 @@ int ref_bilateral_grid(const void *src, int w, int h, int cn, clv_pixel_type typ
         for (int x = 0; x < w; x++) {
             size_t i = (size_t)y * w + x;
             float e = (float)edge_value(src, cn, type, edge, etype, i);
-            double f[3] = {(float)x * inv_ss, (float)y * inv_ss, (e - lo_f) * inv_sr};
+            double f[3] = {(float)x * inv_ss, (float)y * inv_ss, range_pos(e, lo_f, inv_sr)};
             const int dims[3] = {gw, gh, gd};
             int i0[3], i1[3];
             double a[3];
