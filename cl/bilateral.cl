@@ -55,6 +55,19 @@
 #define BIL_NORM2(d) dot((d), (d))
 #endif
 
+/* The range exponent -||u||^2, u = d rk, of a difference d. Only f32 needs
+ * the scaled form (its d^2 can overflow); a u8/u16 difference is at most
+ * 65535 and vk is 1, so there the exponent is nkr ||d||^2 with nkr =
+ * -min(rk^2, FLT_MAX): one multiply after the norm instead of one per channel
+ * before it (the same value up to rounding; d = 0 still weighs 1). */
+#if defined(DEPTH_F32)
+#define BIL_RANGE_INIT(rk) const float bil_rk = (rk)
+#define BIL_EXPO(d) (-BIL_NORM2((d) * bil_rk))
+#else
+#define BIL_RANGE_INIT(rk) const float bil_nkr = -fmin((rk) * (rk), FLT_MAX)
+#define BIL_EXPO(d) (bil_nkr * BIL_NORM2(d))
+#endif
+
 __kernel void bil_tiled(__global const T *src, int src_pitch, int width, int height,
                         __global T *dst, int dst_pitch, __constant float *ws, int r, float rk,
                         float vk, float ivk, __local float *tile CLV_DBG_PARAMS)
@@ -62,6 +75,7 @@ __kernel void bil_tiled(__global const T *src, int src_pitch, int width, int hei
     CLV_DBG_BUF(src, 0);
     CLV_DBG_BUF(dst, 4);
     CLV_DBG_BUF(ws, 6);
+    BIL_RANGE_INIT(rk);
     const int lx = get_local_id(0), ly = get_local_id(1);
     const int lw = get_local_size(0), lh = get_local_size(1);
     const int x0 = get_group_id(0) * lw, y0 = get_group_id(1) * lh;
@@ -91,8 +105,7 @@ __kernel void bil_tiled(__global const T *src, int src_pitch, int width, int hei
         float rw = 0.0f;
         for (int dx = xlo; dx <= xhi; dx++) {
             const FN q = VLOAD(row + dx, tile);
-            const FN u = (q - c) * rk;
-            const float wt = GLD(ws, ws, r + dx) * native_exp2(-BIL_NORM2(u));
+            const float wt = GLD(ws, ws, r + dx) * native_exp2(BIL_EXPO(q - c));
             rsum += wt * q;
             rw += wt;
         }
@@ -112,6 +125,7 @@ __kernel void bil_global(__global const T *src, int src_pitch, int width, int he
     CLV_DBG_BUF(src, 0);
     CLV_DBG_BUF(dst, 4);
     CLV_DBG_BUF(ws, 6);
+    BIL_RANGE_INIT(rk);
     const int x = get_global_id(0), y = get_global_id(1);
     if (x >= width || y >= height)
         return;
@@ -127,8 +141,7 @@ __kernel void bil_global(__global const T *src, int src_pitch, int width, int he
         float rw = 0.0f;
         for (int dx = xlo; dx <= xhi; dx++) {
             const FN q = LOAD_PIX(src, row, BORDER_INDEX(x + dx, width)) * vk;
-            const FN u = (q - c) * rk;
-            const float wt = GLD(ws, ws, r + dx) * native_exp2(-BIL_NORM2(u));
+            const float wt = GLD(ws, ws, r + dx) * native_exp2(BIL_EXPO(q - c));
             rsum += wt * q;
             rw += wt;
         }
@@ -287,7 +300,28 @@ __kernel void bil_rows_vec(__global const float *planes, int ppitch, int plane_s
 #if BORDER == BORDER_CONSTANT
     __global const float *mask = planes + (size_t)CN * plane_size + x0;
 #endif
+#if defined(DEPTH_F32)
+    /* e = lw - ||u||^2, u = d rk: one multiply and one fma per channel */
     const FV rkv = (FV)(rk);
+#define BIL_E_START(lwv) (lwv)
+#define BIL_E_TERM(e, q, c)                                                                   \
+    do {                                                                                      \
+        const FV u_ = ((q) - (c)) * rkv;                                                      \
+        e = fma(-u_, u_, e);                                                                  \
+    } while (0)
+#define BIL_E_END(e, lwv) (e)
+#else
+    /* e = lw + nkr ||d||^2 (u8/u16 differences cannot overflow): one fma per
+     * channel and one at the end */
+    const FV nkrv = (FV)(-fmin(rk * rk, FLT_MAX));
+#define BIL_E_START(lwv) ((FV)(0.0f))
+#define BIL_E_TERM(e, q, c)                                                                   \
+    do {                                                                                      \
+        const FV d_ = (q) - (c);                                                              \
+        e = fma(d_, d_, e);                                                                   \
+    } while (0)
+#define BIL_E_END(e, lwv) fma(nkrv, (e), (lwv))
+#endif
     BIL_WINDOW(ylo, yhi, y, height, r);
     for (int dy = ylo; dy <= yhi; dy++) {
         /* Tap t of this row is dx = t - r. */
@@ -304,25 +338,23 @@ __kernel void bil_rows_vec(__global const float *planes, int ppitch, int plane_s
         FV r3 = (FV)(0.0f);
 #endif
         for (int t = 0; t < side; t++) {
-            /* e = lw - ||u||^2, one fma per channel */
+            const FV lwv = (FV)(GLD(lw, lwrow, t));
             const FV q0 = VLOAD_AT(planes, t, row);
-            FV u = (q0 - c0) * rkv;
-            FV e = fma(-u, u, (FV)(GLD(lw, lwrow, t)));
+            FV e = BIL_E_START(lwv);
+            BIL_E_TERM(e, q0, c0);
 #if CN >= 2
             const FV q1 = VLOAD_AT(planes, plane_size + t, row);
-            u = (q1 - c1) * rkv;
-            e = fma(-u, u, e);
+            BIL_E_TERM(e, q1, c1);
 #endif
 #if CN >= 3
             const FV q2 = VLOAD_AT(planes, 2 * plane_size + t, row);
-            u = (q2 - c2) * rkv;
-            e = fma(-u, u, e);
+            BIL_E_TERM(e, q2, c2);
 #endif
 #if CN == 4
             const FV q3 = VLOAD_AT(planes, 3 * plane_size + t, row);
-            u = (q3 - c3) * rkv;
-            e = fma(-u, u, e);
+            BIL_E_TERM(e, q3, c3);
 #endif
+            e = BIL_E_END(e, lwv);
             FV wt = bil_exp2(e);
 #if BORDER == BORDER_CONSTANT
             wt *= VLOAD_AT(planes, t, mask);
@@ -379,4 +411,7 @@ __kernel void bil_rows_vec(__global const float *planes, int ppitch, int plane_s
     }
 #endif
 }
+#undef BIL_E_START
+#undef BIL_E_TERM
+#undef BIL_E_END
 #endif
