@@ -354,6 +354,33 @@ static clv_status build_log_error(clv_context *ctx, cl_program prog, cl_int err,
     return st;
 }
 
+/* Test and diagnostic hook: with CLV_RECORD_BUILDS=<file>, every distinct
+ * program a context builds (or loads from the cache) appends one line
+ * "<family>.cl<TAB><op options>" (the options before final_options()), in one
+ * write() to a file opened O_APPEND, so several processes can share the file.
+ * tests/portability/ rebuilds that list with the GPU toolchains. */
+static clv_status record_build(clv_context *ctx, clv__source_id src, const char *options)
+{
+    const char *path = getenv("CLV_RECORD_BUILDS");
+    if (!path || !*path)
+        return CLV_OK;
+    char line[2300];
+    int n = snprintf(line, sizeof line, "%s\t%s\n", clv__source_names[src], options);
+    if (n < 0 || (size_t)n >= sizeof line)
+        return clv__fail(ctx, CLV_ERROR_IO, "build", "CLV_RECORD_BUILDS: options too long");
+    int fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+    int ok = fd >= 0 && write(fd, line, (size_t)n) == (ssize_t)n;
+    int saved = errno;
+    if (fd >= 0 && close(fd) != 0 && ok) {
+        ok = 0;
+        saved = errno;
+    }
+    if (!ok)
+        return clv__fail(ctx, CLV_ERROR_IO, "build", "CLV_RECORD_BUILDS: cannot append to %s: %s",
+                         path, strerror(saved ? saved : EIO));
+    return CLV_OK;
+}
+
 static clv_status get_program(clv_context *ctx, clv__source_id src, const char *options,
                               clv__program **out)
 {
@@ -369,6 +396,7 @@ static clv_status get_program(clv_context *ctx, clv__source_id src, const char *
         }
     }
 
+    CLV_TRY(record_build(ctx, src, options));
     char final_opts[2048];
     final_options(ctx, options, final_opts, sizeof final_opts);
     size_t text_len = 0, key_len = 0;
