@@ -119,9 +119,20 @@ class Tools:
         if not self.rocm:
             self.missing.append("ROCm device libraries for gfx1030 and gfx906 "
                                 "(package rocm-device-libs)")
+        # ocloc: on PATH (intel-opencl-icd installed), else the copy .ci/setup
+        # unpacks into build-tools/intel without installing the package, so
+        # that Intel's OpenCL ICD is not registered: its loader uses
+        # RTLD_DEEPBIND, which the sanitizer build's ASan runtime refuses.
         self.ocloc = shutil.which("ocloc")
+        unpacked = os.path.join(ROOT, "build-tools", "intel")
+        if not self.ocloc and os.path.exists(os.path.join(unpacked, "usr/bin/ocloc")):
+            self.ocloc = os.path.join(unpacked, "usr/bin/ocloc")
+            libdir = os.path.join(unpacked, "usr/lib/x86_64-linux-gnu")
+            os.environ["LD_LIBRARY_PATH"] = libdir + (
+                ":" + os.environ["LD_LIBRARY_PATH"] if os.environ.get("LD_LIBRARY_PATH") else "")
         if not self.ocloc:
-            self.missing.append("ocloc (package intel-opencl-icd)")
+            self.missing.append("ocloc (intel-opencl-icd: bash .ci/setup unpacks it into "
+                                "build-tools/intel)")
         self.libclc = first(["/usr/lib/clc/nvptx64--nvidiacl.bc",
                              "/usr/share/clc/nvptx64--nvidiacl.bc",
                              "/usr/lib/llvm-15/lib/clc/nvptx64--nvidiacl.bc"])
