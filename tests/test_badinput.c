@@ -403,6 +403,8 @@ static const row rows[] = {
          .d0 = 1),
     CTXF("clv_gaussian_blur", "sigma_x 0", E_ARG, "sigma_x", .a = I_U8, .b = I_U8B, .d0 = 0),
     CTXF("clv_gaussian_blur", "sigma_x -1", E_ARG, "sigma_x", .a = I_U8, .b = I_U8B, .d0 = -1),
+    CTXF("clv_gaussian_blur", "sigma_x -1e-320", E_ARG, "(got -1e-320)", .a = I_U8, .b = I_U8B,
+         .d0 = -1e-320),
     CTXF("clv_gaussian_blur", "sigma_x NaN", E_ARG, "sigma_x", .a = I_U8, .b = I_U8B, .d0 = NAN),
     CTXF("clv_gaussian_blur", "sigma_x +Inf", E_ARG, "sigma_x", .a = I_U8, .b = I_U8B,
          .d0 = INFINITY),
@@ -487,6 +489,9 @@ static const row rows[] = {
          .s = "blur_sigma", .v = -1),
     CTXF("clv_bilateral_grid", "blur_sigma 21", E_ARG, "blur", .a = I_U8, .b = I_U8B,
          .s = "blur_sigma", .v = 21),
+    /* the value is quoted in full, not as %g's "20" (issue 13 #14) */
+    CTXF("clv_bilateral_grid", "blur_sigma 20.0000001", E_ARG, "(got 20.0000001)", .a = I_U8,
+         .b = I_U8B, .s = "blur_sigma", .v = 20.0000001),
     CTXF("clv_bilateral_grid", "blur_sigma NaN", E_ARG, "blur", .a = I_U8, .b = I_U8B,
          .s = "blur_sigma", .v = NAN),
     CTXF("clv_bilateral_grid", "f32 image with a +Inf pixel", E_ARG, "not finite", .a = I_F32INF,

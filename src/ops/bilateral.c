@@ -99,10 +99,10 @@ CLV_API clv_status clv_bilateral(clv_context *ctx, const clv_image *src, clv_ima
                          src->width, src->height);
     if (!(sigma_space > 0.0) || !isfinite(sigma_space))
         return clv__fail(ctx, CLV_ERROR_INVALID_ARGUMENT, OP,
-                         "sigma_space must be finite and > 0 (got %g)", sigma_space);
+                         "sigma_space must be finite and > 0 (got %s)", CLV_NUM(sigma_space));
     if (!(sigma_range > 0.0) || !isfinite(sigma_range))
         return clv__fail(ctx, CLV_ERROR_INVALID_ARGUMENT, OP,
-                         "sigma_range must be finite and > 0 (got %g)", sigma_range);
+                         "sigma_range must be finite and > 0 (got %s)", CLV_NUM(sigma_range));
     if (radius > CLV_BILATERAL_MAX_RADIUS)
         return clv__fail(ctx, CLV_ERROR_INVALID_ARGUMENT, OP, "radius %d is above the limit of %d",
                          radius, CLV_BILATERAL_MAX_RADIUS);

@@ -29,13 +29,13 @@ clv_status clv__grid_check_params(clv_context *ctx, const char *op, double s_s, 
 {
     if (!isfinite(s_s) || s_s < 1.0)
         return clv__fail(ctx, CLV_ERROR_INVALID_ARGUMENT, op,
-                         "spatial sampling s_s must be a finite number >= 1 (got %g)", s_s);
+                         "spatial sampling s_s must be a finite number >= 1 (got %s)", CLV_NUM(s_s));
     if (!isfinite(s_r) || !(s_r > 0.0))
         return clv__fail(ctx, CLV_ERROR_INVALID_ARGUMENT, op,
-                         "range sampling s_r must be finite and > 0 (got %g)", s_r);
+                         "range sampling s_r must be finite and > 0 (got %s)", CLV_NUM(s_r));
     if (!isfinite(blur_sigma) || blur_sigma < 0.0 || blur_sigma > 20.0)
         return clv__fail(ctx, CLV_ERROR_INVALID_ARGUMENT, op,
-                         "grid blur sigma must be in 0..20 cells (got %g)", blur_sigma);
+                         "grid blur sigma must be in 0..20 cells (got %s)", CLV_NUM(blur_sigma));
     return CLV_OK;
 }
 

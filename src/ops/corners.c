@@ -97,10 +97,10 @@ static clv_status check_args(clv_context *ctx, const clv_image *img, const clv_c
                          "out is NULL (capacity %d; pass capacity 0 to only count)", capacity);
     if (!(p->quality_level > 0.0 && p->quality_level <= 1.0))
         return clv__fail(ctx, CLV_ERROR_INVALID_ARGUMENT, OP,
-                         "quality_level must be in (0, 1] (got %g)", p->quality_level);
+                         "quality_level must be in (0, 1] (got %s)", CLV_NUM(p->quality_level));
     if (!(p->min_distance >= 0.0) || !isfinite(p->min_distance))
         return clv__fail(ctx, CLV_ERROR_INVALID_ARGUMENT, OP,
-                         "min_distance must be finite and >= 0 (got %g)", p->min_distance);
+                         "min_distance must be finite and >= 0 (got %s)", CLV_NUM(p->min_distance));
     if (p->block_size < 1 || p->block_size > MAX_BLOCK || p->block_size % 2 == 0)
         return clv__fail(ctx, CLV_ERROR_INVALID_ARGUMENT, OP,
                          "block_size must be odd in 1..%d (got %d)", MAX_BLOCK, p->block_size);

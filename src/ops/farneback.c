@@ -259,8 +259,8 @@ static void prepare_poly(int n, double sigma, fb_poly *pp)
 static clv_status check_params(clv_context *ctx, const clv_farneback_params *p)
 {
     if (!(p->pyr_scale > 0.0 && p->pyr_scale < 1.0))
-        return clv__fail(ctx, CLV_ERROR_INVALID_ARGUMENT, OP, "pyr_scale must be in (0, 1) (got %g)",
-                         p->pyr_scale);
+        return clv__fail(ctx, CLV_ERROR_INVALID_ARGUMENT, OP, "pyr_scale must be in (0, 1) (got %s)",
+                         CLV_NUM(p->pyr_scale));
     if (p->levels < 0 || p->levels > FB_MAX_LEVELS)
         return clv__fail(ctx, CLV_ERROR_INVALID_ARGUMENT, OP, "levels must be 0..%d (got %d)",
                          FB_MAX_LEVELS, p->levels);
@@ -275,7 +275,7 @@ static clv_status check_params(clv_context *ctx, const clv_farneback_params *p)
                          p->poly_n);
     if (!(p->poly_sigma > 0.0 && p->poly_sigma < 100.0))
         return clv__fail(ctx, CLV_ERROR_INVALID_ARGUMENT, OP,
-                         "poly_sigma must be > 0 and < 100 (got %g)", p->poly_sigma);
+                         "poly_sigma must be > 0 and < 100 (got %s)", CLV_NUM(p->poly_sigma));
     if (p->gaussian_window != 0 && p->gaussian_window != 1)
         return clv__fail(ctx, CLV_ERROR_INVALID_ARGUMENT, OP,
                          "gaussian_window must be 0 or 1 (got %d)", p->gaussian_window);

@@ -161,8 +161,8 @@ CLV_API clv_status clv_flow_to_color(clv_context *ctx, const clv_image *flow, cl
                          rgb->channels, rgb->width, rgb->height);
     if (!isfinite(max_magnitude))
         return clv__fail(ctx, CLV_ERROR_INVALID_ARGUMENT, OP_COLOR,
-                         "max_magnitude must be finite (got %g; <= 0 means the field's largest)",
-                         max_magnitude);
+                         "max_magnitude must be finite (got %s; <= 0 means the field's largest)",
+                         CLV_NUM(max_magnitude));
     /* A positive maximum below the smallest normal float would divide by 0. */
     float max_rad = 0.0f;
     if (max_magnitude > 0.0)

@@ -103,11 +103,11 @@ clv_status clv__gaussian_blur(clv_context *ctx, const clv_image *src, clv_image 
                          "destination is %dx%d, source is %dx%d", dst->width, dst->height,
                          src->width, src->height);
     if (!(sigma_x > 0.0) || !isfinite(sigma_x))
-        return clv__fail(ctx, CLV_ERROR_INVALID_ARGUMENT, OP, "sigma_x must be > 0 (got %g)",
-                         sigma_x);
+        return clv__fail(ctx, CLV_ERROR_INVALID_ARGUMENT, OP, "sigma_x must be > 0 (got %s)",
+                         CLV_NUM(sigma_x));
     if (isnan(sigma_y) || !isfinite(sigma_y))
-        return clv__fail(ctx, CLV_ERROR_INVALID_ARGUMENT, OP, "sigma_y must be finite (got %g)",
-                         sigma_y);
+        return clv__fail(ctx, CLV_ERROR_INVALID_ARGUMENT, OP, "sigma_y must be finite (got %s)",
+                         CLV_NUM(sigma_y));
     if (sigma_y <= 0.0)
         sigma_y = sigma_x;
     int kx, ky;

@@ -105,11 +105,11 @@ static clv_status check_params(clv_context *ctx, const clv_lk_params *p)
                          p->max_iterations);
     if (!(p->epsilon >= 0.0) || !isfinite(p->epsilon))
         return clv__fail(ctx, CLV_ERROR_INVALID_ARGUMENT, OP,
-                         "epsilon must be finite and >= 0 (got %g)", p->epsilon);
+                         "epsilon must be finite and >= 0 (got %s)", CLV_NUM(p->epsilon));
     if (!(p->min_eig_threshold >= 0.0) || !isfinite(p->min_eig_threshold))
         return clv__fail(ctx, CLV_ERROR_INVALID_ARGUMENT, OP,
-                         "min_eig_threshold must be finite and >= 0 (got %g)",
-                         p->min_eig_threshold);
+                         "min_eig_threshold must be finite and >= 0 (got %s)",
+                         CLV_NUM(p->min_eig_threshold));
     if (p->use_initial_flow != 0 && p->use_initial_flow != 1)
         return clv__fail(ctx, CLV_ERROR_INVALID_ARGUMENT, OP,
                          "use_initial_flow must be 0 or 1 (got %d)", p->use_initial_flow);

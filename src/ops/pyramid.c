@@ -90,8 +90,8 @@ CLV_API clv_status clv_pyramid_create(clv_context *ctx, int width, int height, i
         return clv__fail(ctx, CLV_ERROR_INVALID_ARGUMENT, OP, "levels must be 1..%d (got %d)",
                          CLV_PYRAMID_MAX_LEVELS, levels);
     if (!(scale > 0.0 && scale < 1.0))
-        return clv__fail(ctx, CLV_ERROR_INVALID_ARGUMENT, OP, "scale must be in (0, 1) (got %g)",
-                         scale);
+        return clv__fail(ctx, CLV_ERROR_INVALID_ARGUMENT, OP, "scale must be in (0, 1) (got %s)",
+                         CLV_NUM(scale));
 
     p = calloc(1, sizeof *p);
     if (!p)

@@ -45,8 +45,8 @@ static clv_status check_params(clv_context *ctx, const clv_tonemap_params *p)
     };
     for (size_t i = 0; i < sizeof rules / sizeof rules[0]; i++)
         if (!(rules[i].v >= rules[i].lo && rules[i].v <= rules[i].hi))
-            return clv__fail(ctx, CLV_ERROR_INVALID_ARGUMENT, OP, "%s must be in %g..%g (got %g)",
-                             rules[i].name, rules[i].lo, rules[i].hi, rules[i].v);
+            return clv__fail(ctx, CLV_ERROR_INVALID_ARGUMENT, OP, "%s must be in %g..%g (got %s)",
+                             rules[i].name, rules[i].lo, rules[i].hi, CLV_NUM(rules[i].v));
     return CLV_OK;
 }
 

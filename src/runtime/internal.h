@@ -181,6 +181,13 @@ struct clv_image {
 /* Name of an OpenCL error code ("CL_OUT_OF_RESOURCES"), or "CL_UNKNOWN_ERROR". */
 const char *clv__cl_error_name(cl_int err);
 
+/* v in the fewest significant digits that read back as v ("20.0000001", not
+ * %g's "20"), for messages quoting a caller's number; buf holds 32 chars.
+ * CLV_NUM(v) gives each use its own buffer (a compound literal that lives to
+ * the end of the enclosing block). */
+const char *clv__num(char *buf, double v);
+#define CLV_NUM(v) clv__num((char[32]){0}, (v))
+
 /* Record "op: message" as the context's last error and return status. */
 clv_status clv__fail(clv_context *ctx, clv_status status, const char *op, const char *fmt, ...)
     CLV_PRINTF(4, 5) CLV_WUR;

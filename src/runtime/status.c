@@ -1,4 +1,5 @@
 /* clvision — status strings, OpenCL error names, the context's last error. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -174,4 +175,14 @@ void clv__release_event(cl_event e)
 {
     if (e)
         (void)clReleaseEvent(e);
+}
+
+const char *clv__num(char *buf, double v)
+{
+    for (int prec = 1; prec <= 17; prec++) {
+        snprintf(buf, 32, "%.*g", prec, v);
+        if (!isfinite(v) || strtod(buf, NULL) == v)
+            break;
+    }
+    return buf;
 }
