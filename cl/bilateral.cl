@@ -55,17 +55,26 @@
 #define BIL_NORM2(d) dot((d), (d))
 #endif
 
-/* The range exponent -||u||^2, u = d rk, of a difference d. Only f32 needs
- * the scaled form (its d^2 can overflow); a u8/u16 difference is at most
- * 65535 and vk is 1, so there the exponent is nkr ||d||^2 with nkr =
- * -min(rk^2, FLT_MAX): one multiply after the norm instead of one per channel
- * before it (the same value up to rounding; d = 0 still weighs 1). */
+/* Values in and results out of the vk scale: f32 only (u8/u16 pass vk = 1,
+ * so their kernels skip the multiplies). */
 #if defined(DEPTH_F32)
-#define BIL_RANGE_INIT(rk) const float bil_rk = (rk)
-#define BIL_EXPO(d) (-BIL_NORM2((d) * bil_rk))
+#define BIL_IN(x) ((x) * vk)
+#define BIL_OUT(x) ((x) * ivk)
 #else
-#define BIL_RANGE_INIT(rk) const float bil_nkr = -fmin((rk) * (rk), FLT_MAX)
-#define BIL_EXPO(d) (bil_nkr * BIL_NORM2(d))
+#define BIL_IN(x) (x)
+#define BIL_OUT(x) (x)
+#endif
+
+/* The range exponent -||u||^2, u = d rk, of a difference d. Only f32 needs
+ * the scaled form (its d^2 can overflow). A u8/u16 difference is at most
+ * 65535 and vk is 1, so there the host passes, in the rk argument, nkr =
+ * -min(rk^2, FLT_MAX) and the exponent is nkr ||d||^2: one multiply by a
+ * kernel argument after the norm instead of one per channel before it (the
+ * same value up to rounding; d = 0 still weighs 1). */
+#if defined(DEPTH_F32)
+#define BIL_EXPO(d) (-BIL_NORM2((d) * rk))
+#else
+#define BIL_EXPO(d) (rk * BIL_NORM2(d))
 #endif
 
 __kernel void bil_tiled(__global const T *src, int src_pitch, int width, int height,
@@ -75,7 +84,6 @@ __kernel void bil_tiled(__global const T *src, int src_pitch, int width, int hei
     CLV_DBG_BUF(src, 0);
     CLV_DBG_BUF(dst, 4);
     CLV_DBG_BUF(ws, 6);
-    BIL_RANGE_INIT(rk);
     const int lx = get_local_id(0), ly = get_local_id(1);
     const int lw = get_local_size(0), lh = get_local_size(1);
     const int x0 = get_group_id(0) * lw, y0 = get_group_id(1) * lh;
@@ -85,7 +93,8 @@ __kernel void bil_tiled(__global const T *src, int src_pitch, int width, int hei
         const int ty = i / tw, tx = i - ty * tw;
         const int sx = BORDER_INDEX(x0 - r + tx, width);
         const int sy = BORDER_INDEX(y0 - r + ty, height);
-        VSTORE((sx < 0 || sy < 0) ? FN_ZERO : LOAD_PIX(src, ROW(src, src_pitch, sy), sx) * vk,
+        VSTORE((sx < 0 || sy < 0) ? FN_ZERO
+                                  : BIL_IN(LOAD_PIX(src, ROW(src, src_pitch, sy), sx)),
                i, tile);
     }
     barrier(CLK_LOCAL_MEM_FENCE);
@@ -112,7 +121,7 @@ __kernel void bil_tiled(__global const T *src, int src_pitch, int width, int hei
         sum += wy * rsum;
         wsum += wy * rw;
     }
-    STORE_PIX(dst, ROW(dst, dst_pitch, y), x, sum / wsum * ivk);
+    STORE_PIX(dst, ROW(dst, dst_pitch, y), x, BIL_OUT(sum / wsum));
 }
 
 /* For radii whose tile does not fit local memory even with a small
@@ -125,11 +134,10 @@ __kernel void bil_global(__global const T *src, int src_pitch, int width, int he
     CLV_DBG_BUF(src, 0);
     CLV_DBG_BUF(dst, 4);
     CLV_DBG_BUF(ws, 6);
-    BIL_RANGE_INIT(rk);
     const int x = get_global_id(0), y = get_global_id(1);
     if (x >= width || y >= height)
         return;
-    const FN c = LOAD_PIX(src, ROW(src, src_pitch, y), x) * vk;
+    const FN c = BIL_IN(LOAD_PIX(src, ROW(src, src_pitch, y), x));
     FN sum = FN_ZERO;
     float wsum = 0.0f;
     BIL_WINDOW(ylo, yhi, y, height, r);
@@ -140,7 +148,7 @@ __kernel void bil_global(__global const T *src, int src_pitch, int width, int he
         FN rsum = FN_ZERO;
         float rw = 0.0f;
         for (int dx = xlo; dx <= xhi; dx++) {
-            const FN q = LOAD_PIX(src, row, BORDER_INDEX(x + dx, width)) * vk;
+            const FN q = BIL_IN(LOAD_PIX(src, row, BORDER_INDEX(x + dx, width)));
             const float wt = GLD(ws, ws, r + dx) * native_exp2(BIL_EXPO(q - c));
             rsum += wt * q;
             rw += wt;
@@ -148,7 +156,7 @@ __kernel void bil_global(__global const T *src, int src_pitch, int width, int he
         sum += wy * rsum;
         wsum += wy * rw;
     }
-    STORE_PIX(dst, ROW(dst, dst_pitch, y), x, sum / wsum * ivk);
+    STORE_PIX(dst, ROW(dst, dst_pitch, y), x, BIL_OUT(sum / wsum));
 }
 
 #ifdef VEC
@@ -313,7 +321,7 @@ __kernel void bil_rows_vec(__global const float *planes, int ppitch, int plane_s
 #else
     /* e = lw + nkr ||d||^2 (u8/u16 differences cannot overflow): one fma per
      * channel and one at the end */
-    const FV nkrv = (FV)(-fmin(rk * rk, FLT_MAX));
+    const FV nkrv = (FV)(rk); /* nkr, see BIL_EXPO */
 #define BIL_E_START(lwv) ((FV)(0.0f))
 #define BIL_E_TERM(e, q, c)                                                                   \
     do {                                                                                      \

@@ -137,7 +137,10 @@ CLV_API clv_status clv_bilateral(clv_context *ctx, const clv_image *src, clv_ima
         (void)frexp(wsum1 * wsum1 > 2.0 ? wsum1 * wsum1 : 2.0, &e2);
     const float vk = (float)ldexp(1.0, -e2), ivk = (float)ldexp(1.0, e2);
     const double rkd = sqrt(0.5 * 1.4426950408889634) / (sigma_range * (double)vk);
-    const float rk = rkd > FLT_MAX ? FLT_MAX : (float)rkd;
+    /* u8/u16 kernels take nkr = -min(rk^2, FLT_MAX) in its place (see
+     * BIL_EXPO in bilateral.cl). */
+    const float rk = src->type == CLV_F32 ? (rkd > FLT_MAX ? FLT_MAX : (float)rkd)
+                                          : (rkd * rkd > FLT_MAX ? -FLT_MAX : (float)(-rkd * rkd));
 
     if (ctx->tune.vec > 0) {
         /* CPU: pad and split the channels into float planes once, then VEC
