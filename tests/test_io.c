@@ -665,32 +665,23 @@ static void test_absurd_sizes(void)
     write_png_header_only(tmp_path("tall.png"), 3, 2147483647u);
     expect_size_message(tmp_path("tall.png"), CLV_ERROR_UNSUPPORTED, "3x2147483647");
 
-    /* PFM: decimal text, any length. */
+    /* Text headers of any length: PFM ("W H"), Radiance HDR ("-Y H +X W",
+     * cut with "..." past 20 digits). */
     static const struct {
-        const char *hdr, *needle;
-    } pfm[] = {
-        {"PF\n4000000000 1\n-1.0\n", "4000000000x1"},
-        {"Pf\n1 1099511627776\n-1.0\n", "1x1099511627776"},
-        {"Pf\n99999999999999999999999 7\n1\n", "99999999999999999999999x7"},
+        const char *file, *hdr, *needle;
+    } text[] = {
+        {"absurd.pfm", "PF\n4000000000 1\n-1.0\n", "4000000000x1"},
+        {"absurd.pfm", "Pf\n1 1099511627776\n-1.0\n", "1x1099511627776"},
+        {"absurd.pfm", "Pf\n99999999999999999999999 7\n1\n", "99999999999999999999999x7"},
+        {"absurd.hdr", "#?RADIANCE\nFORMAT=32-bit_rle_rgbe\n\n-Y 1 +X 4000000000\n", "4000000000x1"},
+        {"absurd.hdr", "#?RADIANCE\n\n-Y 1099511627776 +X 3\n", "3x1099511627776"},
+        {"absurd.hdr", "#?RGBE\n\n-Y 7 +X 99999999999999999999999999999\n",
+         "99999999999999999999...x7"},
     };
-    for (size_t i = 0; i < sizeof pfm / sizeof pfm[0]; i++) {
-        const char *path = tmp_path("absurd.pfm");
-        test_spit(path, pfm[i].hdr, strlen(pfm[i].hdr));
-        expect_size_message(path, CLV_ERROR_UNSUPPORTED, pfm[i].needle);
-    }
-
-    /* Radiance HDR: decimal text on the resolution line ("-Y H +X W"). */
-    static const struct {
-        const char *hdr, *needle;
-    } hdr[] = {
-        {"#?RADIANCE\nFORMAT=32-bit_rle_rgbe\n\n-Y 1 +X 4000000000\n", "4000000000x1"},
-        {"#?RADIANCE\n\n-Y 1099511627776 +X 3\n", "3x1099511627776"},
-        {"#?RGBE\n\n-Y 7 +X 99999999999999999999999999999\n", "99999999999999999999...x7"},
-    };
-    for (size_t i = 0; i < sizeof hdr / sizeof hdr[0]; i++) {
-        const char *path = tmp_path("absurd.hdr");
-        test_spit(path, hdr[i].hdr, strlen(hdr[i].hdr));
-        expect_size_message(path, CLV_ERROR_UNSUPPORTED, hdr[i].needle);
+    for (size_t i = 0; i < sizeof text / sizeof text[0]; i++) {
+        const char *path = tmp_path(text[i].file);
+        test_spit(path, text[i].hdr, strlen(text[i].hdr));
+        expect_size_message(path, CLV_ERROR_UNSUPPORTED, text[i].needle);
     }
 
     /* JPEG: 16-bit sizes; libjpeg stops above 65500 with a message naming
