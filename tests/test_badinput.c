@@ -236,6 +236,16 @@ typedef struct row {
     {.fn = fn_, .what = what_, .want = 1, .alt = NO_ALT, .msg = M_NONE, __VA_ARGS__}
 
 static const row rows[] = {
+    /* ---- op.h (the generated matrix over every descriptor is test_op.c) ---- */
+    VAL("clv_op_count", "at least the described operations", .i0 = 3),
+    VAL("clv_op_get", "-1 and count are NULL", .i0 = 0),
+    VAL("clv_op_find", "NULL and unknown names are NULL", .i0 = 0),
+    VAL("clv_op_param_index", "NULL op, NULL or unknown name: -1", .i0 = 0),
+    VAL("clv_param_enum_value", "NULL, non-enum and unknown names refused", .i0 = 0),
+    VAL("clv_param_enum_name", "NULL, non-enum and unknown values: NULL", .i0 = 0),
+    VAL("clv_op_call", "NULL context, NULL op, NULL args with a count", .i0 = 0),
+    VAL("clv_op_check", "NULL op; unknown, repeated, ill-typed names; msg filled", .i0 = 0),
+    VAL("clv_op_output_shape", "NULL outputs, not an output, missing input", .i0 = 0),
     /* ---- status.h ---- */
     VAL("clv_status_string", "every pinned status has its own string", .i0 = 1),
     VAL("clv_status_string", "unknown value -99", .i0 = -99, .s = "unknown status"),
@@ -351,7 +361,7 @@ static const row rows[] = {
     BARE("clv_transpose", "NULL context", E_ARG, .flags = F_NOCTX, .a = I_U8, .b = I_U8T),
     CTXF("clv_transpose", "NULL source", E_ARG, "source", .a = I_NULL, .b = I_U8T),
     CTXF("clv_transpose", "NULL destination", E_ARG, "destination", .a = I_U8, .b = I_NULL),
-    CTXF("clv_transpose", "destination not transposed", E_ARG, "expected", .a = I_U8, .b = I_U8B),
+    CTXF("clv_transpose", "destination not transposed", E_ARG, "transposed", .a = I_U8, .b = I_U8B),
     CTXF("clv_transpose", "u8 -> u16", E_ARG, "u16", .a = I_U8, .b = I_U16),
     CTXF("clv_transpose", "1 -> 3 channels", E_ARG, "channels", .a = I_U8, .b = I_U8C3),
     CTXF("clv_transpose", "in place", E_ARG, "same image", .a = I_U8, .b = I_U8),
@@ -380,11 +390,11 @@ static const row rows[] = {
          .b = I_U8S, .i0 = 3, .i1 = 3),
     CTXF("clv_box_filter", "u8 -> u16", E_ARG, "u16", .a = I_U8, .b = I_U16, .i0 = 3, .i1 = 3),
     CTXF("clv_box_filter", "in place", E_ARG, "same image", .a = I_U8, .b = I_U8, .i0 = 3, .i1 = 3),
-    CTXF("clv_box_filter", "ksize 0x3", E_ARG, "kernel size", .a = I_U8, .b = I_U8B, .i0 = 0, .i1 = 3),
-    CTXF("clv_box_filter", "ksize 3x-1", E_ARG, "kernel size", .a = I_U8, .b = I_U8B, .i0 = 3, .i1 = -1),
-    CTXF("clv_box_filter", "ksize 256x3", E_ARG, "kernel size", .a = I_U8, .b = I_U8B, .i0 = 256,
+    CTXF("clv_box_filter", "ksize 0x3", E_ARG, "must be in 1..255", .a = I_U8, .b = I_U8B, .i0 = 0, .i1 = 3),
+    CTXF("clv_box_filter", "ksize 3x-1", E_ARG, "must be in 1..255", .a = I_U8, .b = I_U8B, .i0 = 3, .i1 = -1),
+    CTXF("clv_box_filter", "ksize 256x3", E_ARG, "must be in 1..255", .a = I_U8, .b = I_U8B, .i0 = 256,
          .i1 = 3),
-    CTXF("clv_box_filter", "ksize INT_MAX", E_ARG, "kernel size", .a = I_U8, .b = I_U8B,
+    CTXF("clv_box_filter", "ksize INT_MAX", E_ARG, "must be in 1..255", .a = I_U8, .b = I_U8B,
          .i0 = INT_MAX, .i1 = INT_MAX),
     CTXF("clv_box_filter", "border 5", E_ARG, "border", .a = I_U8, .b = I_U8B, .i0 = 3, .i1 = 3,
          .i2 = 5),
@@ -1914,12 +1924,104 @@ static long h_hdr_write(const row *r) { return write_with(4, r); }
 static long h_pfm_write(const row *r) { return write_with(5, r); }
 static long h_flo_write(const row *r) { return write_with(6, r); }
 
+/* op.h: each handler returns 1 when every case is right. */
+static long h_op_count(const row *r) { return clv_op_count() >= r->i0; }
+static long h_op_get(const row *r)
+{
+    (void)r;
+    return clv_op_get(-1) == NULL && clv_op_get(clv_op_count()) == NULL && clv_op_get(0) != NULL;
+}
+static long h_op_find(const row *r)
+{
+    (void)r;
+    return clv_op_find(NULL) == NULL && clv_op_find("no_such_op") == NULL &&
+           clv_op_find("") == NULL && clv_op_find("gaussian") == clv_op_find("gaussian_blur");
+}
+static long h_op_param_index(const row *r)
+{
+    (void)r;
+    const clv_op_desc *g = clv_op_find("gaussian_blur");
+    return clv_op_param_index(NULL, "src") == -1 && clv_op_param_index(g, NULL) == -1 &&
+           clv_op_param_index(g, "sigma") == -1 && clv_op_param_index(g, "sigma_x") == 2;
+}
+static long h_param_enum_value(const row *r)
+{
+    (void)r;
+    const clv_op_desc *g = clv_op_find("gaussian_blur");
+    const clv_param_desc *b = &g->params[clv_op_param_index(g, "border")];
+    int v = 77;
+    return clv_param_enum_value(NULL, "wrap", &v) == E_ARG &&
+           clv_param_enum_value(b, NULL, &v) == E_ARG &&
+           clv_param_enum_value(b, "wrap", NULL) == E_ARG &&
+           clv_param_enum_value(&g->params[2], "wrap", &v) == E_ARG &&
+           clv_param_enum_value(b, "wrapx", &v) == E_ARG && v == 77 &&
+           clv_param_enum_value(b, "WRAP", &v) == OK && v == CLV_BORDER_WRAP;
+}
+static long h_param_enum_name(const row *r)
+{
+    (void)r;
+    const clv_op_desc *g = clv_op_find("gaussian_blur");
+    const clv_param_desc *b = &g->params[clv_op_param_index(g, "border")];
+    return clv_param_enum_name(NULL, 0) == NULL && clv_param_enum_name(&g->params[2], 0) == NULL &&
+           clv_param_enum_name(b, 99) == NULL &&
+           strcmp(clv_param_enum_name(b, CLV_BORDER_REFLECT), "reflect") == 0;
+}
+static long h_op_call(const row *r)
+{
+    (void)r;
+    const clv_op_desc *g = clv_op_find("gaussian_blur");
+    const clv_arg a[] = {CLV_ARG_DOUBLE("sigma_x", 1.0)};
+    return clv_op_call(NULL, g, a, 1) == E_ARG && clv_op_call(F.ctx, NULL, a, 1) == E_ARG &&
+           clv_op_call(F.ctx, g, NULL, 2) == E_ARG && clv_op_call(F.ctx, g, a, -1) == E_ARG;
+}
+static long h_op_check(const row *r)
+{
+    (void)r;
+    const clv_op_desc *g = clv_op_find("gaussian_blur");
+    char m[256];
+    const clv_arg unknown[] = {CLV_ARG_DOUBLE("sigma", 1.0)};
+    const clv_arg twice[] = {CLV_ARG_DOUBLE("sigma_x", 1.0), CLV_ARG_DOUBLE("sigma_x", 2.0)};
+    const clv_arg typed[] = {CLV_ARG_PTR("sigma_x", CLV_PARAM_IMAGE, NULL)};
+    const clv_arg frac[] = {CLV_ARG_DOUBLE("sigma_x", 1.0), CLV_ARG_DOUBLE("ksize_x", 2.5)};
+    const clv_arg good[] = {CLV_ARG_DOUBLE("sigma_x", 1.0), CLV_ARG_DOUBLE("ksize_x", 5)};
+    return clv_op_check(NULL, NULL, good, 1, m, sizeof m) == E_ARG &&
+           clv_op_check(NULL, g, unknown, 1, m, sizeof m) == E_ARG && strstr(m, "'sigma'") &&
+           clv_op_check(NULL, g, twice, 2, m, sizeof m) == E_ARG && strstr(m, "twice") &&
+           clv_op_check(NULL, g, typed, 1, m, sizeof m) == E_ARG && strstr(m, "type") &&
+           clv_op_check(NULL, g, frac, 2, m, sizeof m) == E_ARG && strstr(m, "integer") &&
+           clv_op_check(NULL, g, unknown, 1, NULL, 0) == E_ARG &&
+           clv_op_check(NULL, g, good, 2, m, sizeof m) == OK && m[0] == '\0';
+}
+static long h_op_output_shape(const row *r)
+{
+    (void)r;
+    const clv_op_desc *t = clv_op_find("transpose");
+    int w = 0, h = 0, c = 0;
+    clv_pixel_type ty = CLV_U8;
+    char m[256];
+    const clv_arg none[] = {CLV_ARG_IMAGE("dst", NULL)};
+    return clv_op_output_shape(NULL, none, 0, 1, &w, &h, &c, &ty, m, sizeof m) == E_ARG &&
+           clv_op_output_shape(t, none, 0, 1, NULL, &h, &c, &ty, m, sizeof m) == E_ARG &&
+           clv_op_output_shape(t, none, 0, 0, &w, &h, &c, &ty, m, sizeof m) == E_ARG &&
+           clv_op_output_shape(t, none, 0, 1, &w, &h, &c, &ty, m, sizeof m) == E_ARG &&
+           strstr(m, "src") != NULL;
+}
+
 /* Every public function: name and handler. The handler calls it, so a
  * function that disappears or changes its signature breaks the build. */
 static const struct api {
     const char *name;
     handler fn;
 } api[] = {
+    {"clv_op_count", h_op_count},
+    {"clv_op_get", h_op_get},
+    {"clv_op_find", h_op_find},
+    {"clv_op_param_index", h_op_param_index},
+    {"clv_param_enum_value", h_param_enum_value},
+    {"clv_param_enum_name", h_param_enum_name},
+    {"clv_op_call", h_op_call},
+    {"clv_op_check", h_op_check},
+    {"clv_op_output_shape", h_op_output_shape},
     {"clv_status_string", h_status_string},
     {"clv_context_options_default", h_options_default},
     {"clv_context_create", h_context_create},

@@ -11,5 +11,6 @@
 #include "edge.h"
 #include "io.h"
 #include "flow.h"
+#include "op.h"
 
 #endif

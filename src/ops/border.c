@@ -59,3 +59,8 @@ clv_status clv__filter_options(clv_context *ctx, const char *op, const clv_image
     snprintf(buf, size, "%s -DBORDER=%s", fmt, macro);
     return CLV_OK;
 }
+
+const char *const clv__border_names[5] = {"reflect101", "replicate", "reflect", "constant",
+                                          "wrap"};
+const int clv__border_values[5] = {CLV_BORDER_REFLECT101, CLV_BORDER_REPLICATE,
+                                   CLV_BORDER_REFLECT, CLV_BORDER_CONSTANT, CLV_BORDER_WRAP};

@@ -5,21 +5,13 @@
 
 #define OP "box_filter"
 
-CLV_API clv_status clv_box_filter(clv_context *ctx, const clv_image *src, clv_image *dst,
-                                  int ksize_x, int ksize_y, clv_border border)
+static clv_status box_run(clv_context *ctx, const clv_arg *a)
 {
     clv_status status = CLV_OK;
-    if (!ctx)
-        return CLV_ERROR_INVALID_ARGUMENT;
-    clv__op_begin(ctx);
-    CLV_TRY(clv__check_pair(ctx, OP, src, dst));
-    if (dst->width != src->width || dst->height != src->height)
-        return clv__fail(ctx, CLV_ERROR_INVALID_ARGUMENT, OP,
-                         "destination is %dx%d, source is %dx%d", dst->width, dst->height,
-                         src->width, src->height);
-    if (ksize_x < 1 || ksize_x > CLV_BOX_MAX_KSIZE || ksize_y < 1 || ksize_y > CLV_BOX_MAX_KSIZE)
-        return clv__fail(ctx, CLV_ERROR_INVALID_ARGUMENT, OP,
-                         "kernel size %dx%d outside 1..%d", ksize_x, ksize_y, CLV_BOX_MAX_KSIZE);
+    const clv_image *src = a[0].v.p;
+    clv_image *dst = a[1].v.p;
+    const int ksize_x = a[2].v.i, ksize_y = a[3].v.i;
+    const clv_border border = (clv_border)a[4].v.i;
     char opts[256];
     CLV_TRY(clv__filter_options(ctx, OP, src, border, opts, sizeof opts));
     const int w = src->width, h = src->height, cn = src->channels;
@@ -116,4 +108,31 @@ CLV_API clv_status clv_box_filter(clv_context *ctx, const clv_image *src, clv_im
                        CLV_ARG(chunk_y), CLV_ARG(scale_cols)));
 out:
     return status;
+}
+
+static const clv_param_desc box_params[] = {
+    CLV__P_IMAGE("src", "source", "the image, u8/u16/f32 with 1..4 channels", CLV_PARAM_INPUT,
+                 CLV_TYPES_ALL, CLV_CHANNELS_1_4, NULL, 0),
+    CLV__P_IMAGE("dst", "destination", "the result, like src", CLV_PARAM_OUTPUT, 0, 0, "src",
+                 CLV_LIKE_ALL),
+    CLV__P_INT("ksize_x", "window width", "px", 1, CLV_BOX_MAX_KSIZE, 0, 3),
+    CLV__P_INT("ksize_y", "window height", "px", 1, CLV_BOX_MAX_KSIZE, 0, 3),
+    CLV__P_BORDER,
+};
+
+const clv_op_desc clv__op_box_filter = {
+    .name = "box_filter",
+    .summary = "normalised box (mean) filter over a ksize_x x ksize_y window at its centre",
+    .cli_name = "box",
+    .nparams = 5,
+    .params = box_params,
+    .run = box_run,
+};
+
+CLV_API clv_status clv_box_filter(clv_context *ctx, const clv_image *src, clv_image *dst,
+                                  int ksize_x, int ksize_y, clv_border border)
+{
+    const clv_arg a[] = {CLV__IMG(src), CLV__IMG(dst), CLV__INT(ksize_x), CLV__INT(ksize_y),
+                         CLV__INT((int)border)};
+    return clv__op_run(ctx, &clv__op_box_filter, a);
 }

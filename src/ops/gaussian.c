@@ -41,23 +41,29 @@ static clv_status weights_buffer(clv_context *ctx, int slot, double sigma, int k
                             out);
 }
 
-static clv_status resolve_ksize(clv_context *ctx, double sigma, int ksize, const char *axis,
-                                int *out)
+/* The kernel side for (sigma, ksize): ksize, or 2*ceil(3*sigma)+1 for 0,
+ * which must be within CLV_GAUSSIAN_MAX_KSIZE. The one place that rule lives
+ * (the descriptor's check and the body both use it). */
+static int derived_ksize(double sigma, int ksize)
 {
-    if (ksize == 0) {
-        double k = 2.0 * ceil(3.0 * sigma) + 1.0;
-        if (k > CLV_GAUSSIAN_MAX_KSIZE)
-            return clv__fail(ctx, CLV_ERROR_INVALID_ARGUMENT, OP,
-                             "sigma_%s %g needs a %g-tap kernel, above the limit of %d", axis,
-                             sigma, k, CLV_GAUSSIAN_MAX_KSIZE);
-        *out = (int)k;
-        return CLV_OK;
-    }
-    if (ksize < 1 || ksize > CLV_GAUSSIAN_MAX_KSIZE || ksize % 2 == 0)
-        return clv__fail(ctx, CLV_ERROR_INVALID_ARGUMENT, OP,
-                         "ksize_%s must be 0 or odd in 1..%d (got %d)", axis,
-                         CLV_GAUSSIAN_MAX_KSIZE, ksize);
-    *out = ksize;
+    if (ksize != 0)
+        return ksize;
+    const double k = 2.0 * ceil(3.0 * sigma) + 1.0;
+    return k > CLV_GAUSSIAN_MAX_KSIZE ? -1 : (int)k;
+}
+
+static clv_status gaussian_check(clv__report *r, const clv_arg *a)
+{
+    const double sigma_x = a[2].v.d, sigma_y = a[3].v.d > 0.0 ? a[3].v.d : a[2].v.d;
+    const double sig[2] = {sigma_x, sigma_y};
+    const int ks[2] = {a[4].v.i, a[5].v.i};
+    for (int i = 0; i < 2; i++)
+        if (derived_ksize(sig[i], ks[i]) < 0)
+            return clv__report_fail(r, CLV_ERROR_INVALID_ARGUMENT,
+                                    "sigma_%s %s needs a %s-tap kernel, above the limit of %d",
+                                    i ? "y" : "x", CLV_NUM(sig[i]),
+                                    CLV_NUM(2.0 * ceil(3.0 * sig[i]) + 1.0),
+                                    CLV_GAUSSIAN_MAX_KSIZE);
     return CLV_OK;
 }
 
@@ -81,38 +87,15 @@ static void fit_group(size_t *lx, size_t *ly, size_t max_wg, size_t budget, size
     }
 }
 
-CLV_API clv_status clv_gaussian_blur(clv_context *ctx, const clv_image *src, clv_image *dst,
-                                     double sigma_x, double sigma_y, int ksize_x, int ksize_y,
-                                     clv_border border)
-{
-    if (!ctx)
-        return CLV_ERROR_INVALID_ARGUMENT;
-    clv__op_begin(ctx);
-    return clv__gaussian_blur(ctx, src, dst, sigma_x, sigma_y, ksize_x, ksize_y, border);
-}
-
-clv_status clv__gaussian_blur(clv_context *ctx, const clv_image *src, clv_image *dst,
-                              double sigma_x, double sigma_y, int ksize_x, int ksize_y,
-                              clv_border border)
+static clv_status gaussian_run(clv_context *ctx, const clv_arg *a)
 {
     clv_status status = CLV_OK;
     cl_mem wxbuf = NULL, wybuf = NULL;
-    CLV_TRY(clv__check_pair(ctx, OP, src, dst));
-    if (dst->width != src->width || dst->height != src->height)
-        return clv__fail(ctx, CLV_ERROR_INVALID_ARGUMENT, OP,
-                         "destination is %dx%d, source is %dx%d", dst->width, dst->height,
-                         src->width, src->height);
-    if (!(sigma_x > 0.0) || !isfinite(sigma_x))
-        return clv__fail(ctx, CLV_ERROR_INVALID_ARGUMENT, OP, "sigma_x must be > 0 (got %s)",
-                         CLV_NUM(sigma_x));
-    if (isnan(sigma_y) || !isfinite(sigma_y))
-        return clv__fail(ctx, CLV_ERROR_INVALID_ARGUMENT, OP, "sigma_y must be finite (got %s)",
-                         CLV_NUM(sigma_y));
-    if (sigma_y <= 0.0)
-        sigma_y = sigma_x;
-    int kx, ky;
-    CLV_TRY(resolve_ksize(ctx, sigma_x, ksize_x, "x", &kx));
-    CLV_TRY(resolve_ksize(ctx, sigma_y, ksize_y, "y", &ky));
+    const clv_image *src = a[0].v.p;
+    clv_image *dst = a[1].v.p;
+    const double sigma_x = a[2].v.d, sigma_y = a[3].v.d > 0.0 ? a[3].v.d : a[2].v.d;
+    const int kx = derived_ksize(sigma_x, a[4].v.i), ky = derived_ksize(sigma_y, a[5].v.i);
+    const clv_border border = (clv_border)a[6].v.i;
     char opts[256];
     CLV_TRY(clv__filter_options(ctx, OP, src, border, opts, sizeof opts));
     CLV_TRY(weights_buffer(ctx, CLV__PARAM_GAUSS_X, sigma_x, kx, &wxbuf));
@@ -207,4 +190,58 @@ clv_status clv__gaussian_blur(clv_context *ctx, const clv_image *src, clv_image 
                        CLV_LOCAL(bytes)));
 out:
     return status;
+}
+
+static const clv_param_desc gaussian_params[] = {
+    CLV__P_IMAGE("src", "source", "the image, u8/u16/f32 with 1..4 channels", CLV_PARAM_INPUT,
+                 CLV_TYPES_ALL, CLV_CHANNELS_1_4, NULL, 0),
+    CLV__P_IMAGE("dst", "destination", "the result, like src", CLV_PARAM_OUTPUT, 0, 0, "src",
+                 CLV_LIKE_ALL),
+    {.name = "sigma_x", .type = CLV_PARAM_DOUBLE, .flags = CLV_PARAM_INPUT | CLV_PARAM_MIN_OPEN,
+     .doc = "horizontal standard deviation", .unit = "px", .min = 0.0, .max = HUGE_VAL,
+     .def = 1.0, .cli_alias = "--sigma"},
+    {.name = "sigma_y", .type = CLV_PARAM_DOUBLE,
+     .flags = CLV_PARAM_INPUT | CLV_PARAM_OPTIONAL | CLV_PARAM_HAS_SPECIAL |
+              CLV_PARAM_SPECIAL_BELOW,
+     .doc = "vertical standard deviation", .unit = "px", .min = 0.0, .max = HUGE_VAL,
+     .def = 0.0, .special = 0.0, .special_doc = "<= 0: sigma_x"},
+    {.name = "ksize_x", .type = CLV_PARAM_INT,
+     .flags = CLV_PARAM_INPUT | CLV_PARAM_OPTIONAL | CLV_PARAM_ODD | CLV_PARAM_HAS_SPECIAL,
+     .doc = "kernel width", .unit = "px", .min = 1, .max = CLV_GAUSSIAN_MAX_KSIZE, .def = 0,
+     .special = 0, .special_doc = "0: 2*ceil(3*sigma_x)+1"},
+    {.name = "ksize_y", .type = CLV_PARAM_INT,
+     .flags = CLV_PARAM_INPUT | CLV_PARAM_OPTIONAL | CLV_PARAM_ODD | CLV_PARAM_HAS_SPECIAL,
+     .doc = "kernel height", .unit = "px", .min = 1, .max = CLV_GAUSSIAN_MAX_KSIZE, .def = 0,
+     .special = 0, .special_doc = "0: 2*ceil(3*sigma_y)+1"},
+    CLV__P_BORDER,
+};
+
+const clv_op_desc clv__op_gaussian_blur = {
+    .name = "gaussian_blur",
+    .summary = "separable Gaussian blur",
+    .cli_name = "gaussian",
+    .nparams = 7,
+    .params = gaussian_params,
+    .run = gaussian_run,
+    .check = gaussian_check,
+};
+
+CLV_API clv_status clv_gaussian_blur(clv_context *ctx, const clv_image *src, clv_image *dst,
+                                     double sigma_x, double sigma_y, int ksize_x, int ksize_y,
+                                     clv_border border)
+{
+    const clv_arg a[] = {CLV__IMG(src),     CLV__IMG(dst),     CLV__DBL(sigma_x),
+                         CLV__DBL(sigma_y), CLV__INT(ksize_x), CLV__INT(ksize_y),
+                         CLV__INT((int)border)};
+    return clv__op_run(ctx, &clv__op_gaussian_blur, a);
+}
+
+clv_status clv__gaussian_blur(clv_context *ctx, const clv_image *src, clv_image *dst,
+                              double sigma_x, double sigma_y, int ksize_x, int ksize_y,
+                              clv_border border)
+{
+    const clv_arg a[] = {CLV__IMG(src),     CLV__IMG(dst),     CLV__DBL(sigma_x),
+                         CLV__DBL(sigma_y), CLV__INT(ksize_x), CLV__INT(ksize_y),
+                         CLV__INT((int)border)};
+    return clv__op_exec(ctx, &clv__op_gaussian_blur, a);
 }

@@ -5,17 +5,11 @@
 
 #define OP "transpose"
 
-CLV_API clv_status clv_transpose(clv_context *ctx, const clv_image *src, clv_image *dst)
+static clv_status transpose_run(clv_context *ctx, const clv_arg *a)
 {
     clv_status status = CLV_OK;
-    if (!ctx)
-        return CLV_ERROR_INVALID_ARGUMENT;
-    clv__op_begin(ctx);
-    CLV_TRY(clv__check_pair(ctx, OP, src, dst));
-    if (dst->width != src->height || dst->height != src->width)
-        return clv__fail(ctx, CLV_ERROR_INVALID_ARGUMENT, OP,
-                         "destination is %dx%d, expected %dx%d", dst->width, dst->height,
-                         src->height, src->width);
+    const clv_image *src = a[0].v.p;
+    clv_image *dst = a[1].v.p;
 
     /* 32x32 tiles of up to float4 take 17 KiB of local memory: every
      * OpenCL 1.2 device has 32 KiB. Rows per group shrink to fit the kernel. */
@@ -79,4 +73,26 @@ CLV_API clv_status clv_transpose(clv_context *ctx, const clv_image *src, clv_ima
                        CLV_ARG(src->height)));
 out:
     return status;
+}
+
+static const clv_param_desc transpose_params[] = {
+    CLV__P_IMAGE("src", "source", "the image, u8/u16/f32 with 1..4 channels", CLV_PARAM_INPUT,
+                 CLV_TYPES_ALL, CLV_CHANNELS_1_4, NULL, 0),
+    CLV__P_IMAGE("dst", "destination", "height x width of src, same type and channels",
+                 CLV_PARAM_OUTPUT, 0, 0, "src",
+                 CLV_LIKE_TYPE | CLV_LIKE_CHANNELS | CLV_LIKE_TRANSPOSED),
+};
+
+const clv_op_desc clv__op_transpose = {
+    .name = "transpose",
+    .summary = "swap rows and columns: dst(x, y) = src(y, x)",
+    .nparams = 2,
+    .params = transpose_params,
+    .run = transpose_run,
+};
+
+CLV_API clv_status clv_transpose(clv_context *ctx, const clv_image *src, clv_image *dst)
+{
+    const clv_arg a[] = {CLV__IMG(src), CLV__IMG(dst)};
+    return clv__op_run(ctx, &clv__op_transpose, a);
 }

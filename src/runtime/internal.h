@@ -16,6 +16,7 @@
 #include <clvision/flow.h>
 #include <clvision/filter.h>
 #include <clvision/image.h>
+#include <clvision/op.h>
 
 #define CLV_WUR __attribute__((warn_unused_result))
 #define CLV_PRINTF(a, b) __attribute__((format(printf, a, b)))
@@ -369,5 +370,65 @@ clv_status clv__filter_options(clv_context *ctx, const char *op, const clv_image
 /* Local memory an op may stage per work-group: what the kernel leaves free,
  * capped so tiles stay cache-friendly and fit every vendor's limits. */
 #define CLV_LOCAL_BUDGET_MAX (32 * 1024)
+
+/* ---- operation descriptors (op.c; see clvision/op.h) ---- */
+
+/* Most parameters an operation has. */
+#define CLV__MAX_PARAMS 32
+
+/* Where a check's message goes: the context's last error, or (ctx NULL) a
+ * caller's buffer. */
+typedef struct clv_op_report {
+    clv_context *ctx;
+    const clv_op_desc *op;
+    char *msg;
+    size_t msg_size;
+} clv__report;
+
+clv_status clv__report_fail(clv__report *r, clv_status status, const char *fmt, ...)
+    CLV_PRINTF(3, 4) CLV_WUR;
+/* The word messages use for a parameter (its label, else its name). */
+const char *clv__param_word(const clv_param_desc *p);
+
+/* Every check of op's descriptor on positional arguments a (one per
+ * parameter, in order), then op->check. */
+clv_status clv__op_validate(clv_context *ctx, const clv_op_desc *op, const clv_arg *a) CLV_WUR;
+/* Validate and run; clv__op_run also starts the operation (clv__op_begin):
+ * the typed public functions call it, ops reused inside others call
+ * clv__op_exec. */
+clv_status clv__op_exec(clv_context *ctx, const clv_op_desc *op, const clv_arg *a) CLV_WUR;
+clv_status clv__op_run(clv_context *ctx, const clv_op_desc *op, const clv_arg *a) CLV_WUR;
+
+/* Positional values for the typed fronts. */
+#define CLV__IMG(x) ((clv_arg){NULL, CLV_PARAM_IMAGE, {.p = (void *)(x)}})
+#define CLV__INT(x) ((clv_arg){NULL, CLV_PARAM_INT, {.i = (x)}})
+#define CLV__DBL(x) ((clv_arg){NULL, CLV_PARAM_DOUBLE, {.d = (x)}})
+#define CLV__PTR(t, x) ((clv_arg){NULL, (t), {.p = (void *)(x)}})
+
+/* Number parameters. */
+#define CLV__P_DOUBLE(nm, doc_, unit_, lo, hi, fl, def_) \
+    {.name = (nm), .type = CLV_PARAM_DOUBLE, .flags = CLV_PARAM_INPUT | (fl), .doc = (doc_), \
+     .unit = (unit_), .min = (lo), .max = (hi), .def = (def_)}
+#define CLV__P_INT(nm, doc_, unit_, lo, hi, fl, def_) \
+    {.name = (nm), .type = CLV_PARAM_INT, .flags = CLV_PARAM_INPUT | (fl), .doc = (doc_), \
+     .unit = (unit_), .min = (lo), .max = (hi), .def = (def_)}
+#define CLV__P_IMAGE(nm, lbl, doc_, fl, types_, chans, like_, likefl) \
+    {.name = (nm), .label = (lbl), .type = CLV_PARAM_IMAGE, .flags = (fl), .doc = (doc_), \
+     .types = (types_), .channels = (chans), .like = (like_), .like_flags = (likefl)}
+/* The border parameter every filter shares (names and values: border.c). */
+extern const char *const clv__border_names[5];
+extern const int clv__border_values[5];
+#define CLV__P_BORDER                                                                     \
+    {.name = "border", .type = CLV_PARAM_ENUM, .flags = CLV_PARAM_INPUT | CLV_PARAM_OPTIONAL, \
+     .doc = "pixels beyond the edges, as OpenCV's: reflect101 gfedcb|abcdefgh|gfedcba, "   \
+            "replicate aaa|abc|ccc, reflect cba|abc|cba, constant 000|abc|000, wrap "      \
+            "fgh|abcdefgh|abc",                                                            \
+     .def = CLV_BORDER_REFLECT101, .n_enum = 5, .enum_names = clv__border_names,           \
+     .enum_values = clv__border_values}
+
+/* Every described operation (one list: src/ops/ops.def). */
+#define CLV_OP(sym) extern const clv_op_desc clv__op_##sym;
+#include "ops/ops.def"
+#undef CLV_OP
 
 #endif

@@ -179,6 +179,11 @@ void clv__release_event(cl_event e)
 
 const char *clv__num(char *buf, double v)
 {
+    /* whole numbers below 2^53 in full ("100", not %g's "1e+02") */
+    if (isfinite(v) && v == floor(v) && fabs(v) < 9007199254740992.0) {
+        snprintf(buf, 32, "%.0f", v);
+        return buf;
+    }
     for (int prec = 1; prec <= 17; prec++) {
         snprintf(buf, 32, "%.*g", prec, v);
         if (!isfinite(v) || strtod(buf, NULL) == v)

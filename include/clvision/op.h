@@ -1,0 +1,197 @@
+/* clvision — operations that describe themselves: introspection and calls by
+ * name.
+ *
+ * Every operation of the library (clv_gaussian_blur, clv_farneback, ...) is
+ * described once, in its own source file, by a descriptor: its name (the C
+ * function's name without "clv_"), a one-line summary, and its parameters in
+ * the order of the C prototype, each with a name (as in the prototype, or as
+ * the field of the parameter struct), a type, a one-line doc, and for numbers
+ * a default and a valid range. The typed C function and a call by name share
+ * the descriptor's validation, so both refuse the same values with the same
+ * message. The clv command line, its help, the bad-input tests and the Python
+ * binding are generated from these descriptors.
+ *
+ *     const clv_op_desc *op = clv_op_find("gaussian_blur");
+ *     clv_arg args[] = {CLV_ARG_IMAGE("src", src), CLV_ARG_IMAGE("dst", dst),
+ *                       CLV_ARG_DOUBLE("sigma_x", 2.0)};
+ *     clv_status s = clv_op_call(ctx, op, args, 3);   // the rest take their defaults
+ *
+ * Descriptors are static and immutable: everything here is thread-safe. */
+#ifndef CLVISION_OP_H
+#define CLVISION_OP_H
+
+#include <stddef.h>
+
+#include "context.h"
+#include "image.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* What a parameter holds. The C type of its value is given per type. */
+typedef enum clv_param_type {
+    CLV_PARAM_IMAGE = 0,   /* clv_image * (inputs: const) */
+    CLV_PARAM_INT = 1,     /* int */
+    CLV_PARAM_DOUBLE = 2,  /* double */
+    CLV_PARAM_BOOL = 3,    /* int, 0 or 1 */
+    CLV_PARAM_ENUM = 4,    /* int, one of the parameter's enum values */
+    CLV_PARAM_PYRAMID = 5, /* clv_pyramid * */
+    CLV_PARAM_ARRAY = 6,   /* pointer to elem_size-byte elements (points, corners, ...);
+                              its length is the INT parameter named by length_param */
+    CLV_PARAM_STRUCT = 7,  /* pointer to a result struct (clv_flow_stats), or an int *
+                              for a count written back */
+} clv_param_type;
+
+/* Parameter flags. */
+enum {
+    CLV_PARAM_INPUT = 1 << 0,    /* read by the operation */
+    CLV_PARAM_OUTPUT = 1 << 1,   /* written by the operation */
+    CLV_PARAM_OPTIONAL = 1 << 2, /* may be left out of a call by name: numbers then take
+                                    their default, images and arrays are NULL */
+    CLV_PARAM_ODD = 1 << 3,      /* INT: must be odd (except `special`, if any) */
+    CLV_PARAM_MIN_OPEN = 1 << 4, /* numbers: value must be > min (else >= min) */
+    CLV_PARAM_MAX_OPEN = 1 << 5, /* numbers: value must be < max (else <= max) */
+    CLV_PARAM_HAS_SPECIAL = 1 << 6, /* numbers: `special` is valid outside the range,
+                                       with the meaning in special_doc */
+    CLV_PARAM_SPECIAL_BELOW = 1 << 7, /* with HAS_SPECIAL: every value <= special is valid
+                                         and means the same (sigma_y <= 0: sigma_x) */
+};
+
+/* Pixel types and channel counts an image parameter accepts: bit t of
+ * `types` for clv_pixel_type t, bit n of `channels` for n channels. */
+#define CLV_TYPES(t) (1u << (t))
+#define CLV_TYPES_ALL (CLV_TYPES(CLV_U8) | CLV_TYPES(CLV_U16) | CLV_TYPES(CLV_F32))
+#define CLV_CHANNELS(n) (1u << (n))
+#define CLV_CHANNELS_1_4 (CLV_CHANNELS(1) | CLV_CHANNELS(2) | CLV_CHANNELS(3) | CLV_CHANNELS(4))
+
+/* How an image parameter must relate to another image parameter
+ * (`like`, by name): bits of `like_flags`. */
+enum {
+    CLV_LIKE_SIZE = 1 << 0,       /* same width and height */
+    CLV_LIKE_TYPE = 1 << 1,       /* same pixel type */
+    CLV_LIKE_CHANNELS = 1 << 2,   /* same channel count */
+    CLV_LIKE_TRANSPOSED = 1 << 3, /* width and height swapped */
+    CLV_LIKE_ALL = CLV_LIKE_SIZE | CLV_LIKE_TYPE | CLV_LIKE_CHANNELS,
+};
+
+/* One parameter of an operation. Fields that do not apply to the type are 0. */
+typedef struct clv_param_desc {
+    const char *name;    /* as in the C prototype or parameter struct: "sigma_x" */
+    const char *label;   /* images: the word messages use ("source"), else NULL */
+    clv_param_type type;
+    unsigned flags;      /* CLV_PARAM_* */
+    const char *doc;     /* one line, lower case, no final period */
+    const char *unit;    /* "px", "cells", "stops", or NULL */
+    /* INT, DOUBLE: the valid range (flags say open or closed; +-HUGE_VAL for
+     * none) and the default of an optional parameter. ENUM, BOOL: def is the
+     * default value. */
+    double min, max, def;
+    double special;          /* with CLV_PARAM_HAS_SPECIAL */
+    const char *special_doc; /* "0: 2*ceil(3*sigma)+1" */
+    /* ENUM: n_enum names and their values. */
+    int n_enum;
+    const char *const *enum_names;
+    const int *enum_values;
+    /* IMAGE: accepted types and channel counts; a relation to another image. */
+    unsigned types, channels;
+    const char *like;
+    unsigned like_flags;
+    /* ARRAY: element size in bytes, C element type name ("clv_point"), and
+     * the INT parameter holding the number of elements. */
+    size_t elem_size;
+    const char *elem_type;
+    const char *length_param;
+    /* Command-line spellings besides --name-with-dashes, space-separated
+     * ("--sigma"), or NULL. */
+    const char *cli_alias;
+} clv_param_desc;
+
+struct clv_op_report; /* internal: where a check's message goes */
+struct clv_arg;
+
+/* An operation. */
+typedef struct clv_op_desc {
+    const char *name;      /* the C function's name without "clv_": "gaussian_blur" */
+    const char *summary;   /* one line */
+    const char *doc;       /* a paragraph (what borders mean, channel order...), or NULL */
+    const char *cli_name;  /* the clv command's short name ("gaussian"), or NULL */
+    int nparams;
+    const clv_param_desc *params;
+    /* Internal: the shared body behind the C function and clv_op_call; a
+     * holds one value per parameter, in order, already validated. */
+    clv_status (*run)(clv_context *ctx, const struct clv_arg *a);
+    /* Internal: rules between parameters the table cannot express (e.g. a
+     * derived kernel side within its limit), on the numbers only. NULL if
+     * none. */
+    clv_status (*check)(struct clv_op_report *r, const struct clv_arg *a);
+    /* Internal: the shape of output image parameter `index`; NULL when every
+     * output image takes all it lacks from its `like`. */
+    clv_status (*shape)(struct clv_op_report *r, const struct clv_arg *a, int index, int *width,
+                        int *height, int *channels, clv_pixel_type *type);
+} clv_op_desc;
+
+/* ---- introspection ---- */
+
+/* Number of operations, and operation i (0..count-1), in a fixed order. */
+CLV_API int clv_op_count(void);
+CLV_API const clv_op_desc *clv_op_get(int i);
+/* The operation named `name` (descriptor name, or the CLI short name), or
+ * NULL. */
+CLV_API const clv_op_desc *clv_op_find(const char *name);
+/* Index of parameter `name` of op, or -1. */
+CLV_API int clv_op_param_index(const clv_op_desc *op, const char *name);
+/* The value of enum parameter p named `name` (ASCII case ignored):
+ * CLV_OK, or CLV_ERROR_INVALID_ARGUMENT. */
+CLV_API clv_status clv_param_enum_value(const clv_param_desc *p, const char *name, int *value);
+/* The name of enum value `value` of p, or NULL. */
+CLV_API const char *clv_param_enum_name(const clv_param_desc *p, int value);
+
+/* ---- calls by name ---- */
+
+/* One named argument of a call by name. */
+typedef struct clv_arg {
+    const char *name;
+    clv_param_type type; /* must be the parameter's type (INT values may be given as
+                            DOUBLE when integral, BOOL and ENUM as INT) */
+    union {
+        int i;
+        double d;
+        void *p; /* IMAGE, PYRAMID, ARRAY, STRUCT */
+    } v;
+} clv_arg;
+
+#define CLV_ARG_IMAGE(n, img) ((clv_arg){(n), CLV_PARAM_IMAGE, {.p = (void *)(img)}})
+#define CLV_ARG_INT(n, x) ((clv_arg){(n), CLV_PARAM_INT, {.i = (x)}})
+#define CLV_ARG_DOUBLE(n, x) ((clv_arg){(n), CLV_PARAM_DOUBLE, {.d = (x)}})
+#define CLV_ARG_PTR(n, t, x) ((clv_arg){(n), (t), {.p = (void *)(x)}})
+
+/* Run op on ctx with named arguments (any order). Parameters not given take
+ * their defaults; a required parameter left out, an unknown name, a repeated
+ * name or a value of the wrong type is CLV_ERROR_INVALID_ARGUMENT. The
+ * arguments are validated exactly as the typed C function validates them
+ * (same statuses, same messages in clv_last_error). */
+CLV_API clv_status clv_op_call(clv_context *ctx, const clv_op_desc *op, const clv_arg *args,
+                               int nargs);
+
+/* The parameter checks alone, without running: what clv_op_call would
+ * refuse about the numbers and enums (images, pyramids and arrays are not
+ * looked at and may be NULL). ctx may be NULL; then the message goes to msg
+ * (msg_size bytes, may be 0) instead of clv_last_error. */
+CLV_API clv_status clv_op_check(clv_context *ctx, const clv_op_desc *op, const clv_arg *args,
+                                int nargs, char *msg, size_t msg_size);
+
+/* The width, height, channels and type output image parameter `index`
+ * would need, given the arguments (its inputs and numbers). For an
+ * application (or the CLI) that creates outputs before a call by name.
+ * CLV_ERROR_INVALID_ARGUMENT (message in msg) when the inputs needed are
+ * missing or the parameter is not an output image. */
+CLV_API clv_status clv_op_output_shape(const clv_op_desc *op, const clv_arg *args, int nargs,
+                                       int index, int *width, int *height, int *channels,
+                                       clv_pixel_type *type, char *msg, size_t msg_size);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
