@@ -1837,6 +1837,7 @@ def run_all(tmp):
         test_flow_eval(tmp)
         test_warp(tmp, inputs)
         test_flow_seq(tmp, inputs)
+        test_flow_seq_order(tmp)
         test_flow_time(tmp, inputs)
         test_flow_errors(tmp, inputs)
         test_demo(tmp)
@@ -1925,6 +1926,43 @@ def test_io2_signals(tmp, inputs):
             got = os.stat(target).st_mode & 0o7777
             check(got == mode, "%s: overwrite keeps mode %o (got %o)" % (what, mode, got))
     check(staged_files(d) == [], "no temporaries after the writes", repr(staged_files(d)))
+
+
+# ---- flow-seq: frame order, incremental results, progress, one colour scale --
+
+def test_flow_seq_order(tmp):
+    """Frames are taken in natural order (digit runs by value) and frames of
+    another size are refused before anything is computed or written."""
+    d = os.path.join(tmp, "seq_order")
+    os.mkdir(d)
+    w, h = 64, 48
+    # Text order would be f_10, f_100, f_9.
+    names = ["f_9.png", "f_10.png", "f_100.png"]
+    for i, n in enumerate(names):
+        png_write(os.path.join(d, n), texture(w, h, 0.7 * i, 0.4 * i * i))
+    out = os.path.join(tmp, "seq_order_out")
+    if ok(clv("flow-seq", os.path.join(d, "f_*.png"), out), "flow-seq over f_9, f_10, f_100"):
+        for k in range(2):
+            single = os.path.join(tmp, "seq_order_%d.flo" % k)
+            a, b = names[k], names[k + 1]
+            if ok(clv("flow", os.path.join(d, a), os.path.join(d, b), single), "flow %s %s" % (a, b)):
+                with open(single, "rb") as x, open(os.path.join(out, "flow_%04d.flo" % k), "rb") as y:
+                    check(x.read() == y.read(), "flow-seq flow_%04d.flo is the flow %s -> %s (natural order)"
+                          % (k, a, b))
+    # A frame of another size, last in natural order: refused up front, before
+    # the device is even looked for (so the message is about the frame, not
+    # about CLV_DEVICE), and nothing is created.
+    shutil.copy(os.path.join(d, "f_9.png"), os.path.join(d, "f_1.png"))
+    png_write(os.path.join(d, "f_1000.png"), texture(w + 2, h, 0.0, 0.0))
+    out2 = os.path.join(tmp, "seq_order_mixed", "out")
+    for env in (None, {"CLV_DEVICE": "no-such-device"}):
+        r = clv("flow-seq", "--color", os.path.join(d, "f_*.png"), out2, env=env)
+        what = "flow-seq with f_1000.png of another size%s" % (" (no device)" if env else "")
+        check(one_error_line(r) and r.code == 1, "%s: one error line, exit 1" % what, r.describe())
+        check("f_1000.png" in r.err and "size" in r.err and "device" not in r.err,
+              "%s: names the frame and the size" % what, r.describe())
+        check(not os.path.exists(os.path.dirname(out2)), "%s: nothing created" % what,
+              repr(os.listdir(tmp)))
 
 
 if __name__ == "__main__":

@@ -4,6 +4,7 @@
  * writes nothing. */
 #include "cli.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <glob.h>
@@ -1324,6 +1325,81 @@ out:
 
 /* ---- flow-seq ---------------------------------------------------------- */
 
+/* Natural order of frame names: a run of digits compares by its value
+ * (f_2 < f_10 < f_100; leading zeros do not count), anything else byte by
+ * byte. */
+static int natural_cmp(const char *a, const char *b)
+{
+    while (*a && *b) {
+        if (isdigit((unsigned char)*a) && isdigit((unsigned char)*b)) {
+            while (*a == '0')
+                a++;
+            while (*b == '0')
+                b++;
+            size_t na = 0, nb = 0;
+            while (isdigit((unsigned char)a[na]))
+                na++;
+            while (isdigit((unsigned char)b[nb]))
+                nb++;
+            if (na != nb)
+                return na < nb ? -1 : 1;
+            const int c = memcmp(a, b, na);
+            if (c)
+                return c;
+            a += na;
+            b += nb;
+            continue;
+        }
+        if (*a != *b)
+            return (unsigned char)*a < (unsigned char)*b ? -1 : 1;
+        a++;
+        b++;
+    }
+    return *a ? 1 : *b ? -1 : 0;
+}
+
+/* qsort order of glob's paths: natural, then (f_01 and f_1) plain bytes. */
+static int frame_order(const void *x, const void *y)
+{
+    const char *a = *(const char *const *)x, *b = *(const char *const *)y;
+    const int c = natural_cmp(a, b);
+    return c ? c : strcmp(a, b);
+}
+
+/* Frame k (read into frame) against frame 0. */
+static int seq_same_frame(const char *cmd, char **files, int k, const clv_host_image *frame,
+                          const clv_host_image *first)
+{
+    if (frame->width == first->width && frame->height == first->height &&
+        frame->type == first->type)
+        return 0;
+    cli_error(cmd,
+              "frame '%s' is %dx%d %s but '%s' is %dx%d %s (frames must share size and pixel "
+              "type)",
+              files[k], frame->width, frame->height, clv_pixel_type_name(frame->type), files[0],
+              first->width, first->height, clv_pixel_type_name(first->type));
+    return CLI_EXIT_RUNTIME;
+}
+
+/* Reads every frame once before any work, so that a sequence with a frame
+ * of another size or type, or one that cannot be read, is refused before
+ * anything is computed or written. Frame 0 stays in *first. */
+static int seq_check_frames(const char *cmd, char **files, int n, int show,
+                            clv_host_image *first)
+{
+    int rc = cli_read(cmd, files[0], first);
+    for (int k = 1; !rc && k < n; k++) {
+        clv_host_image frame = {0};
+        if (show)
+            cli_status("clv: flow-seq: reading frame %d/%d", k + 1, n);
+        rc = cli_read(cmd, files[k], &frame);
+        if (!rc)
+            rc = seq_same_frame(cmd, files, k, &frame, first);
+        clv_host_image_free(&frame);
+    }
+    return rc; /* the pairs' progress line replaces the reading one */
+}
+
 int cli_cmd_flow_seq(const cli_globals *g, int argc, char **argv)
 {
     const char *cmd = "flow-seq";
@@ -1344,12 +1420,15 @@ int cli_cmd_flow_seq(const cli_globals *g, int argc, char **argv)
                    "                    [--iterations I] [--poly-n N] [--poly-sigma S]\n"
                    "                    [--gaussian] [--color] FRAME_GLOB OUT_DIR\n"
                    "Flow between consecutive frames: FRAME_GLOB (quote it) is expanded and sorted\n"
-                   "by name; OUT_DIR/flow_NNNN.flo is the flow from frame NNNN to frame NNNN+1\n"
-                   "(from 0), and with --color OUT_DIR/flow_NNNN.png its colour coding (each\n"
-                   "frame scaled to its own largest motion). At least 2 frames, all of one size\n"
-                   "and pixel type. OUT_DIR is created if missing; the files appear only when\n"
-                   "every pair succeeded. A progress line is shown when stderr is a terminal;\n"
-                   "--time gives the flow computations summed over the pairs.\n" FARNEBACK_HELP);
+                   "in natural order (digit runs by value: f_2 before f_10); OUT_DIR/flow_NNNN.flo\n"
+                   "is the flow from frame NNNN to frame NNNN+1 (from 0), and with --color\n"
+                   "OUT_DIR/flow_NNNN.png its colour coding (each frame scaled to its own largest\n"
+                   "motion). At least 2 frames, all of one size and pixel type: every frame is\n"
+                   "read once before any flow is computed, and a sequence with a frame of another\n"
+                   "size, or one that cannot be read, is refused with nothing written. OUT_DIR is\n"
+                   "created if missing; the files appear only when every pair succeeded. A\n"
+                   "progress line is shown when stderr is a terminal; --time gives the flow\n"
+                   "computations summed over the pairs.\n" FARNEBACK_HELP);
             return CLI_EXIT_OK;
         }
         if (strcmp(name, "--color") == 0) {
@@ -1372,7 +1451,7 @@ int cli_cmd_flow_seq(const cli_globals *g, int argc, char **argv)
 
     glob_t gl;
     memset(&gl, 0, sizeof gl);
-    int gr = glob(pattern, GLOB_ERR, NULL, &gl);
+    int gr = glob(pattern, GLOB_ERR | GLOB_NOSORT, NULL, &gl);
     if (gr != 0 && gr != GLOB_NOMATCH) {
         cli_error(cmd, "cannot expand '%s': %s", pattern,
                   gr == GLOB_NOSPACE ? "out of memory" : "a directory could not be read");
@@ -1387,8 +1466,9 @@ int cli_cmd_flow_seq(const cli_globals *g, int argc, char **argv)
         return CLI_EXIT_RUNTIME;
     }
     char **files = gl.gl_pathv;
+    qsort(files, (size_t)frames, sizeof *files, frame_order);
 
-    clv_host_image frame = {0}, gray[2] = {{0}, {0}}, h_flow = {0}, h_rgb = {0};
+    clv_host_image first = {0}, frame = {0}, gray[2] = {{0}, {0}}, h_flow = {0}, h_rgb = {0};
     clv_context *ctx = NULL;
     clv_image *dev[3] = {NULL, NULL, NULL}, *d_flow = NULL, *d_rgb = NULL;
     char *first_created = NULL;
@@ -1400,17 +1480,18 @@ int cli_cmd_flow_seq(const cli_globals *g, int argc, char **argv)
     char path[4096];
     clv_status s;
 
-    if ((rc = cli_read(cmd, files[0], &frame)) != 0)
+    if ((rc = seq_check_frames(cmd, files, frames, show, &first)) != 0)
         goto out;
-    const int w = frame.width, h = frame.height;
-    const clv_pixel_type type = frame.type;
+    const int w = first.width, h = first.height;
+    const clv_pixel_type type = first.type;
+    const clv_host_image shape = {.width = w, .height = h, .type = type}; /* of every frame */
     if ((rc = cli_host_alloc(cmd, w, h, 1, cli_gray_type(type), &gray[0])) != 0 ||
         (rc = cli_host_alloc(cmd, w, h, 1, cli_gray_type(type), &gray[1])) != 0 ||
-        (rc = cli_host_gray_into(cmd, &frame, FLOW_F32_FULL, &gray[0])) != 0 ||
+        (rc = cli_host_gray_into(cmd, &first, FLOW_F32_FULL, &gray[0])) != 0 ||
         (rc = cli_host_alloc(cmd, w, h, 2, CLV_F32, &h_flow)) != 0 ||
         (color && (rc = cli_host_alloc(cmd, w, h, 3, CLV_U8, &h_rgb)) != 0))
         goto out;
-    clv_host_image_free(&frame);
+    clv_host_image_free(&first);
     if ((rc = cli_make_dirs(cmd, out_dir, &first_created)) != 0)
         goto out;
     made_dir = 1;
@@ -1432,7 +1513,8 @@ int cli_cmd_flow_seq(const cli_globals *g, int argc, char **argv)
     }
     if (show)
         cli_status("clv: flow-seq: 0/%d pairs", frames - 1);
-    /* load frame k into host buffer k % 2 and start its upload into dev[k % 3] */
+    /* load frame k into host buffer k % 2 and start its upload into dev[k % 3];
+     * the frames were checked, but a file can change since */
 #define LOAD_FRAME(k)                                                                            \
     do {                                                                                         \
         clv_host_image *gk = &gray[(k) % 2];                                                     \
@@ -1444,15 +1526,8 @@ int cli_cmd_flow_seq(const cli_globals *g, int argc, char **argv)
         }                                                                                        \
         if ((rc = cli_read(cmd, files[k], &frame)) != 0)                                         \
             goto out;                                                                            \
-        if (frame.width != w || frame.height != h || frame.type != type) {                       \
-            cli_error(cmd,                                                                       \
-                      "frame '%s' is %dx%d %s but '%s' is %dx%d %s (frames must share size "     \
-                      "and pixel type)",                                                         \
-                      files[k], frame.width, frame.height, clv_pixel_type_name(frame.type),      \
-                      files[0], w, h, clv_pixel_type_name(type));                                \
-            rc = CLI_EXIT_RUNTIME;                                                               \
+        if ((rc = seq_same_frame(cmd, files, k, &frame, &shape)) != 0)                           \
             goto out;                                                                            \
-        }                                                                                        \
         if ((rc = cli_host_gray_into(cmd, &frame, FLOW_F32_FULL, gk)) != 0)                      \
             goto out;                                                                            \
         clv_host_image_free(&frame);                                                             \
@@ -1522,6 +1597,7 @@ out:
     clv_host_image_free(&gray[0]);
     clv_host_image_free(&gray[1]);
     clv_host_image_free(&frame);
+    clv_host_image_free(&first);
     globfree(&gl);
     return rc;
 }
