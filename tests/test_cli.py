@@ -1838,6 +1838,7 @@ def run_all(tmp):
         test_warp(tmp, inputs)
         test_flow_seq(tmp, inputs)
         test_flow_seq_order(tmp)
+        test_flow_seq_incremental(tmp)
         test_flow_time(tmp, inputs)
         test_flow_errors(tmp, inputs)
         test_demo(tmp)
@@ -1930,6 +1931,40 @@ def test_io2_signals(tmp, inputs):
 
 # ---- flow-seq: frame order, incremental results, progress, one colour scale --
 
+SEQ_NAME = re.compile(r"^flow_(\d{4})\.(flo|png)$")
+
+
+def seq_pairs_written(d, color):
+    """The pair indices whose files are all in d, and a list of problems: a
+    name other than flow_NNNN.flo/.png (a temporary), a .flo or .png that is
+    not a whole file, a pair missing one of its files, a gap in the indices."""
+    problems, found = [], {}
+    for n in sorted(os.listdir(d)):
+        m = SEQ_NAME.match(n)
+        if not m:
+            problems.append("unexpected %r" % n)
+            continue
+        found.setdefault(int(m.group(1)), set()).add(m.group(2))
+        p = os.path.join(d, n)
+        try:
+            if m.group(2) == "flo":
+                w, h, uv = flo_read(p)
+                if os.path.getsize(p) != 12 + 8 * w * h:
+                    problems.append("%s has %d bytes" % (n, os.path.getsize(p)))
+            else:
+                png_read(p)
+        except Exception as e:  # a cut file: struct or zlib errors
+            problems.append("%s: %s" % (n, e))
+    want = {"flo", "png"} if color else {"flo"}
+    for k, kinds in sorted(found.items()):
+        if kinds != want:
+            problems.append("pair %d has only %s" % (k, sorted(kinds)))
+    pairs = sorted(found)
+    if pairs != list(range(len(pairs))):
+        problems.append("pairs %r are not 0..n-1" % pairs)
+    return pairs, problems
+
+
 def test_flow_seq_order(tmp):
     """Frames are taken in natural order (digit runs by value) and frames of
     another size are refused before anything is computed or written."""
@@ -1963,6 +1998,73 @@ def test_flow_seq_order(tmp):
               "%s: names the frame and the size" % what, r.describe())
         check(not os.path.exists(os.path.dirname(out2)), "%s: nothing created" % what,
               repr(os.listdir(tmp)))
+
+
+def test_flow_seq_incremental(tmp):
+    """Results appear pair by pair: a failure or a signal part way leaves the
+    pairs done, whole, no temporary files, and says how many there are."""
+    import signal
+    import time
+    d = os.path.join(tmp, "seq_inc")
+    os.mkdir(d)
+    w, h = 64, 48
+    for i in range(6):
+        png_write(os.path.join(d, "f%d.png" % i), texture(w, h, 0.5 * i, 0.25 * i))
+    # A failure at pair 3 (its .flo name is taken by a directory).
+    out = os.path.join(tmp, "seq_inc_out")
+    os.makedirs(os.path.join(out, "flow_0003.flo"))
+    r = clv("flow-seq", "--color", os.path.join(d, "f*.png"), out)
+    lines = r.err.split("\n")
+    check(r.code == 1 and len(lines) == 3 and lines[2] == "", "flow-seq failing at pair 3: exit 1, two lines",
+          r.describe())
+    check("flow_0003.flo" in lines[0], "flow-seq failing at pair 3: the first line names the output",
+          r.describe())
+    check(len(lines) > 1 and "wrote 3 of 5 pairs" in lines[1], "flow-seq failing at pair 3: says 3 of 5 are written",
+          r.describe())
+    os.rmdir(os.path.join(out, "flow_0003.flo"))
+    pairs, problems = seq_pairs_written(out, True)
+    check(pairs == [0, 1, 2] and not problems, "flow-seq failing at pair 3 keeps pairs 0..2, whole",
+          "%r %r" % (pairs, problems))
+
+    # SIGINT after the first pair is in place.
+    big = os.path.join(tmp, "seq_sig")
+    os.mkdir(big)
+    bw, bh = 320, 240
+    png_write(os.path.join(big, "f000.png"), texture(bw, bh, 0.0, 0.0))
+    png_write(os.path.join(big, "f001.png"), texture(bw, bh, 1.0, 0.5))
+    frames = 61
+    for i in range(2, frames):
+        shutil.copy(os.path.join(big, "f%03d.png" % (i % 2)), os.path.join(big, "f%03d.png" % i))
+    out = os.path.join(tmp, "seq_sig_out")
+    proc = subprocess.Popen([CLI, "flow-seq", "--color", os.path.join(big, "f*.png"), out],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    deadline = time.time() + TIMEOUT
+    seen = False
+    while time.time() < deadline and proc.poll() is None:
+        if os.path.exists(os.path.join(out, "flow_0000.flo")):
+            seen = True
+            proc.send_signal(signal.SIGINT)
+            break
+        time.sleep(0.005)
+    if proc.poll() is None and not seen:
+        proc.kill()
+    try:
+        _, err = proc.communicate(timeout=60)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        _, err = proc.communicate()
+    err = err.decode(errors="replace")
+    desc = "exit %r, stderr %r" % (proc.returncode, err[-600:])
+    check(seen, "flow-seq: the first result appears while the run goes on", desc)
+    check(proc.returncode == -signal.SIGINT, "flow-seq: SIGINT part way kills it (exit shows the signal)", desc)
+    if os.path.isdir(out):
+        pairs, problems = seq_pairs_written(out, True)
+        check(not problems, "flow-seq after SIGINT: only whole results, no temporaries", "%r; %s"
+              % (problems, desc))
+        check(1 <= len(pairs) < frames - 1, "flow-seq after SIGINT: some but not all pairs written",
+              "%d pairs; %s" % (len(pairs), desc))
+        check("interrupted after %d of %d pairs" % (len(pairs), frames - 1) in err,
+              "flow-seq after SIGINT says how many pairs are written", desc)
 
 
 if __name__ == "__main__":

@@ -1,7 +1,7 @@
 /* clv sub-commands for optical flow: pyramid, corners, track (pyramidal
  * Lucas-Kanade), flow (Farneback), flow-eval, warp and flow-seq (Farneback
  * over a sequence of frames). Outputs are staged (cli_outputs): a failed run
- * writes nothing. */
+ * writes nothing (flow-seq: nothing after the pairs already done). */
 #include "cli.h"
 
 #include <ctype.h>
@@ -9,6 +9,8 @@
 #include <fcntl.h>
 #include <glob.h>
 #include <math.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -1400,6 +1402,151 @@ static int seq_check_frames(const char *cmd, char **files, int n, int show,
     return rc; /* the pairs' progress line replaces the reading one */
 }
 
+/* The stop signals, and what their handler says: the pairs in place so
+ * far (set with the signals blocked, right after a pair's renames), of how
+ * many. */
+static const int seq_signals[3] = {SIGINT, SIGTERM, SIGHUP};
+static struct {
+    volatile sig_atomic_t done;
+    int pairs, tty;
+    int installed[3];
+    struct sigaction old[3];
+} seq_note;
+
+static size_t seq_put(char *buf, size_t n, size_t size, const char *s)
+{
+    while (*s && n + 1 < size)
+        buf[n++] = *s++;
+    return n;
+}
+
+/* v >= 0 in decimal, zero-padded to width digits. */
+static size_t seq_put_int(char *buf, size_t n, size_t size, long v, int width)
+{
+    char d[24];
+    int k = 0;
+    do {
+        d[k++] = (char)('0' + v % 10);
+        v /= 10;
+    } while ((v > 0 || k < width) && k < (int)sizeof d);
+    while (k > 0 && n + 1 < size)
+        buf[n++] = d[--k];
+    return n;
+}
+
+/* "clv: flow-seq: interrupted after N of M pairs ..." on stderr, then the
+ * previous disposition takes the signal (clv.c's: remove the temporary
+ * files, die of the signal). Async-signal-safe. */
+static void seq_on_signal(int sig)
+{
+    const int saved = errno;
+    const long done = seq_note.done;
+    char msg[160];
+    size_t n = 0;
+    if (seq_note.tty)
+        n = seq_put(msg, n, sizeof msg, "\n"); /* after the progress line */
+    n = seq_put(msg, n, sizeof msg, "clv: flow-seq: interrupted after ");
+    n = seq_put_int(msg, n, sizeof msg, done, 1);
+    n = seq_put(msg, n, sizeof msg, " of ");
+    n = seq_put_int(msg, n, sizeof msg, seq_note.pairs, 1);
+    n = seq_put(msg, n, sizeof msg, " pairs");
+    if (done > 0) {
+        n = seq_put(msg, n, sizeof msg, ": flow_0000");
+        if (done > 1) {
+            n = seq_put(msg, n, sizeof msg, " to flow_");
+            n = seq_put_int(msg, n, sizeof msg, done - 1, 4);
+        }
+        n = seq_put(msg, n, sizeof msg, " written");
+    }
+    n = seq_put(msg, n, sizeof msg, "\n");
+    ssize_t w = write(STDERR_FILENO, msg, n);
+    (void)w;
+    clv_remove_temporaries(); /* also when nobody else does */
+    for (int k = 0; k < 3; k++)
+        if (seq_signals[k] == sig && seq_note.installed[k])
+            (void)sigaction(sig, &seq_note.old[k], NULL);
+    raise(sig); /* blocked while here: the restored disposition takes it on return */
+    errno = saved;
+}
+
+/* Puts seq_on_signal in front of the stop signals' handlers (not of an
+ * ignored signal: nohup, a background job). */
+static void seq_signals_install(int pairs, int tty)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = seq_on_signal;
+    sigemptyset(&sa.sa_mask);
+    for (int k = 0; k < 3; k++)
+        sigaddset(&sa.sa_mask, seq_signals[k]);
+    seq_note.done = 0;
+    seq_note.pairs = pairs;
+    seq_note.tty = tty;
+    for (int k = 0; k < 3; k++) {
+        struct sigaction *old = &seq_note.old[k];
+        seq_note.installed[k] = 0;
+        if (sigaction(seq_signals[k], NULL, old) != 0 ||
+            (!(old->sa_flags & SA_SIGINFO) && old->sa_handler == SIG_IGN))
+            continue;
+        seq_note.installed[k] = sigaction(seq_signals[k], &sa, NULL) == 0;
+    }
+}
+
+static void seq_signals_restore(void)
+{
+    for (int k = 0; k < 3; k++) {
+        if (seq_note.installed[k])
+            (void)sigaction(seq_signals[k], &seq_note.old[k], NULL);
+        seq_note.installed[k] = 0;
+    }
+}
+
+/* "flow_0000" or "flow_0000 to flow_NNNN" for the first done pairs. */
+static void seq_range(int done, char *buf, size_t size)
+{
+    if (done > 1)
+        snprintf(buf, size, "flow_0000 to flow_%04d", done - 1);
+    else
+        snprintf(buf, size, "flow_0000");
+}
+
+/* Pair k's files, flow_NNNN.flo and (rgb not NULL) flow_NNNN.png, each
+ * staged and renamed into place now. The renames and the count run with
+ * the stop signals blocked, so a signal finds the pair whole or not there
+ * and the handler's count right. */
+static int seq_write_pair(const char *cmd, const char *out_dir, int k,
+                          const clv_host_image *flow, const clv_host_image *rgb)
+{
+    char path[4096];
+    const size_t dir_len = strlen(out_dir);
+    const char *sep = out_dir[dir_len - 1] == '/' ? "" : "/";
+    if (snprintf(path, sizeof path, "%s%sflow_%04d.flo", out_dir, sep, k) >=
+        (int)sizeof path - 4) {
+        cli_error(cmd, "output path too long");
+        return CLI_EXIT_RUNTIME;
+    }
+    cli_outputs outs;
+    cli_outputs_init(&outs);
+    int rc = cli_outputs_flo(cmd, &outs, path, flow);
+    if (!rc && rgb) {
+        memcpy(path + strlen(path) - 4, ".png", 4);
+        rc = cli_outputs_image(cmd, &outs, path, rgb);
+    }
+    if (!rc) {
+        sigset_t set, old;
+        sigemptyset(&set);
+        for (int i = 0; i < 3; i++)
+            sigaddset(&set, seq_signals[i]);
+        pthread_sigmask(SIG_BLOCK, &set, &old);
+        rc = cli_outputs_commit(cmd, &outs);
+        if (!rc)
+            seq_note.done = k + 1;
+        pthread_sigmask(SIG_SETMASK, &old, NULL);
+    }
+    cli_outputs_free(&outs);
+    return rc;
+}
+
 int cli_cmd_flow_seq(const cli_globals *g, int argc, char **argv)
 {
     const char *cmd = "flow-seq";
@@ -1426,9 +1573,13 @@ int cli_cmd_flow_seq(const cli_globals *g, int argc, char **argv)
                    "motion). At least 2 frames, all of one size and pixel type: every frame is\n"
                    "read once before any flow is computed, and a sequence with a frame of another\n"
                    "size, or one that cannot be read, is refused with nothing written. OUT_DIR is\n"
-                   "created if missing; the files appear only when every pair succeeded. A\n"
-                   "progress line is shown when stderr is a terminal; --time gives the flow\n"
-                   "computations summed over the pairs.\n" FARNEBACK_HELP);
+                   "created if missing.\n"
+                   "Each pair's files are renamed into place as soon as the pair is done: after a\n"
+                   "failure, or SIGINT/SIGTERM/SIGHUP, the pairs done so far stay, whole, with no\n"
+                   "temporary files, and a line says how many (\"wrote 3 of 99 pairs ...\",\n"
+                   "\"interrupted after 3 of 99 pairs ...\"). A progress line is shown when stderr\n"
+                   "is a terminal; --time gives the flow computations summed over the pairs.\n"
+                   FARNEBACK_HELP);
             return CLI_EXIT_OK;
         }
         if (strcmp(name, "--color") == 0) {
@@ -1467,17 +1618,15 @@ int cli_cmd_flow_seq(const cli_globals *g, int argc, char **argv)
     }
     char **files = gl.gl_pathv;
     qsort(files, (size_t)frames, sizeof *files, frame_order);
+    const int pairs = frames - 1;
 
     clv_host_image first = {0}, frame = {0}, gray[2] = {{0}, {0}}, h_flow = {0}, h_rgb = {0};
     clv_context *ctx = NULL;
     clv_image *dev[3] = {NULL, NULL, NULL}, *d_flow = NULL, *d_rgb = NULL;
     char *first_created = NULL;
-    int made_dir = 0;
-    cli_outputs outs;
-    cli_outputs_init(&outs);
+    int made_dir = 0, signals_set = 0;
     const int show = isatty(STDERR_FILENO);
     double wall_ms = 0.0, device_ms = 0.0;
-    char path[4096];
     clv_status s;
 
     if ((rc = seq_check_frames(cmd, files, frames, show, &first)) != 0)
@@ -1492,6 +1641,8 @@ int cli_cmd_flow_seq(const cli_globals *g, int argc, char **argv)
         (color && (rc = cli_host_alloc(cmd, w, h, 3, CLV_U8, &h_rgb)) != 0))
         goto out;
     clv_host_image_free(&first);
+    seq_signals_install(pairs, show);
+    signals_set = 1;
     if ((rc = cli_make_dirs(cmd, out_dir, &first_created)) != 0)
         goto out;
     made_dir = 1;
@@ -1512,7 +1663,7 @@ int cli_cmd_flow_seq(const cli_globals *g, int argc, char **argv)
         goto out;
     }
     if (show)
-        cli_status("clv: flow-seq: 0/%d pairs", frames - 1);
+        cli_status("clv: flow-seq: 0/%d pairs", pairs);
     /* load frame k into host buffer k % 2 and start its upload into dev[k % 3];
      * the frames were checked, but a file can change since */
 #define LOAD_FRAME(k)                                                                            \
@@ -1555,36 +1706,28 @@ int cli_cmd_flow_seq(const cli_globals *g, int argc, char **argv)
         if ((rc = cli_flow_pair(cmd, ctx, prev, next, d_flow, d_rgb, &fp, &h_flow, &h_rgb,
                                 g->time ? &wall_ms : NULL, g->time ? &device_ms : NULL)) != 0)
             goto out;
-        const size_t dir_len = strlen(out_dir);
-        const char *sep = out_dir[dir_len - 1] == '/' ? "" : "/";
-        if (snprintf(path, sizeof path, "%s%sflow_%04d.flo", out_dir, sep, i - 1) >=
-            (int)sizeof path - 4) {
-            cli_error(cmd, "output path too long");
-            rc = CLI_EXIT_RUNTIME;
+        if ((rc = seq_write_pair(cmd, out_dir, i - 1, &h_flow, color ? &h_rgb : NULL)) != 0)
             goto out;
-        }
-        if ((rc = cli_outputs_flo(cmd, &outs, path, &h_flow)) != 0)
-            goto out;
-        if (color) {
-            memcpy(path + strlen(path) - 4, ".png", 4);
-            if ((rc = cli_outputs_image(cmd, &outs, path, &h_rgb)) != 0)
-                goto out;
-        }
         if (show)
-            cli_status("clv: flow-seq: %d/%d pairs", i, frames - 1);
+            cli_status("clv: flow-seq: %d/%d pairs", i, pairs);
     }
 #undef LOAD_FRAME
     cli_status_end();
-    if ((rc = cli_outputs_commit(cmd, &outs)) != 0)
-        goto out;
     if (g->time)
         cli_print_time(wall_ms, device_ms);
 
 out:
     cli_status_end();
-    cli_outputs_free(&outs);
-    if (rc && made_dir)
+    if (signals_set)
+        seq_signals_restore();
+    if (rc && seq_note.done > 0) {
+        char range[64];
+        seq_range(seq_note.done, range, sizeof range);
+        cli_error(cmd, "wrote %d of %d pairs into '%s' (%s) before the failure", (int)seq_note.done,
+                  pairs, out_dir, range);
+    } else if (rc && made_dir) {
         cli_remove_created_dirs(out_dir, first_created);
+    }
     free(first_created);
     clv_image_release(d_rgb);
     clv_image_release(d_flow);
