@@ -1839,6 +1839,7 @@ def run_all(tmp):
         test_flow_seq(tmp, inputs)
         test_flow_seq_order(tmp)
         test_flow_seq_incremental(tmp)
+        test_flow_seq_progress(tmp)
         test_flow_time(tmp, inputs)
         test_flow_errors(tmp, inputs)
         test_demo(tmp)
@@ -2065,6 +2066,26 @@ def test_flow_seq_incremental(tmp):
               "%d pairs; %s" % (len(pairs), desc))
         check("interrupted after %d of %d pairs" % (len(pairs), frames - 1) in err,
               "flow-seq after SIGINT says how many pairs are written", desc)
+
+
+def test_flow_seq_progress(tmp):
+    """Without a terminal: a plain line every 10 pairs and after the last."""
+    r = clv("flow-seq", "--help")
+    check("every 10 pairs" in r.out, "flow-seq --help tells the progress lines", r.describe())
+    d = os.path.join(tmp, "seq_prog")
+    os.mkdir(d)
+    w, h = 48, 40
+    for i in range(13):
+        png_write(os.path.join(d, "f%02d.png" % i), texture(w, h, 0.3 * i, 0.0))
+    out = os.path.join(tmp, "seq_prog_out")
+    r = clv("flow-seq", os.path.join(d, "f*.png"), out)
+    check(r.code == 0 and r.err == "clv: flow-seq: 10/12 pairs\nclv: flow-seq: 12/12 pairs\n",
+          "flow-seq over 12 pairs, stderr not a terminal: lines at 10 and 12", r.describe())
+    r = clv("--time", "flow-seq", os.path.join(d, "f*.png"), out)
+    lines = r.err.split("\n")
+    check(r.code == 0 and len(lines) == 4 and lines[:2] == ["clv: flow-seq: 10/12 pairs",
+                                                            "clv: flow-seq: 12/12 pairs"]
+          and TIME_LINE.match(lines[2] + "\n"), "--time flow-seq: progress lines, then the time", r.describe())
 
 
 if __name__ == "__main__":

@@ -1327,6 +1327,10 @@ out:
 
 /* ---- flow-seq ---------------------------------------------------------- */
 
+/* Pairs between the plain progress lines written when stderr is not a
+ * terminal. */
+#define SEQ_PROGRESS_EVERY 10
+
 /* Natural order of frame names: a run of digits compares by its value
  * (f_2 < f_10 < f_100; leading zeros do not count), anything else byte by
  * byte. */
@@ -1547,6 +1551,20 @@ static int seq_write_pair(const char *cmd, const char *out_dir, int k,
     return rc;
 }
 
+/* The progress after done of pairs: the line in place on a terminal; else
+ * a plain line every SEQ_PROGRESS_EVERY pairs and after the last (of a
+ * sequence that long: a short run stays quiet). */
+static void seq_progress(int tty, int done, int pairs)
+{
+    if (tty) {
+        cli_status("clv: flow-seq: %d/%d pairs", done, pairs);
+    } else if (done > 0 && (done % SEQ_PROGRESS_EVERY == 0 ||
+                            (done == pairs && pairs >= SEQ_PROGRESS_EVERY))) {
+        fprintf(stderr, "clv: flow-seq: %d/%d pairs\n", done, pairs);
+        fflush(stderr);
+    }
+}
+
 int cli_cmd_flow_seq(const cli_globals *g, int argc, char **argv)
 {
     const char *cmd = "flow-seq";
@@ -1577,8 +1595,10 @@ int cli_cmd_flow_seq(const cli_globals *g, int argc, char **argv)
                    "Each pair's files are renamed into place as soon as the pair is done: after a\n"
                    "failure, or SIGINT/SIGTERM/SIGHUP, the pairs done so far stay, whole, with no\n"
                    "temporary files, and a line says how many (\"wrote 3 of 99 pairs ...\",\n"
-                   "\"interrupted after 3 of 99 pairs ...\"). A progress line is shown when stderr\n"
-                   "is a terminal; --time gives the flow computations summed over the pairs.\n"
+                   "\"interrupted after 3 of 99 pairs ...\"). Progress: a line rewritten in place\n"
+                   "when stderr is a terminal; otherwise (logs, CI) a plain line\n"
+                   "\"clv: flow-seq: N/M pairs\" every 10 pairs and after the last of a run of 10\n"
+                   "or more. --time gives the flow computations summed over the pairs.\n"
                    FARNEBACK_HELP);
             return CLI_EXIT_OK;
         }
@@ -1662,8 +1682,7 @@ int cli_cmd_flow_seq(const cli_globals *g, int argc, char **argv)
         rc = cli_fail_status(cmd, ctx, s, "cannot upload a frame");
         goto out;
     }
-    if (show)
-        cli_status("clv: flow-seq: 0/%d pairs", pairs);
+    seq_progress(show, 0, pairs);
     /* load frame k into host buffer k % 2 and start its upload into dev[k % 3];
      * the frames were checked, but a file can change since */
 #define LOAD_FRAME(k)                                                                            \
@@ -1708,8 +1727,7 @@ int cli_cmd_flow_seq(const cli_globals *g, int argc, char **argv)
             goto out;
         if ((rc = seq_write_pair(cmd, out_dir, i - 1, &h_flow, color ? &h_rgb : NULL)) != 0)
             goto out;
-        if (show)
-            cli_status("clv: flow-seq: %d/%d pairs", i, pairs);
+        seq_progress(show, i, pairs);
     }
 #undef LOAD_FRAME
     cli_status_end();
