@@ -1840,6 +1840,7 @@ def run_all(tmp):
         test_flow_seq_order(tmp)
         test_flow_seq_incremental(tmp)
         test_flow_seq_progress(tmp)
+        test_flow_seq_color_scale(tmp)
         test_flow_time(tmp, inputs)
         test_flow_errors(tmp, inputs)
         test_demo(tmp)
@@ -2086,6 +2087,64 @@ def test_flow_seq_progress(tmp):
     check(r.code == 0 and len(lines) == 4 and lines[:2] == ["clv: flow-seq: 10/12 pairs",
                                                             "clv: flow-seq: 12/12 pairs"]
           and TIME_LINE.match(lines[2] + "\n"), "--time flow-seq: progress lines, then the time", r.describe())
+
+
+def test_flow_seq_color_scale(tmp):
+    """--color codes every frame with one scale: --max-flow, by default the
+    first pair's largest motion; larger motions are darker (Middlebury)."""
+    import math
+    d = os.path.join(tmp, "seq_scale")
+    os.mkdir(d)
+    w, h = 64, 48
+    # pair 0 moves 0.5 px, pair 1 about 2.5 px
+    shifts = [(0.0, 0.0), (0.5, 0.0), (2.5, 1.0)]
+    for i, (dx, dy) in enumerate(shifts):
+        png_write(os.path.join(d, "f%d.png" % i), texture(w, h, dx, dy))
+    out = os.path.join(tmp, "seq_scale_out")
+    if not ok(clv("flow-seq", "--color", os.path.join(d, "f*.png"), out), "flow-seq --color, two motions"):
+        return
+    mags = []
+    for k in range(2):
+        _, _, uv = flo_read(os.path.join(out, "flow_%04d.flo" % k))
+        mags.append([math.hypot(u, v) for u, v in uv])
+    m0 = max(mags[0])
+    check(max(mags[1]) > 2 * m0, "pair 1 moves more than pair 0", "%g vs %g" % (max(mags[1]), m0))
+    # Pixels of pair 1 beyond pair 0's largest motion are past full colour:
+    # darkened to 3/4 (no channel above 191), not at full saturation as with
+    # a per-frame scale.
+    rgb1 = png_read(os.path.join(out, "flow_0001.png"))
+    beyond = [i for i, m in enumerate(mags[1]) if m > 1.01 * m0]
+    brightest = max(max(rgb1.pixels[3 * i:3 * i + 3]) for i in beyond) if beyond else None
+    check(len(beyond) > len(mags[1]) // 2 and brightest is not None and brightest <= 192,
+          "flow-seq --color: pair 1 coded with pair 0's scale (its larger motions darkened)",
+          "%d of %d beyond, brightest channel %r" % (len(beyond), len(mags[1]), brightest))
+    # The same as giving that scale explicitly (up to the rounding of the
+    # scale: one level).
+    out2 = os.path.join(tmp, "seq_scale_out2")
+    if ok(clv("flow-seq", "--color", "--max-flow", "%.9g" % m0, os.path.join(d, "f*.png"), out2),
+          "flow-seq --color --max-flow M"):
+        for k in range(2):
+            a = png_read(os.path.join(out, "flow_%04d.png" % k))
+            b = png_read(os.path.join(out2, "flow_%04d.png" % k))
+            diff = max_diff(a.pixels, b.pixels)
+            check(diff <= 1, "flow-seq default scale == --max-flow <pair 0's largest> (frame %d)" % k,
+                  "max diff %d" % diff)
+    # An explicit scale is used for every frame, the first included.
+    out3 = os.path.join(tmp, "seq_scale_out3")
+    if ok(clv("flow-seq", "--color", "--max-flow=%.9g" % (4 * m0), os.path.join(d, "f*.png"), out3),
+          "flow-seq --color --max-flow 4M"):
+        def saturation(img):  # full colours have a channel at 255 and one at 0
+            return max(max(img.pixels[i:i + 3]) - min(img.pixels[i:i + 3]) for i in range(0, len(img.pixels), 3))
+        own = saturation(png_read(os.path.join(out, "flow_0000.png")))
+        quarter = saturation(png_read(os.path.join(out3, "flow_0000.png")))
+        check(own >= 250 and quarter <= 70, "flow-seq --max-flow 4M: pair 0 at a quarter of full colour",
+              "saturation %d by default, %d with 4M" % (own, quarter))
+    for bad in (["--max-flow", "0", "--color"], ["--max-flow", "-1", "--color"], ["--max-flow", "x", "--color"],
+                ["--max-flow", "2"]):
+        r = clv("flow-seq", *bad, os.path.join(d, "f*.png"), os.path.join(tmp, "seq_scale_bad"))
+        check(one_error_line(r) and r.code == 2 and "--max-flow" in r.err, "flow-seq %s: usage error" % " ".join(bad),
+              r.describe())
+        check(not os.path.exists(os.path.join(tmp, "seq_scale_bad")), "flow-seq %s: nothing written" % " ".join(bad))
 
 
 if __name__ == "__main__":

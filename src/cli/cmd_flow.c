@@ -1406,6 +1406,36 @@ static int seq_check_frames(const char *cmd, char **files, int n, int show,
     return rc; /* the pairs' progress line replaces the reading one */
 }
 
+/* The largest known motion of a flow field as clv_flow_to_color finds it
+ * (float squares; |u|, |v| >= 1e9 and NaN left out), 1 for a field without
+ * any, as there: the scale of a sequence's colour frames. */
+static double seq_largest_motion(const clv_host_image *flow)
+{
+    float m = 0.0f;
+    for (int y = 0; y < flow->height; y++) {
+        const float *row = (const float *)((const char *)flow->data + (size_t)y * flow->stride);
+        for (int x = 0; x < flow->width; x++) {
+            const float u = row[2 * x], v = row[2 * x + 1];
+            if (fabsf(u) < 1e9f && fabsf(v) < 1e9f && u * u + v * v > m)
+                m = u * u + v * v;
+        }
+    }
+    return m > 0.0f ? (double)sqrtf(m) : 1.0;
+}
+
+/* Colour coding of the flow on the device with full colour at scale
+ * pixels, downloaded into h_rgb. */
+static int seq_color(const char *cmd, clv_context *ctx, const clv_image *flow, clv_image *rgb,
+                     double scale, clv_host_image *h_rgb)
+{
+    clv_status s = clv_flow_to_color(ctx, flow, rgb, scale);
+    if (s == CLV_OK)
+        s = clv_image_download(rgb, h_rgb->data, h_rgb->stride);
+    if (s != CLV_OK)
+        return cli_fail_status(cmd, ctx, s, "colour coding failed");
+    return 0;
+}
+
 /* The stop signals, and what their handler says: the pairs in place so
  * far (set with the signals blocked, right after a pair's renames), of how
  * many. */
@@ -1570,6 +1600,7 @@ int cli_cmd_flow_seq(const cli_globals *g, int argc, char **argv)
     const char *cmd = "flow-seq";
     const char *pos[CLI_MAX_POS];
     int npos = 0, rc, color = 0;
+    double max_flow = 0.0; /* 0: the first pair's largest motion */
     clv_farneback_params fp = clv_farneback_params_default();
     cli_args a;
     const char *name = NULL, *p = NULL;
@@ -1583,15 +1614,18 @@ int cli_cmd_flow_seq(const cli_globals *g, int argc, char **argv)
         if (cli_wants_help(name)) {
             printf("usage: clv flow-seq [--pyr-scale S] [--levels N] [--winsize W]\n"
                    "                    [--iterations I] [--poly-n N] [--poly-sigma S]\n"
-                   "                    [--gaussian] [--color] FRAME_GLOB OUT_DIR\n"
-                   "Flow between consecutive frames: FRAME_GLOB (quote it) is expanded and sorted\n"
-                   "in natural order (digit runs by value: f_2 before f_10); OUT_DIR/flow_NNNN.flo\n"
-                   "is the flow from frame NNNN to frame NNNN+1 (from 0), and with --color\n"
-                   "OUT_DIR/flow_NNNN.png its colour coding (each frame scaled to its own largest\n"
-                   "motion). At least 2 frames, all of one size and pixel type: every frame is\n"
-                   "read once before any flow is computed, and a sequence with a frame of another\n"
-                   "size, or one that cannot be read, is refused with nothing written. OUT_DIR is\n"
-                   "created if missing.\n"
+                   "                    [--gaussian] [--color [--max-flow M]] FRAME_GLOB OUT_DIR\n"
+                   "Flow between consecutive frames: FRAME_GLOB (quote it) is expanded and put in\n"
+                   "natural order (digit runs by value: f_2 before f_10); OUT_DIR/flow_NNNN.flo\n"
+                   "is the flow from frame NNNN to frame NNNN+1 (from 0). At least 2 frames, all\n"
+                   "of one size and pixel type: every frame is read once before any flow is\n"
+                   "computed, and a sequence with a frame of another size, or one that cannot be\n"
+                   "read, is refused with nothing written. OUT_DIR is created if missing.\n"
+                   "--color: also OUT_DIR/flow_NNNN.png, the flow in the Middlebury colour wheel\n"
+                   "(hue = direction, saturation = magnitude), every frame on one scale so that a\n"
+                   "video of them does not flicker: full colour at --max-flow M pixels (M > 0),\n"
+                   "by default at the first pair's largest motion (1 if it has none); larger\n"
+                   "motions are darker.\n"
                    "Each pair's files are renamed into place as soon as the pair is done: after a\n"
                    "failure, or SIGINT/SIGTERM/SIGHUP, the pairs done so far stay, whole, with no\n"
                    "temporary files, and a line says how many (\"wrote 3 of 99 pairs ...\",\n"
@@ -1608,6 +1642,12 @@ int cli_cmd_flow_seq(const cli_globals *g, int argc, char **argv)
             color = 1;
             continue;
         }
+        if (strcmp(name, "--max-flow") == 0) {
+            const cli_range positive = {0.0, INFINITY, 1};
+            if ((rc = cli_args_number(&a, name, positive, &max_flow)) != 0)
+                return rc;
+            continue;
+        }
         rc = farneback_option(&a, name, &fp);
         if (rc < 0)
             return -rc;
@@ -1618,6 +1658,9 @@ int cli_cmd_flow_seq(const cli_globals *g, int argc, char **argv)
     if ((rc = take_paths(cmd, npos, pos, 2, npos == 0 ? "FRAME_GLOB and OUT_DIR" : "OUT_DIR",
                          paths)) != 0)
         return rc;
+    if (max_flow > 0.0 && !color)
+        return cli_usage_error(cmd, "--max-flow sets the scale of the --color images; give "
+                                    "--color too");
     const char *pattern = paths[0], *out_dir = paths[1];
 
     glob_t gl;
@@ -1647,6 +1690,7 @@ int cli_cmd_flow_seq(const cli_globals *g, int argc, char **argv)
     int made_dir = 0, signals_set = 0;
     const int show = isatty(STDERR_FILENO);
     double wall_ms = 0.0, device_ms = 0.0;
+    double scale = max_flow; /* of the colour frames; 0 until the first pair sets it */
     clv_status s;
 
     if ((rc = seq_check_frames(cmd, files, frames, show, &first)) != 0)
@@ -1722,9 +1766,15 @@ int cli_cmd_flow_seq(const cli_globals *g, int argc, char **argv)
                 goto out;
             }
         }
-        if ((rc = cli_flow_pair(cmd, ctx, prev, next, d_flow, d_rgb, &fp, &h_flow, &h_rgb,
+        if ((rc = cli_flow_pair(cmd, ctx, prev, next, d_flow, NULL, &fp, &h_flow, NULL,
                                 g->time ? &wall_ms : NULL, g->time ? &device_ms : NULL)) != 0)
             goto out;
+        if (color) {
+            if (scale <= 0.0)
+                scale = seq_largest_motion(&h_flow); /* one scale for the whole sequence */
+            if ((rc = seq_color(cmd, ctx, d_flow, d_rgb, scale, &h_rgb)) != 0)
+                goto out;
+        }
         if ((rc = seq_write_pair(cmd, out_dir, i - 1, &h_flow, color ? &h_rgb : NULL)) != 0)
             goto out;
         seq_progress(show, i, pairs);
