@@ -1837,6 +1837,10 @@ def run_all(tmp):
         test_flow_eval(tmp)
         test_warp(tmp, inputs)
         test_flow_seq(tmp, inputs)
+        test_flow_seq_order(tmp)
+        test_flow_seq_incremental(tmp)
+        test_flow_seq_progress(tmp)
+        test_flow_seq_color_scale(tmp)
         test_flow_time(tmp, inputs)
         test_flow_errors(tmp, inputs)
         test_demo(tmp)
@@ -1925,6 +1929,222 @@ def test_io2_signals(tmp, inputs):
             got = os.stat(target).st_mode & 0o7777
             check(got == mode, "%s: overwrite keeps mode %o (got %o)" % (what, mode, got))
     check(staged_files(d) == [], "no temporaries after the writes", repr(staged_files(d)))
+
+
+# ---- flow-seq: frame order, incremental results, progress, one colour scale --
+
+SEQ_NAME = re.compile(r"^flow_(\d{4})\.(flo|png)$")
+
+
+def seq_pairs_written(d, color):
+    """The pair indices whose files are all in d, and a list of problems: a
+    name other than flow_NNNN.flo/.png (a temporary), a .flo or .png that is
+    not a whole file, a pair missing one of its files, a gap in the indices."""
+    problems, found = [], {}
+    for n in sorted(os.listdir(d)):
+        m = SEQ_NAME.match(n)
+        if not m:
+            problems.append("unexpected %r" % n)
+            continue
+        found.setdefault(int(m.group(1)), set()).add(m.group(2))
+        p = os.path.join(d, n)
+        try:
+            if m.group(2) == "flo":
+                w, h, uv = flo_read(p)
+                if os.path.getsize(p) != 12 + 8 * w * h:
+                    problems.append("%s has %d bytes" % (n, os.path.getsize(p)))
+            else:
+                png_read(p)
+        except Exception as e:  # a cut file: struct or zlib errors
+            problems.append("%s: %s" % (n, e))
+    want = {"flo", "png"} if color else {"flo"}
+    for k, kinds in sorted(found.items()):
+        if kinds != want:
+            problems.append("pair %d has only %s" % (k, sorted(kinds)))
+    pairs = sorted(found)
+    if pairs != list(range(len(pairs))):
+        problems.append("pairs %r are not 0..n-1" % pairs)
+    return pairs, problems
+
+
+def test_flow_seq_order(tmp):
+    """Frames are taken in natural order (digit runs by value) and frames of
+    another size are refused before anything is computed or written."""
+    d = os.path.join(tmp, "seq_order")
+    os.mkdir(d)
+    w, h = 64, 48
+    # Text order would be f_10, f_100, f_9.
+    names = ["f_9.png", "f_10.png", "f_100.png"]
+    for i, n in enumerate(names):
+        png_write(os.path.join(d, n), texture(w, h, 0.7 * i, 0.4 * i * i))
+    out = os.path.join(tmp, "seq_order_out")
+    if ok(clv("flow-seq", os.path.join(d, "f_*.png"), out), "flow-seq over f_9, f_10, f_100"):
+        for k in range(2):
+            single = os.path.join(tmp, "seq_order_%d.flo" % k)
+            a, b = names[k], names[k + 1]
+            if ok(clv("flow", os.path.join(d, a), os.path.join(d, b), single), "flow %s %s" % (a, b)):
+                with open(single, "rb") as x, open(os.path.join(out, "flow_%04d.flo" % k), "rb") as y:
+                    check(x.read() == y.read(), "flow-seq flow_%04d.flo is the flow %s -> %s (natural order)"
+                          % (k, a, b))
+    # A frame of another size, last in natural order: refused up front, before
+    # the device is even looked for (so the message is about the frame, not
+    # about CLV_DEVICE), and nothing is created.
+    shutil.copy(os.path.join(d, "f_9.png"), os.path.join(d, "f_1.png"))
+    png_write(os.path.join(d, "f_1000.png"), texture(w + 2, h, 0.0, 0.0))
+    out2 = os.path.join(tmp, "seq_order_mixed", "out")
+    for env in (None, {"CLV_DEVICE": "no-such-device"}):
+        r = clv("flow-seq", "--color", os.path.join(d, "f_*.png"), out2, env=env)
+        what = "flow-seq with f_1000.png of another size%s" % (" (no device)" if env else "")
+        check(one_error_line(r) and r.code == 1, "%s: one error line, exit 1" % what, r.describe())
+        check("f_1000.png" in r.err and "size" in r.err and "device" not in r.err,
+              "%s: names the frame and the size" % what, r.describe())
+        check(not os.path.exists(os.path.dirname(out2)), "%s: nothing created" % what,
+              repr(os.listdir(tmp)))
+
+
+def test_flow_seq_incremental(tmp):
+    """Results appear pair by pair: a failure or a signal part way leaves the
+    pairs done, whole, no temporary files, and says how many there are."""
+    import signal
+    import time
+    d = os.path.join(tmp, "seq_inc")
+    os.mkdir(d)
+    w, h = 64, 48
+    for i in range(6):
+        png_write(os.path.join(d, "f%d.png" % i), texture(w, h, 0.5 * i, 0.25 * i))
+    # A failure at pair 3 (its .flo name is taken by a directory).
+    out = os.path.join(tmp, "seq_inc_out")
+    os.makedirs(os.path.join(out, "flow_0003.flo"))
+    r = clv("flow-seq", "--color", os.path.join(d, "f*.png"), out)
+    lines = r.err.split("\n")
+    check(r.code == 1 and len(lines) == 3 and lines[2] == "", "flow-seq failing at pair 3: exit 1, two lines",
+          r.describe())
+    check("flow_0003.flo" in lines[0], "flow-seq failing at pair 3: the first line names the output",
+          r.describe())
+    check(len(lines) > 1 and "wrote 3 of 5 pairs" in lines[1], "flow-seq failing at pair 3: says 3 of 5 are written",
+          r.describe())
+    os.rmdir(os.path.join(out, "flow_0003.flo"))
+    pairs, problems = seq_pairs_written(out, True)
+    check(pairs == [0, 1, 2] and not problems, "flow-seq failing at pair 3 keeps pairs 0..2, whole",
+          "%r %r" % (pairs, problems))
+
+    # SIGINT after the first pair is in place.
+    big = os.path.join(tmp, "seq_sig")
+    os.mkdir(big)
+    bw, bh = 320, 240
+    png_write(os.path.join(big, "f000.png"), texture(bw, bh, 0.0, 0.0))
+    png_write(os.path.join(big, "f001.png"), texture(bw, bh, 1.0, 0.5))
+    frames = 61
+    for i in range(2, frames):
+        shutil.copy(os.path.join(big, "f%03d.png" % (i % 2)), os.path.join(big, "f%03d.png" % i))
+    out = os.path.join(tmp, "seq_sig_out")
+    proc = subprocess.Popen([CLI, "flow-seq", "--color", os.path.join(big, "f*.png"), out],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    deadline = time.time() + TIMEOUT
+    seen = False
+    while time.time() < deadline and proc.poll() is None:
+        if os.path.exists(os.path.join(out, "flow_0000.flo")):
+            seen = True
+            proc.send_signal(signal.SIGINT)
+            break
+        time.sleep(0.005)
+    if proc.poll() is None and not seen:
+        proc.kill()
+    try:
+        _, err = proc.communicate(timeout=60)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        _, err = proc.communicate()
+    err = err.decode(errors="replace")
+    desc = "exit %r, stderr %r" % (proc.returncode, err[-600:])
+    check(seen, "flow-seq: the first result appears while the run goes on", desc)
+    check(proc.returncode == -signal.SIGINT, "flow-seq: SIGINT part way kills it (exit shows the signal)", desc)
+    if os.path.isdir(out):
+        pairs, problems = seq_pairs_written(out, True)
+        check(not problems, "flow-seq after SIGINT: only whole results, no temporaries", "%r; %s"
+              % (problems, desc))
+        check(1 <= len(pairs) < frames - 1, "flow-seq after SIGINT: some but not all pairs written",
+              "%d pairs; %s" % (len(pairs), desc))
+        check("interrupted after %d of %d pairs" % (len(pairs), frames - 1) in err,
+              "flow-seq after SIGINT says how many pairs are written", desc)
+
+
+def test_flow_seq_progress(tmp):
+    """Without a terminal: a plain line every 10 pairs and after the last."""
+    r = clv("flow-seq", "--help")
+    check("every 10 pairs" in r.out, "flow-seq --help tells the progress lines", r.describe())
+    d = os.path.join(tmp, "seq_prog")
+    os.mkdir(d)
+    w, h = 48, 40
+    for i in range(13):
+        png_write(os.path.join(d, "f%02d.png" % i), texture(w, h, 0.3 * i, 0.0))
+    out = os.path.join(tmp, "seq_prog_out")
+    r = clv("flow-seq", os.path.join(d, "f*.png"), out)
+    check(r.code == 0 and r.err == "clv: flow-seq: 10/12 pairs\nclv: flow-seq: 12/12 pairs\n",
+          "flow-seq over 12 pairs, stderr not a terminal: lines at 10 and 12", r.describe())
+    r = clv("--time", "flow-seq", os.path.join(d, "f*.png"), out)
+    lines = r.err.split("\n")
+    check(r.code == 0 and len(lines) == 4 and lines[:2] == ["clv: flow-seq: 10/12 pairs",
+                                                            "clv: flow-seq: 12/12 pairs"]
+          and TIME_LINE.match(lines[2] + "\n"), "--time flow-seq: progress lines, then the time", r.describe())
+
+
+def test_flow_seq_color_scale(tmp):
+    """--color codes every frame with one scale: --max-flow, by default the
+    first pair's largest motion; larger motions are darker (Middlebury)."""
+    import math
+    d = os.path.join(tmp, "seq_scale")
+    os.mkdir(d)
+    w, h = 64, 48
+    # pair 0 moves 0.5 px, pair 1 about 2.5 px
+    shifts = [(0.0, 0.0), (0.5, 0.0), (2.5, 1.0)]
+    for i, (dx, dy) in enumerate(shifts):
+        png_write(os.path.join(d, "f%d.png" % i), texture(w, h, dx, dy))
+    out = os.path.join(tmp, "seq_scale_out")
+    if not ok(clv("flow-seq", "--color", os.path.join(d, "f*.png"), out), "flow-seq --color, two motions"):
+        return
+    mags = []
+    for k in range(2):
+        _, _, uv = flo_read(os.path.join(out, "flow_%04d.flo" % k))
+        mags.append([math.hypot(u, v) for u, v in uv])
+    m0 = max(mags[0])
+    check(max(mags[1]) > 2 * m0, "pair 1 moves more than pair 0", "%g vs %g" % (max(mags[1]), m0))
+    # Pixels of pair 1 beyond pair 0's largest motion are past full colour:
+    # darkened to 3/4 (no channel above 191), not at full saturation as with
+    # a per-frame scale.
+    rgb1 = png_read(os.path.join(out, "flow_0001.png"))
+    beyond = [i for i, m in enumerate(mags[1]) if m > 1.01 * m0]
+    brightest = max(max(rgb1.pixels[3 * i:3 * i + 3]) for i in beyond) if beyond else None
+    check(len(beyond) > len(mags[1]) // 2 and brightest is not None and brightest <= 192,
+          "flow-seq --color: pair 1 coded with pair 0's scale (its larger motions darkened)",
+          "%d of %d beyond, brightest channel %r" % (len(beyond), len(mags[1]), brightest))
+    # The same as giving that scale explicitly (up to the rounding of the
+    # scale: one level).
+    out2 = os.path.join(tmp, "seq_scale_out2")
+    if ok(clv("flow-seq", "--color", "--max-flow", "%.9g" % m0, os.path.join(d, "f*.png"), out2),
+          "flow-seq --color --max-flow M"):
+        for k in range(2):
+            a = png_read(os.path.join(out, "flow_%04d.png" % k))
+            b = png_read(os.path.join(out2, "flow_%04d.png" % k))
+            diff = max_diff(a.pixels, b.pixels)
+            check(diff <= 1, "flow-seq default scale == --max-flow <pair 0's largest> (frame %d)" % k,
+                  "max diff %d" % diff)
+    # An explicit scale is used for every frame, the first included.
+    out3 = os.path.join(tmp, "seq_scale_out3")
+    if ok(clv("flow-seq", "--color", "--max-flow=%.9g" % (4 * m0), os.path.join(d, "f*.png"), out3),
+          "flow-seq --color --max-flow 4M"):
+        def saturation(img):  # full colours have a channel at 255 and one at 0
+            return max(max(img.pixels[i:i + 3]) - min(img.pixels[i:i + 3]) for i in range(0, len(img.pixels), 3))
+        own = saturation(png_read(os.path.join(out, "flow_0000.png")))
+        quarter = saturation(png_read(os.path.join(out3, "flow_0000.png")))
+        check(own >= 250 and quarter <= 70, "flow-seq --max-flow 4M: pair 0 at a quarter of full colour",
+              "saturation %d by default, %d with 4M" % (own, quarter))
+    for bad in (["--max-flow", "0", "--color"], ["--max-flow", "-1", "--color"], ["--max-flow", "x", "--color"],
+                ["--max-flow", "2"]):
+        r = clv("flow-seq", *bad, os.path.join(d, "f*.png"), os.path.join(tmp, "seq_scale_bad"))
+        check(one_error_line(r) and r.code == 2 and "--max-flow" in r.err, "flow-seq %s: usage error" % " ".join(bad),
+              r.describe())
+        check(not os.path.exists(os.path.join(tmp, "seq_scale_bad")), "flow-seq %s: nothing written" % " ".join(bad))
 
 
 if __name__ == "__main__":

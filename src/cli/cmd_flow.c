@@ -1,13 +1,16 @@
 /* clv sub-commands for optical flow: pyramid, corners, track (pyramidal
  * Lucas-Kanade), flow (Farneback), flow-eval, warp and flow-seq (Farneback
  * over a sequence of frames). Outputs are staged (cli_outputs): a failed run
- * writes nothing. */
+ * writes nothing (flow-seq: nothing after the pairs already done). */
 #include "cli.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <glob.h>
 #include <math.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -1324,11 +1327,280 @@ out:
 
 /* ---- flow-seq ---------------------------------------------------------- */
 
+/* Pairs between the plain progress lines written when stderr is not a
+ * terminal. */
+#define SEQ_PROGRESS_EVERY 10
+
+/* Natural order of frame names: a run of digits compares by its value
+ * (f_2 < f_10 < f_100; leading zeros do not count), anything else byte by
+ * byte. */
+static int natural_cmp(const char *a, const char *b)
+{
+    while (*a && *b) {
+        if (isdigit((unsigned char)*a) && isdigit((unsigned char)*b)) {
+            while (*a == '0')
+                a++;
+            while (*b == '0')
+                b++;
+            size_t na = 0, nb = 0;
+            while (isdigit((unsigned char)a[na]))
+                na++;
+            while (isdigit((unsigned char)b[nb]))
+                nb++;
+            if (na != nb)
+                return na < nb ? -1 : 1;
+            const int c = memcmp(a, b, na);
+            if (c)
+                return c;
+            a += na;
+            b += nb;
+            continue;
+        }
+        if (*a != *b)
+            return (unsigned char)*a < (unsigned char)*b ? -1 : 1;
+        a++;
+        b++;
+    }
+    return *a ? 1 : *b ? -1 : 0;
+}
+
+/* qsort order of glob's paths: natural, then (f_01 and f_1) plain bytes. */
+static int frame_order(const void *x, const void *y)
+{
+    const char *a = *(const char *const *)x, *b = *(const char *const *)y;
+    const int c = natural_cmp(a, b);
+    return c ? c : strcmp(a, b);
+}
+
+/* Frame k (read into frame) against frame 0. */
+static int seq_same_frame(const char *cmd, char **files, int k, const clv_host_image *frame,
+                          const clv_host_image *first)
+{
+    if (frame->width == first->width && frame->height == first->height &&
+        frame->type == first->type)
+        return 0;
+    cli_error(cmd,
+              "frame '%s' is %dx%d %s but '%s' is %dx%d %s (frames must share size and pixel "
+              "type)",
+              files[k], frame->width, frame->height, clv_pixel_type_name(frame->type), files[0],
+              first->width, first->height, clv_pixel_type_name(first->type));
+    return CLI_EXIT_RUNTIME;
+}
+
+/* Reads every frame once before any work, so that a sequence with a frame
+ * of another size or type, or one that cannot be read, is refused before
+ * anything is computed or written. Frame 0 stays in *first. */
+static int seq_check_frames(const char *cmd, char **files, int n, int show,
+                            clv_host_image *first)
+{
+    int rc = cli_read(cmd, files[0], first);
+    for (int k = 1; !rc && k < n; k++) {
+        clv_host_image frame = {0};
+        if (show)
+            cli_status("clv: flow-seq: reading frame %d/%d", k + 1, n);
+        rc = cli_read(cmd, files[k], &frame);
+        if (!rc)
+            rc = seq_same_frame(cmd, files, k, &frame, first);
+        clv_host_image_free(&frame);
+    }
+    return rc; /* the pairs' progress line replaces the reading one */
+}
+
+/* The largest known motion of a flow field as clv_flow_to_color finds it
+ * (float squares; |u|, |v| >= 1e9 and NaN left out), 1 for a field without
+ * any, as there: the scale of a sequence's colour frames. */
+static double seq_largest_motion(const clv_host_image *flow)
+{
+    float m = 0.0f;
+    for (int y = 0; y < flow->height; y++) {
+        const float *row = (const float *)((const char *)flow->data + (size_t)y * flow->stride);
+        for (int x = 0; x < flow->width; x++) {
+            const float u = row[2 * x], v = row[2 * x + 1];
+            if (fabsf(u) < 1e9f && fabsf(v) < 1e9f && u * u + v * v > m)
+                m = u * u + v * v;
+        }
+    }
+    return m > 0.0f ? (double)sqrtf(m) : 1.0;
+}
+
+/* Colour coding of the flow on the device with full colour at scale
+ * pixels, downloaded into h_rgb. */
+static int seq_color(const char *cmd, clv_context *ctx, const clv_image *flow, clv_image *rgb,
+                     double scale, clv_host_image *h_rgb)
+{
+    clv_status s = clv_flow_to_color(ctx, flow, rgb, scale);
+    if (s == CLV_OK)
+        s = clv_image_download(rgb, h_rgb->data, h_rgb->stride);
+    if (s != CLV_OK)
+        return cli_fail_status(cmd, ctx, s, "colour coding failed");
+    return 0;
+}
+
+/* The stop signals, and what their handler says: the pairs in place so
+ * far (set with the signals blocked, right after a pair's renames), of how
+ * many. */
+static const int seq_signals[3] = {SIGINT, SIGTERM, SIGHUP};
+static struct {
+    volatile sig_atomic_t done;
+    int pairs, tty;
+    int installed[3];
+    struct sigaction old[3];
+} seq_note;
+
+static size_t seq_put(char *buf, size_t n, size_t size, const char *s)
+{
+    while (*s && n + 1 < size)
+        buf[n++] = *s++;
+    return n;
+}
+
+/* v >= 0 in decimal, zero-padded to width digits. */
+static size_t seq_put_int(char *buf, size_t n, size_t size, long v, int width)
+{
+    char d[24];
+    int k = 0;
+    do {
+        d[k++] = (char)('0' + v % 10);
+        v /= 10;
+    } while ((v > 0 || k < width) && k < (int)sizeof d);
+    while (k > 0 && n + 1 < size)
+        buf[n++] = d[--k];
+    return n;
+}
+
+/* "clv: flow-seq: interrupted after N of M pairs ..." on stderr, then the
+ * previous disposition takes the signal (clv.c's: remove the temporary
+ * files, die of the signal). Async-signal-safe. */
+static void seq_on_signal(int sig)
+{
+    const int saved = errno;
+    const long done = seq_note.done;
+    char msg[160];
+    size_t n = 0;
+    if (seq_note.tty)
+        n = seq_put(msg, n, sizeof msg, "\n"); /* after the progress line */
+    n = seq_put(msg, n, sizeof msg, "clv: flow-seq: interrupted after ");
+    n = seq_put_int(msg, n, sizeof msg, done, 1);
+    n = seq_put(msg, n, sizeof msg, " of ");
+    n = seq_put_int(msg, n, sizeof msg, seq_note.pairs, 1);
+    n = seq_put(msg, n, sizeof msg, " pairs");
+    if (done > 0) {
+        n = seq_put(msg, n, sizeof msg, ": flow_0000");
+        if (done > 1) {
+            n = seq_put(msg, n, sizeof msg, " to flow_");
+            n = seq_put_int(msg, n, sizeof msg, done - 1, 4);
+        }
+        n = seq_put(msg, n, sizeof msg, " written");
+    }
+    n = seq_put(msg, n, sizeof msg, "\n");
+    ssize_t w = write(STDERR_FILENO, msg, n);
+    (void)w;
+    clv_remove_temporaries(); /* also when nobody else does */
+    for (int k = 0; k < 3; k++)
+        if (seq_signals[k] == sig && seq_note.installed[k])
+            (void)sigaction(sig, &seq_note.old[k], NULL);
+    raise(sig); /* blocked while here: the restored disposition takes it on return */
+    errno = saved;
+}
+
+/* Puts seq_on_signal in front of the stop signals' handlers (not of an
+ * ignored signal: nohup, a background job). */
+static void seq_signals_install(int pairs, int tty)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = seq_on_signal;
+    sigemptyset(&sa.sa_mask);
+    for (int k = 0; k < 3; k++)
+        sigaddset(&sa.sa_mask, seq_signals[k]);
+    seq_note.done = 0;
+    seq_note.pairs = pairs;
+    seq_note.tty = tty;
+    for (int k = 0; k < 3; k++) {
+        struct sigaction *old = &seq_note.old[k];
+        seq_note.installed[k] = 0;
+        if (sigaction(seq_signals[k], NULL, old) != 0 ||
+            (!(old->sa_flags & SA_SIGINFO) && old->sa_handler == SIG_IGN))
+            continue;
+        seq_note.installed[k] = sigaction(seq_signals[k], &sa, NULL) == 0;
+    }
+}
+
+static void seq_signals_restore(void)
+{
+    for (int k = 0; k < 3; k++) {
+        if (seq_note.installed[k])
+            (void)sigaction(seq_signals[k], &seq_note.old[k], NULL);
+        seq_note.installed[k] = 0;
+    }
+}
+
+/* "flow_0000" or "flow_0000 to flow_NNNN" for the first done pairs. */
+static void seq_range(int done, char *buf, size_t size)
+{
+    if (done > 1)
+        snprintf(buf, size, "flow_0000 to flow_%04d", done - 1);
+    else
+        snprintf(buf, size, "flow_0000");
+}
+
+/* Pair k's files, flow_NNNN.flo and (rgb not NULL) flow_NNNN.png, each
+ * staged and renamed into place now. The renames and the count run with
+ * the stop signals blocked, so a signal finds the pair whole or not there
+ * and the handler's count right. */
+static int seq_write_pair(const char *cmd, const char *out_dir, int k,
+                          const clv_host_image *flow, const clv_host_image *rgb)
+{
+    char path[4096];
+    const size_t dir_len = strlen(out_dir);
+    const char *sep = out_dir[dir_len - 1] == '/' ? "" : "/";
+    if (snprintf(path, sizeof path, "%s%sflow_%04d.flo", out_dir, sep, k) >=
+        (int)sizeof path - 4) {
+        cli_error(cmd, "output path too long");
+        return CLI_EXIT_RUNTIME;
+    }
+    cli_outputs outs;
+    cli_outputs_init(&outs);
+    int rc = cli_outputs_flo(cmd, &outs, path, flow);
+    if (!rc && rgb) {
+        memcpy(path + strlen(path) - 4, ".png", 4);
+        rc = cli_outputs_image(cmd, &outs, path, rgb);
+    }
+    if (!rc) {
+        sigset_t set, old;
+        sigemptyset(&set);
+        for (int i = 0; i < 3; i++)
+            sigaddset(&set, seq_signals[i]);
+        pthread_sigmask(SIG_BLOCK, &set, &old);
+        rc = cli_outputs_commit(cmd, &outs);
+        if (!rc)
+            seq_note.done = k + 1;
+        pthread_sigmask(SIG_SETMASK, &old, NULL);
+    }
+    cli_outputs_free(&outs);
+    return rc;
+}
+
+/* The progress after done of pairs: the line in place on a terminal; else
+ * a plain line every SEQ_PROGRESS_EVERY pairs and after the last (of a
+ * sequence that long: a short run stays quiet). */
+static void seq_progress(int tty, int done, int pairs)
+{
+    if (tty) {
+        cli_status("clv: flow-seq: %d/%d pairs", done, pairs);
+    } else if (done > 0 && (done % SEQ_PROGRESS_EVERY == 0 ||
+                            (done == pairs && pairs >= SEQ_PROGRESS_EVERY))) {
+        fprintf(stderr, "clv: flow-seq: %d/%d pairs\n", done, pairs);
+        fflush(stderr);
+    }
+}
+
 int cli_cmd_flow_seq(const cli_globals *g, int argc, char **argv)
 {
     const char *cmd = "flow-seq";
     const char *pos[CLI_MAX_POS];
     int npos = 0, rc, color = 0;
+    double max_flow = 0.0; /* 0: the first pair's largest motion */
     clv_farneback_params fp = clv_farneback_params_default();
     cli_args a;
     const char *name = NULL, *p = NULL;
@@ -1342,20 +1614,38 @@ int cli_cmd_flow_seq(const cli_globals *g, int argc, char **argv)
         if (cli_wants_help(name)) {
             printf("usage: clv flow-seq [--pyr-scale S] [--levels N] [--winsize W]\n"
                    "                    [--iterations I] [--poly-n N] [--poly-sigma S]\n"
-                   "                    [--gaussian] [--color] FRAME_GLOB OUT_DIR\n"
-                   "Flow between consecutive frames: FRAME_GLOB (quote it) is expanded and sorted\n"
-                   "by name; OUT_DIR/flow_NNNN.flo is the flow from frame NNNN to frame NNNN+1\n"
-                   "(from 0), and with --color OUT_DIR/flow_NNNN.png its colour coding (each\n"
-                   "frame scaled to its own largest motion). At least 2 frames, all of one size\n"
-                   "and pixel type. OUT_DIR is created if missing; the files appear only when\n"
-                   "every pair succeeded. A progress line is shown when stderr is a terminal;\n"
-                   "--time gives the flow computations summed over the pairs.\n" FARNEBACK_HELP);
+                   "                    [--gaussian] [--color [--max-flow M]] FRAME_GLOB OUT_DIR\n"
+                   "Flow between consecutive frames: FRAME_GLOB (quote it) is expanded and put in\n"
+                   "natural order (digit runs by value: f_2 before f_10); OUT_DIR/flow_NNNN.flo\n"
+                   "is the flow from frame NNNN to frame NNNN+1 (from 0). At least 2 frames, all\n"
+                   "of one size and pixel type: every frame is read once before any flow is\n"
+                   "computed, and a sequence with a frame of another size, or one that cannot be\n"
+                   "read, is refused with nothing written. OUT_DIR is created if missing.\n"
+                   "--color: also OUT_DIR/flow_NNNN.png, the flow in the Middlebury colour wheel\n"
+                   "(hue = direction, saturation = magnitude), every frame on one scale so that a\n"
+                   "video of them does not flicker: full colour at --max-flow M pixels (M > 0),\n"
+                   "by default at the first pair's largest motion (1 if it has none); larger\n"
+                   "motions are darker.\n"
+                   "Each pair's files are renamed into place as soon as the pair is done: after a\n"
+                   "failure, or SIGINT/SIGTERM/SIGHUP, the pairs done so far stay, whole, with no\n"
+                   "temporary files, and a line says how many (\"wrote 3 of 99 pairs ...\",\n"
+                   "\"interrupted after 3 of 99 pairs ...\"). Progress: a line rewritten in place\n"
+                   "when stderr is a terminal; otherwise (logs, CI) a plain line\n"
+                   "\"clv: flow-seq: N/M pairs\" every 10 pairs and after the last of a run of 10\n"
+                   "or more. --time gives the flow computations summed over the pairs.\n"
+                   FARNEBACK_HELP);
             return CLI_EXIT_OK;
         }
         if (strcmp(name, "--color") == 0) {
             if (a.inline_value)
                 return cli_usage_error(cmd, "option --color takes no value");
             color = 1;
+            continue;
+        }
+        if (strcmp(name, "--max-flow") == 0) {
+            const cli_range positive = {0.0, INFINITY, 1};
+            if ((rc = cli_args_number(&a, name, positive, &max_flow)) != 0)
+                return rc;
             continue;
         }
         rc = farneback_option(&a, name, &fp);
@@ -1368,11 +1658,14 @@ int cli_cmd_flow_seq(const cli_globals *g, int argc, char **argv)
     if ((rc = take_paths(cmd, npos, pos, 2, npos == 0 ? "FRAME_GLOB and OUT_DIR" : "OUT_DIR",
                          paths)) != 0)
         return rc;
+    if (max_flow > 0.0 && !color)
+        return cli_usage_error(cmd, "--max-flow sets the scale of the --color images; give "
+                                    "--color too");
     const char *pattern = paths[0], *out_dir = paths[1];
 
     glob_t gl;
     memset(&gl, 0, sizeof gl);
-    int gr = glob(pattern, GLOB_ERR, NULL, &gl);
+    int gr = glob(pattern, GLOB_ERR | GLOB_NOSORT, NULL, &gl);
     if (gr != 0 && gr != GLOB_NOMATCH) {
         cli_error(cmd, "cannot expand '%s': %s", pattern,
                   gr == GLOB_NOSPACE ? "out of memory" : "a directory could not be read");
@@ -1387,30 +1680,33 @@ int cli_cmd_flow_seq(const cli_globals *g, int argc, char **argv)
         return CLI_EXIT_RUNTIME;
     }
     char **files = gl.gl_pathv;
+    qsort(files, (size_t)frames, sizeof *files, frame_order);
+    const int pairs = frames - 1;
 
-    clv_host_image frame = {0}, gray[2] = {{0}, {0}}, h_flow = {0}, h_rgb = {0};
+    clv_host_image first = {0}, frame = {0}, gray[2] = {{0}, {0}}, h_flow = {0}, h_rgb = {0};
     clv_context *ctx = NULL;
     clv_image *dev[3] = {NULL, NULL, NULL}, *d_flow = NULL, *d_rgb = NULL;
     char *first_created = NULL;
-    int made_dir = 0;
-    cli_outputs outs;
-    cli_outputs_init(&outs);
+    int made_dir = 0, signals_set = 0;
     const int show = isatty(STDERR_FILENO);
     double wall_ms = 0.0, device_ms = 0.0;
-    char path[4096];
+    double scale = max_flow; /* of the colour frames; 0 until the first pair sets it */
     clv_status s;
 
-    if ((rc = cli_read(cmd, files[0], &frame)) != 0)
+    if ((rc = seq_check_frames(cmd, files, frames, show, &first)) != 0)
         goto out;
-    const int w = frame.width, h = frame.height;
-    const clv_pixel_type type = frame.type;
+    const int w = first.width, h = first.height;
+    const clv_pixel_type type = first.type;
+    const clv_host_image shape = {.width = w, .height = h, .type = type}; /* of every frame */
     if ((rc = cli_host_alloc(cmd, w, h, 1, cli_gray_type(type), &gray[0])) != 0 ||
         (rc = cli_host_alloc(cmd, w, h, 1, cli_gray_type(type), &gray[1])) != 0 ||
-        (rc = cli_host_gray_into(cmd, &frame, FLOW_F32_FULL, &gray[0])) != 0 ||
+        (rc = cli_host_gray_into(cmd, &first, FLOW_F32_FULL, &gray[0])) != 0 ||
         (rc = cli_host_alloc(cmd, w, h, 2, CLV_F32, &h_flow)) != 0 ||
         (color && (rc = cli_host_alloc(cmd, w, h, 3, CLV_U8, &h_rgb)) != 0))
         goto out;
-    clv_host_image_free(&frame);
+    clv_host_image_free(&first);
+    seq_signals_install(pairs, show);
+    signals_set = 1;
     if ((rc = cli_make_dirs(cmd, out_dir, &first_created)) != 0)
         goto out;
     made_dir = 1;
@@ -1430,9 +1726,9 @@ int cli_cmd_flow_seq(const cli_globals *g, int argc, char **argv)
         rc = cli_fail_status(cmd, ctx, s, "cannot upload a frame");
         goto out;
     }
-    if (show)
-        cli_status("clv: flow-seq: 0/%d pairs", frames - 1);
-    /* load frame k into host buffer k % 2 and start its upload into dev[k % 3] */
+    seq_progress(show, 0, pairs);
+    /* load frame k into host buffer k % 2 and start its upload into dev[k % 3];
+     * the frames were checked, but a file can change since */
 #define LOAD_FRAME(k)                                                                            \
     do {                                                                                         \
         clv_host_image *gk = &gray[(k) % 2];                                                     \
@@ -1444,15 +1740,8 @@ int cli_cmd_flow_seq(const cli_globals *g, int argc, char **argv)
         }                                                                                        \
         if ((rc = cli_read(cmd, files[k], &frame)) != 0)                                         \
             goto out;                                                                            \
-        if (frame.width != w || frame.height != h || frame.type != type) {                       \
-            cli_error(cmd,                                                                       \
-                      "frame '%s' is %dx%d %s but '%s' is %dx%d %s (frames must share size "     \
-                      "and pixel type)",                                                         \
-                      files[k], frame.width, frame.height, clv_pixel_type_name(frame.type),      \
-                      files[0], w, h, clv_pixel_type_name(type));                                \
-            rc = CLI_EXIT_RUNTIME;                                                               \
+        if ((rc = seq_same_frame(cmd, files, k, &frame, &shape)) != 0)                           \
             goto out;                                                                            \
-        }                                                                                        \
         if ((rc = cli_host_gray_into(cmd, &frame, FLOW_F32_FULL, gk)) != 0)                      \
             goto out;                                                                            \
         clv_host_image_free(&frame);                                                             \
@@ -1477,39 +1766,36 @@ int cli_cmd_flow_seq(const cli_globals *g, int argc, char **argv)
                 goto out;
             }
         }
-        if ((rc = cli_flow_pair(cmd, ctx, prev, next, d_flow, d_rgb, &fp, &h_flow, &h_rgb,
+        if ((rc = cli_flow_pair(cmd, ctx, prev, next, d_flow, NULL, &fp, &h_flow, NULL,
                                 g->time ? &wall_ms : NULL, g->time ? &device_ms : NULL)) != 0)
             goto out;
-        const size_t dir_len = strlen(out_dir);
-        const char *sep = out_dir[dir_len - 1] == '/' ? "" : "/";
-        if (snprintf(path, sizeof path, "%s%sflow_%04d.flo", out_dir, sep, i - 1) >=
-            (int)sizeof path - 4) {
-            cli_error(cmd, "output path too long");
-            rc = CLI_EXIT_RUNTIME;
-            goto out;
-        }
-        if ((rc = cli_outputs_flo(cmd, &outs, path, &h_flow)) != 0)
-            goto out;
         if (color) {
-            memcpy(path + strlen(path) - 4, ".png", 4);
-            if ((rc = cli_outputs_image(cmd, &outs, path, &h_rgb)) != 0)
+            if (scale <= 0.0)
+                scale = seq_largest_motion(&h_flow); /* one scale for the whole sequence */
+            if ((rc = seq_color(cmd, ctx, d_flow, d_rgb, scale, &h_rgb)) != 0)
                 goto out;
         }
-        if (show)
-            cli_status("clv: flow-seq: %d/%d pairs", i, frames - 1);
+        if ((rc = seq_write_pair(cmd, out_dir, i - 1, &h_flow, color ? &h_rgb : NULL)) != 0)
+            goto out;
+        seq_progress(show, i, pairs);
     }
 #undef LOAD_FRAME
     cli_status_end();
-    if ((rc = cli_outputs_commit(cmd, &outs)) != 0)
-        goto out;
     if (g->time)
         cli_print_time(wall_ms, device_ms);
 
 out:
     cli_status_end();
-    cli_outputs_free(&outs);
-    if (rc && made_dir)
+    if (signals_set)
+        seq_signals_restore();
+    if (rc && seq_note.done > 0) {
+        char range[64];
+        seq_range(seq_note.done, range, sizeof range);
+        cli_error(cmd, "wrote %d of %d pairs into '%s' (%s) before the failure", (int)seq_note.done,
+                  pairs, out_dir, range);
+    } else if (rc && made_dir) {
         cli_remove_created_dirs(out_dir, first_created);
+    }
     free(first_created);
     clv_image_release(d_rgb);
     clv_image_release(d_flow);
@@ -1522,6 +1808,7 @@ out:
     clv_host_image_free(&gray[0]);
     clv_host_image_free(&gray[1]);
     clv_host_image_free(&frame);
+    clv_host_image_free(&first);
     globfree(&gl);
     return rc;
 }
