@@ -83,38 +83,37 @@ static int fit_tile(size_t *lx, size_t *ly, int w, int h, int r, size_t max_wg, 
     return *lx * *ly >= MIN_TILED_ITEMS || *lx * *ly == want;
 }
 
-CLV_API clv_status clv_bilateral(clv_context *ctx, const clv_image *src, clv_image *dst,
-                                 double sigma_space, double sigma_range, int radius,
-                                 clv_border border)
+/* The radius: given, or ceil(3 sigma_space) for <= 0, which must be within
+ * CLV_BILATERAL_MAX_RADIUS (-1 when it is not). The descriptor's check and
+ * the body share it. */
+static int derived_radius(double sigma_space, int radius)
+{
+    if (radius > 0)
+        return radius;
+    const double r = ceil(3.0 * sigma_space);
+    return r > CLV_BILATERAL_MAX_RADIUS ? -1 : (int)r;
+}
+
+static clv_status bilateral_check(clv__report *rep, const clv_arg *a)
+{
+    if (derived_radius(a[2].v.d, a[4].v.i) < 0)
+        return clv__report_fail(rep, CLV_ERROR_INVALID_ARGUMENT,
+                                "sigma_space %s needs a default radius of %s, above the limit of "
+                                "%d (pass a radius explicitly)",
+                                CLV_NUM(a[2].v.d), CLV_NUM(ceil(3.0 * a[2].v.d)),
+                                CLV_BILATERAL_MAX_RADIUS);
+    return CLV_OK;
+}
+
+static clv_status bilateral_run(clv_context *ctx, const clv_arg *a)
 {
     clv_status status = CLV_OK;
     cl_mem wsbuf = NULL;
-    if (!ctx)
-        return CLV_ERROR_INVALID_ARGUMENT;
-    clv__op_begin(ctx);
-    CLV_TRY(clv__check_pair(ctx, OP, src, dst));
-    if (dst->width != src->width || dst->height != src->height)
-        return clv__fail(ctx, CLV_ERROR_INVALID_ARGUMENT, OP,
-                         "destination is %dx%d, source is %dx%d", dst->width, dst->height,
-                         src->width, src->height);
-    if (!(sigma_space > 0.0) || !isfinite(sigma_space))
-        return clv__fail(ctx, CLV_ERROR_INVALID_ARGUMENT, OP,
-                         "sigma_space must be finite and > 0 (got %s)", CLV_NUM(sigma_space));
-    if (!(sigma_range > 0.0) || !isfinite(sigma_range))
-        return clv__fail(ctx, CLV_ERROR_INVALID_ARGUMENT, OP,
-                         "sigma_range must be finite and > 0 (got %s)", CLV_NUM(sigma_range));
-    if (radius > CLV_BILATERAL_MAX_RADIUS)
-        return clv__fail(ctx, CLV_ERROR_INVALID_ARGUMENT, OP, "radius %d is above the limit of %d",
-                         radius, CLV_BILATERAL_MAX_RADIUS);
-    if (radius <= 0) {
-        const double r = ceil(3.0 * sigma_space);
-        if (r > CLV_BILATERAL_MAX_RADIUS)
-            return clv__fail(ctx, CLV_ERROR_INVALID_ARGUMENT, OP,
-                             "sigma_space %g needs a default radius of %g, above the limit of "
-                             "%d (pass a radius explicitly)",
-                             sigma_space, r, CLV_BILATERAL_MAX_RADIUS);
-        radius = (int)r;
-    }
+    const clv_image *src = a[0].v.p;
+    clv_image *dst = a[1].v.p;
+    const double sigma_space = a[2].v.d, sigma_range = a[3].v.d;
+    const int radius = derived_radius(sigma_space, a[4].v.i);
+    const clv_border border = (clv_border)a[5].v.i;
     char opts[256];
     CLV_TRY(clv__filter_options(ctx, OP, src, border, opts, sizeof opts));
     CLV_TRY(space_weights(ctx, sigma_space, radius, ctx->tune.vec > 0, &wsbuf));
@@ -200,4 +199,40 @@ CLV_API clv_status clv_bilateral(clv_context *ctx, const clv_image *src, clv_ima
     }
 out:
     return status;
+}
+
+static const clv_param_desc bilateral_params[] = {
+    CLV__P_IMAGE("src", "source", "the image, u8/u16/f32 with 1..4 channels", CLV_PARAM_INPUT,
+                 CLV_TYPES_ALL, CLV_CHANNELS_1_4, NULL, 0),
+    CLV__P_IMAGE("dst", "destination", "the result, like src", CLV_PARAM_OUTPUT, 0, 0, "src",
+                 CLV_LIKE_ALL),
+    CLV__P_DOUBLE("sigma_space", "spatial standard deviation", "px", 0.0, HUGE_VAL,
+                  CLV_PARAM_MIN_OPEN, 3.0),
+    CLV__P_DOUBLE("sigma_range", "range standard deviation, in the image's units", NULL, 0.0,
+                  HUGE_VAL, CLV_PARAM_MIN_OPEN, 25.0),
+    {.name = "radius", .type = CLV_PARAM_INT,
+     .flags = CLV_PARAM_INPUT | CLV_PARAM_OPTIONAL | CLV_PARAM_HAS_SPECIAL |
+              CLV_PARAM_SPECIAL_BELOW,
+     .doc = "window radius (side 2*radius+1)", .unit = "px", .min = 1,
+     .max = CLV_BILATERAL_MAX_RADIUS, .def = 0, .special = 0,
+     .special_doc = "<= 0: ceil(3*sigma_space)"},
+    CLV__P_BORDER,
+};
+
+const clv_op_desc clv__op_bilateral = {
+    .name = "bilateral",
+    .summary = "brute-force bilateral filter (OpenCV bilateralFilter weights)",
+    .nparams = 6,
+    .params = bilateral_params,
+    .run = bilateral_run,
+    .check = bilateral_check,
+};
+
+CLV_API clv_status clv_bilateral(clv_context *ctx, const clv_image *src, clv_image *dst,
+                                 double sigma_space, double sigma_range, int radius,
+                                 clv_border border)
+{
+    const clv_arg a[] = {CLV__IMG(src),         CLV__IMG(dst),    CLV__DBL(sigma_space),
+                         CLV__DBL(sigma_range), CLV__INT(radius), CLV__INT((int)border)};
+    return clv__op_run(ctx, &clv__op_bilateral, a);
 }
