@@ -101,22 +101,11 @@ out:
 /* Backward warp: flow and dst share a size; src has dst's type and channels
  * but may have any size (coordinates clamp to it). */
 
-CLV_API clv_status clv_warp(clv_context *ctx, const clv_image *src, const clv_image *flow,
-                            clv_image *dst)
+static clv_status warp_run(clv_context *ctx, const clv_arg *a)
 {
     clv_status status = CLV_OK;
-    if (!ctx)
-        return CLV_ERROR_INVALID_ARGUMENT;
-    clv__op_begin(ctx);
-    CLV_TRY(clv__check_pair(ctx, OP_WARP, src, dst));
-    CLV_TRY(check_flow(ctx, OP_WARP, "flow", flow));
-    if (flow == dst)
-        return clv__fail(ctx, CLV_ERROR_INVALID_ARGUMENT, OP_WARP,
-                         "flow and destination are the same image");
-    if (flow->width != dst->width || flow->height != dst->height)
-        return clv__fail(ctx, CLV_ERROR_INVALID_ARGUMENT, OP_WARP,
-                         "flow is %dx%d but the destination is %dx%d (they must match)",
-                         flow->width, flow->height, dst->width, dst->height);
+    const clv_image *src = a[0].v.p, *flow = a[1].v.p;
+    clv_image *dst = a[2].v.p;
 
     char opts[160];
     clv__format_options(opts, sizeof opts, src->type, src->channels);
@@ -144,25 +133,12 @@ out:
 
 #define OP_COLOR "flow_to_color"
 
-CLV_API clv_status clv_flow_to_color(clv_context *ctx, const clv_image *flow, clv_image *rgb,
-                                     double max_magnitude)
+static clv_status flow_to_color_run(clv_context *ctx, const clv_arg *a)
 {
     clv_status status = CLV_OK;
-    if (!ctx)
-        return CLV_ERROR_INVALID_ARGUMENT;
-    clv__op_begin(ctx);
-    CLV_TRY(check_flow(ctx, OP_COLOR, "flow", flow));
-    CLV_TRY(clv__check_image(ctx, OP_COLOR, "destination", rgb));
-    if (rgb->type != CLV_U8 || rgb->channels != 3 || rgb->width != flow->width ||
-        rgb->height != flow->height)
-        return clv__fail(ctx, CLV_ERROR_INVALID_ARGUMENT, OP_COLOR,
-                         "destination must be u8 RGB of %dx%d (got %s, %d channels, %dx%d)",
-                         flow->width, flow->height, clv_pixel_type_name(rgb->type),
-                         rgb->channels, rgb->width, rgb->height);
-    if (!isfinite(max_magnitude))
-        return clv__fail(ctx, CLV_ERROR_INVALID_ARGUMENT, OP_COLOR,
-                         "max_magnitude must be finite (got %s; <= 0 means the field's largest)",
-                         CLV_NUM(max_magnitude));
+    const clv_image *flow = a[0].v.p;
+    clv_image *rgb = a[1].v.p;
+    const double max_magnitude = a[2].v.d;
     /* A positive maximum below the smallest normal float would divide by 0. */
     float max_rad = 0.0f;
     if (max_magnitude > 0.0)
@@ -287,4 +263,86 @@ CLV_API clv_status clv_flow_eval(clv_context *ctx, const clv_image *estimate,
 out:
     free(part);
     return status;
+}
+
+/* ---- descriptors ---- */
+
+static clv_status warp_shape(clv__report *r, const clv_arg *a, int index, int *width,
+                             int *height, int *channels, clv_pixel_type *type)
+{
+    (void)index;
+    const clv_image *src = a[0].v.p, *flow = a[1].v.p;
+    if (!src || !flow)
+        return clv__report_fail(r, CLV_ERROR_INVALID_ARGUMENT, "dst's shape needs src and flow");
+    *width = clv_image_width(flow);
+    *height = clv_image_height(flow);
+    *channels = clv_image_channels(src);
+    *type = clv_image_type(src);
+    return CLV_OK;
+}
+
+static const clv_param_desc warp_params[] = {
+    CLV__P_IMAGE("src", "source", "the image, u8/u16/f32 with 1..4 channels", CLV_PARAM_INPUT,
+                 CLV_TYPES_ALL, CLV_CHANNELS_1_4, NULL, 0),
+    CLV__P_IMAGE("flow", "flow", "the flow field (u, v) per destination pixel, f32, 2 channels",
+                 CLV_PARAM_INPUT, CLV_TYPES(CLV_F32), CLV_CHANNELS(2), "dst", CLV_LIKE_SIZE),
+    CLV__P_IMAGE("dst", "destination", "the result: flow's size, src's type and channels",
+                 CLV_PARAM_OUTPUT, 0, 0, "src", CLV_LIKE_TYPE | CLV_LIKE_CHANNELS),
+};
+
+const clv_op_desc clv__op_warp = {
+    .name = "warp",
+    .summary = "dst(x, y) = src(x + u, y + v): bilinear, border replicate",
+    .nparams = 3,
+    .params = warp_params,
+    .run = warp_run,
+    .shape = warp_shape,
+};
+
+CLV_API clv_status clv_warp(clv_context *ctx, const clv_image *src, const clv_image *flow,
+                            clv_image *dst)
+{
+    const clv_arg a[] = {CLV__IMG(src), CLV__IMG(flow), CLV__IMG(dst)};
+    return clv__op_run(ctx, &clv__op_warp, a);
+}
+
+static clv_status color_shape(clv__report *r, const clv_arg *a, int index, int *width,
+                              int *height, int *channels, clv_pixel_type *type)
+{
+    (void)index;
+    const clv_image *flow = a[0].v.p;
+    if (!flow)
+        return clv__report_fail(r, CLV_ERROR_INVALID_ARGUMENT, "rgb's shape needs flow");
+    *width = clv_image_width(flow);
+    *height = clv_image_height(flow);
+    *channels = 3;
+    *type = CLV_U8;
+    return CLV_OK;
+}
+
+static const clv_param_desc color_params[] = {
+    CLV__P_IMAGE("flow", "flow", "the flow field, f32, 2 channels", CLV_PARAM_INPUT,
+                 CLV_TYPES(CLV_F32), CLV_CHANNELS(2), NULL, 0),
+    CLV__P_IMAGE("rgb", "destination", "u8 RGB of flow's size", CLV_PARAM_OUTPUT,
+                 CLV_TYPES(CLV_U8), CLV_CHANNELS(3), "flow", CLV_LIKE_SIZE),
+    {.name = "max_magnitude", .type = CLV_PARAM_DOUBLE,
+     .flags = CLV_PARAM_INPUT | CLV_PARAM_OPTIONAL, .doc = "motion coded at full saturation",
+     .unit = "px", .min = -HUGE_VAL, .max = HUGE_VAL, .def = 0.0,
+     .special_doc = "<= 0: the field's largest"},
+};
+
+const clv_op_desc clv__op_flow_to_color = {
+    .name = "flow_to_color",
+    .summary = "Middlebury colour-wheel coding of a flow field into u8 RGB",
+    .nparams = 3,
+    .params = color_params,
+    .run = flow_to_color_run,
+    .shape = color_shape,
+};
+
+CLV_API clv_status clv_flow_to_color(clv_context *ctx, const clv_image *flow, clv_image *rgb,
+                                     double max_magnitude)
+{
+    const clv_arg a[] = {CLV__IMG(flow), CLV__IMG(rgb), CLV__DBL(max_magnitude)};
+    return clv__op_run(ctx, &clv__op_flow_to_color, a);
 }

@@ -190,6 +190,46 @@ static clv_status check_numbers(clv__report *r, const clv_arg *a)
     return r->op->check ? r->op->check(r, a) : CLV_OK;
 }
 
+/* "a 2-channel f32 image", "u8, u16 or f32 with 1..4 channels". */
+static void accepted_text(const clv_param_desc *p, char *buf, size_t size)
+{
+    char types[32] = "", chans[48] = "";
+    const unsigned tm = p->types ? p->types : CLV_TYPES_ALL;
+    int nt = 0, k = 0;
+    for (int t = CLV_U8; t <= CLV_F32; t++)
+        nt += (tm & CLV_TYPES(t)) != 0;
+    for (int t = CLV_U8; t <= CLV_F32; t++) {
+        if (!(tm & CLV_TYPES(t)))
+            continue;
+        size_t n = strlen(types);
+        snprintf(types + n, sizeof types - n, "%s%s", k == 0 ? "" : k == nt - 1 ? " or " : ", ",
+                 clv_pixel_type_name((clv_pixel_type)t));
+        k++;
+    }
+    const unsigned cm = p->channels ? p->channels : CLV_CHANNELS_1_4;
+    int lo = 0, hi = 0, nc = 0;
+    for (int c = 1; c <= 30; c++)
+        if (cm & CLV_CHANNELS(c)) {
+            if (!lo)
+                lo = c;
+            hi = c;
+            nc++;
+        }
+    if (nc == 1)
+        snprintf(buf, size, "a %d-channel %s image", lo, types);
+    else {
+        if (nc == hi - lo + 1)
+            snprintf(chans, sizeof chans, "%d..%d", lo, hi);
+        else
+            for (int c = lo; c <= hi; c++)
+                if (cm & CLV_CHANNELS(c)) {
+                    size_t n = strlen(chans);
+                    snprintf(chans + n, sizeof chans - n, "%s%d", n ? ", " : "", c);
+                }
+        snprintf(buf, size, "%s with %s channels", types, chans);
+    }
+}
+
 static clv_status check_image_param(clv__report *r, const clv_param_desc *p, const clv_arg *a)
 {
     clv_context *ctx = r->ctx;
@@ -217,14 +257,16 @@ static clv_status check_image_param(clv__report *r, const clv_param_desc *p, con
                                     clv__param_word(in), clv__param_word(outp));
         }
     }
-    if (p->types && !(p->types & CLV_TYPES(img->type)))
-        return clv__report_fail(r, CLV_ERROR_INVALID_ARGUMENT, "%s is %s, a type %s does not take",
-                                word, clv_pixel_type_name(img->type), op->name);
-    if (p->channels && (img->channels < 0 || img->channels > 30 ||
-                        !(p->channels & CLV_CHANNELS(img->channels))))
+    if ((p->types && !(p->types & CLV_TYPES(img->type))) ||
+        (p->channels && (img->channels < 0 || img->channels > 30 ||
+                         !(p->channels & CLV_CHANNELS(img->channels))))) {
+        char want[96];
+        accepted_text(p, want, sizeof want);
         return clv__report_fail(r, CLV_ERROR_INVALID_ARGUMENT,
-                                "%s has %d channels, which %s does not take", word, img->channels,
-                                op->name);
+                                "%s must be %s (got %s with %d channel%s)", word, want,
+                                clv_pixel_type_name(img->type), img->channels,
+                                img->channels == 1 ? "" : "s");
+    }
     if (p->like) {
         const int j = clv_op_param_index(op, p->like);
         const clv_image *ref = j >= 0 ? a[j].v.p : NULL;
