@@ -33,9 +33,10 @@ typedef struct clv_context_options {
      * GPU, else the first CPU device. */
     const char *device;
     /* Directory holding the .cl files. NULL: CLV_KERNEL_PATH, else the
-     * installed data directory, else the source tree next to the build.
-     * An explicit directory (here or in CLV_KERNEL_PATH) is the only one
-     * tried. */
+     * installed <datadir>/clvision/cl found relative to the library's own
+     * file (a moved install still works), else the configured install
+     * directory, else the source tree next to the build. An explicit
+     * directory (here or in CLV_KERNEL_PATH) is the only one tried. */
     const char *kernel_path;
     /* Program binary cache directory. NULL: CLV_CACHE_DIR, else
      * $XDG_CACHE_HOME/clvision, else ~/.cache/clvision (created mode 0700).
