@@ -278,6 +278,9 @@ static const row rows[] = {
     BARE("clv_list_devices", "NULL buffer", E_ARG, .i0 = 0),
     BARE("clv_list_devices", "size 0", E_ARG, .i0 = 1),
     GOOD("clv_list_devices", "size 1: truncated to \"\"", .i0 = 2),
+    BARE("clv_device_resolve", "NULL out", E_ARG, .i0 = 0),
+    BARE("clv_device_resolve", "a spec matching no device (explained)", E_DEV, .i0 = 1),
+    GOOD("clv_device_resolve", "\"0:0\": the index, one match, not by name", .i0 = 2),
     VAL("clv_version", "a dotted version"),
     VAL("clv_debug_live_objects", "NULL out is ignored; counts are sane"),
     GOOD("clv_debug_fail_at", "0 turns injection off"),
@@ -1281,6 +1284,25 @@ static long h_list_devices(const row *r)
     return s;
 }
 
+static long h_device_resolve(const row *r)
+{
+    clv_device_choice c;
+    if (r->i0 == 0)
+        return clv_device_resolve("0:0", NULL);
+    memset(&c, 0x55, sizeof c);
+    clv_status s = clv_device_resolve(r->i0 == 1 ? "no-such-device-xyz" : "0:0", &c);
+    if (r->i0 == 1)
+        T(strstr(c.explanation, "'no-such-device-xyz' matches no device") && !c.device_name[0],
+          "clv_device_resolve: no match must be explained, no device named: '%.200s'",
+          c.explanation);
+    if (r->i0 == 2 && s == CLV_OK)
+        T(c.platform_index == 0 && c.device_index == 0 && c.matches == 1 && !c.by_name &&
+              strcmp(c.source, "argument") == 0 && strcmp(c.spec, "0:0") == 0 &&
+              c.device_name[0] && strstr(c.explanation, "'0:0' is device 0:0"),
+          "clv_device_resolve(\"0:0\"): '%.200s'", c.explanation);
+    return s;
+}
+
 static long h_version(const row *r)
 {
     (void)r;
@@ -2034,6 +2056,7 @@ static const struct api {
     {"clv_context_device_name", h_device_name},
     {"clv_context_platform_name", h_platform_name},
     {"clv_list_devices", h_list_devices},
+    {"clv_device_resolve", h_device_resolve},
     {"clv_version", h_version},
     {"clv_debug_live_objects", h_live_objects},
     {"clv_debug_fail_at", h_fail_at},

@@ -33,9 +33,10 @@ typedef struct clv_context_options {
      * GPU, else the first CPU device. */
     const char *device;
     /* Directory holding the .cl files. NULL: CLV_KERNEL_PATH, else the
-     * installed data directory, else the source tree next to the build.
-     * An explicit directory (here or in CLV_KERNEL_PATH) is the only one
-     * tried. */
+     * installed <datadir>/clvision/cl found relative to the library's own
+     * file (a moved install still works), else the configured install
+     * directory, else the source tree next to the build. An explicit
+     * directory (here or in CLV_KERNEL_PATH) is the only one tried. */
     const char *kernel_path;
     /* Program binary cache directory. NULL: CLV_CACHE_DIR, else
      * $XDG_CACHE_HOME/clvision, else ~/.cache/clvision (created mode 0700).
@@ -134,6 +135,40 @@ CLV_API const char *clv_context_platform_name(const clv_context *ctx);
  * version, OpenCL C version) into buf (always NUL-terminated, truncated if
  * small). Returns CLV_ERROR_NO_DEVICE when there is no platform at all. */
 CLV_API clv_status clv_list_devices(char *buf, size_t size);
+
+/* How a device spec resolves: the device clv_context_create() takes for it,
+ * and why. */
+typedef struct clv_device_choice {
+    int platform_index; /* P and D of the chosen device, as clv_list_devices() */
+    int device_index;   /* prints them */
+    /* Devices the spec matched (a name substring), or of the type it asked
+     * for ("gpu", "cpu", and the default's type); the first is used. 1 for P:D. */
+    int matches;
+    /* 1 when the spec was taken as a substring of the platform, vendor or
+     * device name (it is not "gpu", "cpu" or P:D): it may have matched a
+     * device of another type than meant (CLV_DEVICE=amd and an AMD CPU). */
+    int by_name;
+    /* Where the spec came from: "argument" (the spec passed in), "CLV_DEVICE"
+     * or "default" (neither: the first GPU, else the first CPU). */
+    char source[16];
+    char spec[128];        /* the spec used ("" for the default), truncated */
+    char device_name[256]; /* CL_DEVICE_NAME of the chosen device */
+    char type[16];         /* its type: "gpu", "cpu", "accelerator" or "other" */
+    /* One line saying how the spec resolved, e.g. "'amd' matched 2 devices
+     * by name (0:0, 0:1); using 0:0 'pthread-haswell-AMD EPYC' (cpu)",
+     * "'0:1' is device 0:1 '...' (cpu)", "no device asked for (the first
+     * GPU, else the first CPU); using 0:0 '...' (cpu)". On failure the error:
+     * "CLV_DEVICE 'x' matches no device; available: ...". */
+    char explanation[1024];
+} clv_device_choice;
+
+/* Resolve a device spec exactly as clv_context_create() does with
+ * options.device = spec (NULL or "": CLV_DEVICE, else the default), without
+ * creating anything or reading kernels. Fills *out (zeroed first). Returns
+ * CLV_OK, CLV_ERROR_INVALID_ARGUMENT (out NULL), CLV_ERROR_NO_DEVICE (no
+ * platform or device, or the spec matches none: out->explanation says so
+ * and lists the devices), CLV_ERROR_OPENCL. Thread-safe. */
+CLV_API clv_status clv_device_resolve(const char *spec, clv_device_choice *out);
 
 /* ---- Debugging and testing ---- */
 

@@ -30,6 +30,7 @@ enum {
 typedef struct cli_globals {
     const char *device; /* --device SPEC, NULL when not given */
     int time;           /* --time */
+    int verbose;        /* --verbose: say on stderr which device was chosen and why */
 } cli_globals;
 
 /* A sub-command: argv[0] is the command name. Returns the exit status. */

@@ -484,8 +484,12 @@ int cli_context(const char *cmd, const cli_globals *g, int profiling, clv_contex
     opts.profiling = profiling ? 1 : 0;
     *out = NULL;
     clv_status s = clv_context_create(&opts, out);
-    if (s == CLV_OK)
+    if (s == CLV_OK) {
+        clv_device_choice c;
+        if (g->verbose && clv_device_resolve(g->device, &c) == CLV_OK)
+            fprintf(stderr, "clv: device: %s\n", c.explanation);
         return 0;
+    }
 
     char detail[CLI_DETAIL_MAX + 1];
     cli_one_line(clv_context_create_error(), detail, sizeof detail);

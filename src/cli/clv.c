@@ -38,7 +38,7 @@ static const cli_command commands[] = {
 
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: clv [--device SPEC] [--time] COMMAND [ARGS...]\n"
+    fprintf(f, "usage: clv [--device SPEC] [--time] [--verbose] COMMAND [ARGS...]\n"
                "\n"
                "OpenCL computer vision on image files: PNG and JPEG, and f32 HDR files\n"
                "(OpenEXR, Radiance .hdr, PFM). The input's format is detected, the output's\n"
@@ -56,6 +56,8 @@ static void usage(FILE *f)
                "                 CLV_DEVICE, else the first GPU, else the first CPU)\n"
                "  --time         print 'time: wall X ms, device Y ms' for the operation alone\n"
                "                 (kernels built beforehand, no file I/O) on stderr\n"
+               "  --verbose      say on stderr which device SPEC chose and why\n"
+               "                 ('clv devices' marks it too)\n"
                "  --version      print the version\n"
                "  -h, --help     this text; 'clv COMMAND --help' for a command\n"
                "\n"
@@ -94,7 +96,7 @@ static void install_stop_handlers(void)
 
 int main(int argc, char **argv)
 {
-    cli_globals g = {NULL, 0};
+    cli_globals g = {NULL, 0, 0};
     int i = 1;
 
     install_stop_handlers();
@@ -117,6 +119,8 @@ int main(int argc, char **argv)
         }
         if (strcmp(arg, "--time") == 0) {
             g.time = 1;
+        } else if (strcmp(arg, "--verbose") == 0) {
+            g.verbose = 1;
         } else if (strcmp(arg, "--device") == 0) {
             if (i + 1 >= argc)
                 return cli_usage_error(NULL, "option --device needs a value");

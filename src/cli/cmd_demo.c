@@ -66,9 +66,11 @@ static int copy_path(char *out, size_t size, const char *s)
     return 0;
 }
 
-/* CLV_DATA_DIR when set (and then only it); else tests/data relative to the
- * executable (../ and ../../ of its directory, which covers build trees
- * inside the source tree), else ./tests/data. */
+/* CLV_DATA_DIR when set (and then only it); else the installed
+ * <datadir>/clvision/demo relative to the executable (CLV_DEMO_RELDIR, so a
+ * moved install works), tests/data relative to it (../ and ../../ of its
+ * directory, which covers build trees inside the source tree), the configured
+ * <datadir>/clvision/demo (CLV_DEMO_DATADIR), else ./tests/data. */
 static int find_data_dir(const char *cmd, char *out, size_t size)
 {
     const char *env = getenv("CLV_DATA_DIR");
@@ -80,7 +82,7 @@ static int find_data_dir(const char *cmd, char *out, size_t size)
         return CLI_EXIT_RUNTIME;
     }
 
-    char tried[3][DEMO_PATH_MAX];
+    char tried[5][DEMO_PATH_MAX];
     int ntried = 0;
     char exe[DEMO_PATH_MAX];
     ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
@@ -89,17 +91,23 @@ static int find_data_dir(const char *cmd, char *out, size_t size)
         char *slash = strrchr(exe, '/');
         if (slash) {
             *slash = '\0';
+#ifdef CLV_DEMO_RELDIR
+            snprintf(tried[ntried++], DEMO_PATH_MAX, "%.3000s/%.900s", exe, CLV_DEMO_RELDIR);
+#endif
             snprintf(tried[ntried++], DEMO_PATH_MAX, "%.4000s/../tests/data", exe);
             snprintf(tried[ntried++], DEMO_PATH_MAX, "%.4000s/../../tests/data", exe);
         }
     }
+#ifdef CLV_DEMO_DATADIR
+    snprintf(tried[ntried++], DEMO_PATH_MAX, "%.4000s", CLV_DEMO_DATADIR);
+#endif
     snprintf(tried[ntried++], DEMO_PATH_MAX, "./tests/data");
 
     for (int i = 0; i < ntried; i++) {
         if (has_images(tried[i]) && copy_path(out, size, tried[i]) == 0)
             return 0;
     }
-    char list[3 * DEMO_PATH_MAX + 8];
+    char list[5 * DEMO_PATH_MAX + 8];
     size_t len = 0;
     list[0] = '\0';
     for (int i = 0; i < ntried; i++) {
@@ -960,8 +968,9 @@ int cli_cmd_demo(const cli_globals *g, int argc, char **argv)
                    "the end: a run that fails writes none of them.\n"
                    "Each line gives the time of a second run (the first builds the kernels):\n"
                    "wall = enqueue to finish, device = kernel execution from profiling.\n"
-                   "The images are found in CLV_DATA_DIR, else in tests/data next to the\n"
-                   "executable or the current directory.\n",
+                   "The images are found in CLV_DATA_DIR, else in the installed\n"
+                   "<datadir>/clvision/demo (found relative to the executable first), else\n"
+                   "in tests/data next to the executable or the current directory.\n",
                    demo_images[0], demo_images[1], demo_images[0], demo_images[0], DEMO_HDR,
                    demo_images[0], demo_images[1], DEMO_PREV, DEMO_NEXT, DEMO_NEXT);
             return CLI_EXIT_OK;

@@ -160,37 +160,110 @@ static int parse_index_pair(const char *s, int *p, int *d)
     return 1;
 }
 
-static int match(const dev_entry *list, size_t n, const char *spec)
+enum { BY_DEFAULT, BY_TYPE, BY_INDEX, BY_NAME };
+
+static int matches_name(const dev_entry *e, const char *spec)
 {
+    return contains_ci(e->name, spec) || contains_ci(e->vendor, spec) ||
+           contains_ci(e->platform_name, spec);
+}
+
+/* First device of type want (-1: none); *count: how many there are. */
+static int first_of_type(const dev_entry *list, size_t n, cl_device_type want, int *count)
+{
+    int first = -1;
+    *count = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (list[i].type & want) {
+            if (first < 0)
+                first = (int)i;
+            ++*count;
+        }
+    }
+    return first;
+}
+
+/* The device spec selects (index into list, -1 for none); *how: which form
+ * of spec it was (BY_*); *count: the devices it matched, or of the type it
+ * asked for (the default's: GPU, else CPU). */
+static int match(const dev_entry *list, size_t n, const char *spec, int *count, int *how)
+{
+    *count = 0;
     if (!spec || !*spec) {
-        for (size_t i = 0; i < n; i++)
-            if (list[i].type & CL_DEVICE_TYPE_GPU)
-                return (int)i;
-        for (size_t i = 0; i < n; i++)
-            if (list[i].type & CL_DEVICE_TYPE_CPU)
-                return (int)i;
-        return -1;
+        *how = BY_DEFAULT;
+        int i = first_of_type(list, n, CL_DEVICE_TYPE_GPU, count);
+        return i >= 0 ? i : first_of_type(list, n, CL_DEVICE_TYPE_CPU, count);
     }
     int p, d;
     if (strcasecmp(spec, "gpu") == 0 || strcasecmp(spec, "cpu") == 0) {
-        cl_device_type want = tolower((unsigned char)spec[0]) == 'g' ? CL_DEVICE_TYPE_GPU
-                                                                      : CL_DEVICE_TYPE_CPU;
-        for (size_t i = 0; i < n; i++)
-            if (list[i].type & want)
-                return (int)i;
-        return -1;
+        *how = BY_TYPE;
+        return first_of_type(list, n,
+                             tolower((unsigned char)spec[0]) == 'g' ? CL_DEVICE_TYPE_GPU
+                                                                    : CL_DEVICE_TYPE_CPU,
+                             count);
     }
     if (parse_index_pair(spec, &p, &d)) {
-        for (size_t i = 0; i < n; i++)
-            if (list[i].p == p && list[i].d == d)
+        *how = BY_INDEX;
+        for (size_t i = 0; i < n; i++) {
+            if (list[i].p == p && list[i].d == d) {
+                *count = 1;
                 return (int)i;
+            }
+        }
         return -1;
     }
-    for (size_t i = 0; i < n; i++)
-        if (contains_ci(list[i].name, spec) || contains_ci(list[i].vendor, spec) ||
-            contains_ci(list[i].platform_name, spec))
-            return (int)i;
-    return -1;
+    *how = BY_NAME;
+    int first = -1;
+    for (size_t i = 0; i < n; i++) {
+        if (matches_name(&list[i], spec)) {
+            if (first < 0)
+                first = (int)i;
+            ++*count;
+        }
+    }
+    return first;
+}
+
+/* One line saying how spec resolved to list[idx] (see clv_device_choice). */
+static void explain(const dev_entry *list, size_t n, int idx, int how, int count,
+                    const char *spec, char *buf, size_t size)
+{
+    const dev_entry *e = &list[idx];
+    char using[384];
+    snprintf(using, sizeof using, "using %d:%d '%.256s' (%s)", e->p, e->d, e->name,
+             type_name(e->type));
+    if (how == BY_DEFAULT) {
+        char first_of[64] = "";
+        if (count > 1)
+            snprintf(first_of, sizeof first_of, ", the first of %d %s devices", count,
+                     type_name(e->type));
+        snprintf(buf, size, "no device asked for (the first GPU, else the first CPU); %s%s", using,
+                 first_of);
+    } else if (how == BY_INDEX) {
+        snprintf(buf, size, "'%s' is device %d:%d '%.256s' (%s)", spec, e->p, e->d, e->name,
+                 type_name(e->type));
+    } else {
+        /* BY_TYPE, BY_NAME: say how many matched, and which for a name. */
+        char which[256] = "";
+        if (how == BY_NAME) {
+            size_t used = 0;
+            int shown = 0;
+            for (size_t i = 0; i < n && used + 16 < sizeof which; i++) {
+                if (!matches_name(&list[i], spec))
+                    continue;
+                int w = shown == 8 ? snprintf(which + used, sizeof which - used, ", ...")
+                                   : snprintf(which + used, sizeof which - used, "%s%d:%d",
+                                              shown ? ", " : " (", list[i].p, list[i].d);
+                if (w < 0 || shown++ == 8)
+                    break;
+                used += (size_t)w;
+            }
+            if (used + 1 < sizeof which)
+                strcat(which, ")");
+        }
+        snprintf(buf, size, "'%s' matched %d device%s %s%s; %s", spec, count,
+                 count == 1 ? "" : "s", how == BY_NAME ? "by name" : "by type", which, using);
+    }
 }
 
 static void describe_devices(const dev_entry *list, size_t n, char *buf, size_t size)
@@ -336,7 +409,8 @@ CLV_API clv_status clv_context_create(const clv_context_options *opts, clv_conte
         spec = getenv("CLV_DEVICE");
         spec_origin = "CLV_DEVICE";
     }
-    int idx = match(list, n, spec);
+    int count = 0, how = BY_DEFAULT;
+    int idx = match(list, n, spec, &count, &how);
     if (idx < 0) {
         char avail[4096];
         describe_devices(list, n, avail, sizeof avail);
@@ -586,4 +660,64 @@ CLV_API clv_status clv_list_devices(char *buf, size_t size)
     free(list);
     free(tmp.err);
     return CLV_OK;
+}
+
+CLV_API clv_status clv_device_resolve(const char *spec, clv_device_choice *out)
+{
+    if (!out)
+        return CLV_ERROR_INVALID_ARGUMENT;
+    memset(out, 0, sizeof *out);
+    /* The same order as clv_context_create: the spec, CLV_DEVICE, the default. */
+    const char *source = "argument";
+    if (!spec || !*spec) {
+        spec = getenv("CLV_DEVICE");
+        source = "CLV_DEVICE";
+    }
+    if (!spec || !*spec) {
+        spec = "";
+        source = "default";
+    }
+    snprintf(out->source, sizeof out->source, "%s", source);
+    /* Quoted in a line of text: control characters become '?'. */
+    size_t k = 0;
+    for (; spec[k] && k + 1 < sizeof out->spec; k++)
+        out->spec[k] = iscntrl((unsigned char)spec[k]) ? '?' : spec[k];
+    out->spec[k] = '\0';
+
+    clv_context tmp;
+    memset(&tmp, 0, sizeof tmp);
+    dev_entry *list = NULL;
+    size_t n = 0;
+    clv_status status = enumerate(&tmp, &list, &n);
+    if (status != CLV_OK) {
+        snprintf(out->explanation, sizeof out->explanation, "%s",
+                 tmp.err ? tmp.err : clv_status_string(status));
+        goto out;
+    }
+    int count = 0, how = BY_DEFAULT;
+    int idx = match(list, n, spec, &count, &how);
+    if (idx < 0) {
+        char avail[768]; /* with the words and spec, fits the explanation */
+        describe_devices(list, n, avail, sizeof avail);
+        if (*spec)
+            snprintf(out->explanation, sizeof out->explanation,
+                     "%s '%s' matches no device; available: %s",
+                     strcmp(source, "CLV_DEVICE") == 0 ? "CLV_DEVICE" : "device", out->spec, avail);
+        else
+            snprintf(out->explanation, sizeof out->explanation,
+                     "no GPU or CPU device; available: %s", avail);
+        status = CLV_ERROR_NO_DEVICE;
+        goto out;
+    }
+    out->platform_index = list[idx].p;
+    out->device_index = list[idx].d;
+    out->matches = count;
+    out->by_name = how == BY_NAME;
+    snprintf(out->device_name, sizeof out->device_name, "%s", list[idx].name);
+    snprintf(out->type, sizeof out->type, "%s", type_name(list[idx].type));
+    explain(list, n, idx, how, count, out->spec, out->explanation, sizeof out->explanation);
+out:
+    free(list);
+    free(tmp.err);
+    return status;
 }

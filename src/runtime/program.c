@@ -1,5 +1,8 @@
 /* clvision — kernel sources, program builds (with the disk cache), kernels. */
+#define _GNU_SOURCE /* dladdr */
+#include <dlfcn.h>
 #include <errno.h>
+#include <limits.h>
 #include <fcntl.h>
 #include <pthread.h>
 #include <stdint.h>
@@ -99,15 +102,75 @@ fail:
     return NULL;
 }
 
+/* The installed kernel directory as seen from the library's own file:
+ * <its directory>/CLV_KERNEL_RELDIR (meson's path from libdir to
+ * <datadir>/clvision/cl), ".." resolved, so an installed tree still finds its
+ * kernels after being moved. 0 when there is no such path: a build without
+ * CLV_KERNEL_RELDIR (libdir or datadir outside the prefix), or no file name
+ * from the loader. Linked statically, the file is the program, and the
+ * directory is then normally not there. */
+static int kernel_dir_near_library(char *out, size_t size)
+{
+#ifdef CLV_KERNEL_RELDIR
+    Dl_info info;
+    if (!dladdr((const void *)clv__source_names, &info) || !info.dli_fname ||
+        !info.dli_fname[0])
+        return 0;
+    char *real = realpath(info.dli_fname, NULL); /* the file, not a link to it */
+    const char *lib = real ? real : info.dli_fname;
+    const char *slash = strrchr(lib, '/');
+    size_t n = slash ? (size_t)(slash - lib) : 0;
+    int ok = slash && n < size;
+    if (ok) {
+        memcpy(out, lib, n);
+        out[n] = '\0';
+    }
+    free(real);
+    for (const char *p = CLV_KERNEL_RELDIR; ok && *p;) {
+        size_t len = strcspn(p, "/");
+        if (len == 2 && p[0] == '.' && p[1] == '.') {
+            char *last = strrchr(out, '/');
+            if (last)
+                *last = '\0';
+            else
+                ok = 0;
+        } else if (len > 0 && !(len == 1 && p[0] == '.')) {
+            size_t used = strlen(out);
+            ok = used + 1 + len < size;
+            if (ok) {
+                out[used] = '/';
+                memcpy(out + used + 1, p, len);
+                out[used + 1 + len] = '\0';
+            }
+        }
+        p += len;
+        p += *p == '/';
+    }
+    return ok && out[0];
+#else
+    (void)out;
+    (void)size;
+    return 0;
+#endif
+}
+
 clv_status clv__load_sources(clv_context *ctx, const char *explicit_dir)
 {
-    const char *dirs[2];
-    const char *origin[2];
+    const char *dirs[3];
+    const char *origin[3];
+    char near_lib[PATH_MAX];
     int ndirs = 0;
     if (explicit_dir) {
         dirs[ndirs] = explicit_dir;
         origin[ndirs++] = "explicit";
     } else {
+        /* Next to the library first: once an installed tree has moved, the
+         * configured directory may hold another version, or nothing. */
+        if (kernel_dir_near_library(near_lib, sizeof near_lib) &&
+            strcmp(near_lib, CLV_KERNEL_DATADIR) != 0) {
+            dirs[ndirs] = near_lib;
+            origin[ndirs++] = "installed, relative to the library";
+        }
         dirs[ndirs] = CLV_KERNEL_DATADIR;
         origin[ndirs++] = "installed";
         dirs[ndirs] = CLV_KERNEL_SRCDIR;
