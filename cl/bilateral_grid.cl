@@ -269,12 +269,14 @@ __kernel void grid_minmax(__global const T *vals, int vpitch, __global const ET 
 #error "tone mapping needs the grid on one channel (CN=1, EDGE_SELF)"
 #endif
 /* The histogram of L spans [TM_FLOOR, TM_FLOOR + TM_SPAN) stops in TM_BINS
- * bins (1/32 stop each): every finite float luminance fits, so no min/max
- * pass is needed before it. */
-#define TM_BINS 4096
+ * bins: every finite float luminance fits, so no min/max pass is needed
+ * before it. TM_BINS and TM_MAX_STOPS (the widest range the base layer may
+ * span, a float) come from the host (-D, tonemap.c). */
+#if !defined(TM_BINS) || !defined(TM_MAX_STOPS)
+#error "tone mapping needs -DTM_BINS and -DTM_MAX_STOPS (from tonemap.c)"
+#endif
 #define TM_FLOOR (-32.0f)   /* log2 of the luminance floor */
 #define TM_SPAN 128.0f      /* log2(FLT_MAX) < 128 - 32 */
-#define TM_MAX_STOPS 64.0f  /* widest range the base layer may span */
 
 /* Linear RGB (HDR_CN 3 or 4, f32) -> log2 luminance, NaN/negative -> 0,
  * +Inf -> the largest float. One pixel per work-item. */

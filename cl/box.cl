@@ -103,19 +103,11 @@ __kernel void box_cols(__global const float *sums, int width, int height, __glob
  * columns into a second local array, and each work-item then runs down its
  * BS_PY consecutive rows of those sums (ky adds for the first, one add and
  * one subtract for each next). One read of the source and one write of the
- * destination; no scratch image. One channel takes 8 rows per work-item: a
- * one-byte pixel is too little work to pay for a work-item, its barriers
- * and its share of the halo (on an H200 at 3840x2160, u8: 0.087 ms with one
- * row each, 0.050 ms with 8). More channels keep one row (their local
- * arrays would grow by CN). The host launches exactly (BS_LX, BS_LY)
- * work-groups and takes BS_PY from the same rule. */
-#define BS_LX 32
-#define BS_LY 8
-#define BS_MAXK 9
-#if CN == 1
-#define BS_PY 8
-#else
-#define BS_PY 1
+ * destination; no scratch image. The four sizes come from the host (-D, from
+ * box.c's box_tile, which says why they are what they are); it launches
+ * exactly (BS_LX, BS_LY) work-groups. */
+#if !defined(BS_LX) || !defined(BS_LY) || !defined(BS_MAXK) || !defined(BS_PY)
+#error "box.cl needs -DBS_LX, -DBS_LY, -DBS_MAXK and -DBS_PY (box_small's tile, from box.c)"
 #endif
 #define BS_TY (BS_LY * BS_PY)
 __kernel void box_small(__global const T *src, int src_pitch, int width, int height,

@@ -171,8 +171,11 @@ __kernel void fb_update_matrices(__global const float *R0, __global const float 
 /* Vertical weighted sum of the 5 system values over rows y-m..y+m, for
  * FB_ROWS consecutive rows per work-item: each row of M is loaded once and
  * feeds every output row whose window holds it (per output the taps are
- * still summed in window order). Global size: w x ceil(h / FB_ROWS). */
-#define FB_ROWS 4
+ * still summed in window order). Global size: w x ceil(h / FB_ROWS); FB_ROWS
+ * comes from the host (-D, farneback.c's fb_tile). */
+#ifndef FB_ROWS
+#error "farneback.cl needs -DFB_ROWS (fb_blur_v's rows per work-item, from farneback.c)"
+#endif
 __kernel void fb_blur_v(__global const float *M, int w, int h, int pp, __constant float *wt, int m,
                         __global float *TM CLV_DBG_PARAMS)
 {
@@ -692,12 +695,12 @@ __kernel void fb_level_cols(__global const float *tmp, int sh, __global float *d
  * horizontal sums and the projection: the same expressions in the same
  * order as fb_poly_v and fb_poly_h, without the 3-plane intermediate in
  * global memory. FB_PW and FB_PH (-D) are chosen by the host from the
- * device's and kernel's limits (32 x 8 where they allow); it launches the
- * kernel with exactly FB_PW x FB_PH x 1. */
-#if !defined(FB_PW) || !defined(FB_PH)
-#error "farneback.cl needs -DFB_PW and -DFB_PH (fb_poly_fused's work-group)"
+ * device's and kernel's limits (farneback.c's fb_tile where they allow); it
+ * launches the kernel with exactly FB_PW x FB_PH x 1. The tile has room for
+ * a halo of FB_PN_MAX (-D), at least the largest n the host sends. */
+#if !defined(FB_PW) || !defined(FB_PH) || !defined(FB_PN_MAX)
+#error "farneback.cl needs -DFB_PW, -DFB_PH and -DFB_PN_MAX (fb_poly_fused's tile)"
 #endif
-#define FB_PN_MAX 7 /* poly_n is 5 or 7; farneback.c sizes the tile with it */
 __kernel __attribute__((reqd_work_group_size(FB_PW, FB_PH, 1)))
 void fb_poly_fused(__global const float *img0, __global const float *img1, int ip, int w, int h,
                    __constant float *g, __constant float *xg, __constant float *xxg, int n,

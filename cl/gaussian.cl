@@ -146,8 +146,11 @@ __kernel void gauss_cols_vec(__global const T *src, int src_pitch, int nvals, in
     }
 }
 
-/* Most rows in the window of gauss_band_vec (its ring). */
-#define GR_MAX 32
+/* Most rows in the window of gauss_band_vec (its ring): from the host (-D,
+ * gaussian.c's gauss_tile), which sends taller windows to the two passes. */
+#ifndef GR_MAX
+#error "the Gaussian CPU kernels need -DGR_MAX (gauss_band_vec's most rows, from gaussian.c)"
+#endif
 
 /* Values each side that gauss_rows_vec's edge blocks gather into a private
  * window (wider kernels go value by value). */

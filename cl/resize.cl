@@ -66,14 +66,15 @@ __kernel void resize_bilinear(__global const T *src, int src_pitch, int sw, int 
 #define HPAIR(x, y) ((x) + (y))
 #define HOUT(top, bot) CAT(convert_, CAT(T, 16))(((top) + (bot) + (HSCAL)2) >> (HSCAL)2)
 #endif
-#if CN == 3
-#define HV 48
-#else
-#define HV 16
+/* HV and HROWS, values and destination rows per work-item, come from the
+ * host (-D, resize.c's resize_tile); the lanes below are written for HV
+ * values of exactly one vector, three for 3 channels. */
+#if !defined(HV) || !defined(HROWS)
+#error "the CPU resize kernels need -DHV and -DHROWS (resize_half_vec's work, from resize.c)"
 #endif
-/* destination rows per work-item (u8 x 1 at 1920x1080 on PoCL: 0.092 ms
- * with 1, 0.064 with 4; u8 x 3 unchanged) */
-#define HROWS 4
+#if HV != (CN == 3 ? 48 : 16)
+#error "resize_half_vec is written for HV = 48 with 3 channels, 16 otherwise"
+#endif
 /* res = row r's t over the 32 values from q0, picked into the 16
  * destination lanes of phase PH: lanes q0 + HREL(i, ph), i < 16, with
  * HREL(i, ph) = 2 CN ((ph + i) / CN) + (ph + i) % CN - ph, written out as

@@ -1,5 +1,8 @@
 #!/usr/bin/env python3
-"""Portability lint of the kernel sources (cl/*.cl, tests/cl/*.cl).
+"""Portability lint of the kernel sources: the files src/runtime/sources.def
+lists (the one list of them, which the library loads and meson installs) and
+the test-only tests/cl/*.cl. A cl/*.cl missing from the list, or a listed file
+missing from cl/, is a finding too: it would be neither loaded nor installed.
 
 PoCL accepts some things other OpenCL C 1.2 compilers refuse; each rule here
 is a construct that built on PoCL and failed (or would fail) elsewhere:
@@ -38,13 +41,41 @@ def strip_comments(text):
     return re.sub(r"//[^\n]*", blank, text)
 
 
+SOURCES = os.path.join(ROOT, "src", "runtime", "sources.def")
+ENTRY = re.compile(r'^CLV_SOURCE\(\s*(\w+)\s*,\s*"([^"]+\.cl)"\s*\)\s*$')
+
+
+def listed_sources():
+    """File names in sources.def, in order; an entry line it cannot read
+    (a form meson.build's reader would misread too) raises SystemExit."""
+    names = []
+    with open(SOURCES, encoding="utf-8") as f:
+        for n, line in enumerate(f, 1):
+            line = line.strip()
+            if line.startswith("CLV_SOURCE("):
+                m = ENTRY.match(line)
+                if not m:
+                    raise SystemExit("%s:%d: cannot read the entry: %s" % (SOURCES, n, line))
+                names.append(m.group(2))
+    return names
+
+
 def main():
-    files = sorted(glob.glob(os.path.join(ROOT, "cl", "*.cl")) +
-                   glob.glob(os.path.join(ROOT, "tests", "cl", "*.cl")))
-    if len(files) < 12:
-        print("expected the kernel sources under %s/cl, found %d files" % (ROOT, len(files)))
-        return 1
+    names = listed_sources()
     hits = 0
+    on_disk = {os.path.basename(p) for p in glob.glob(os.path.join(ROOT, "cl", "*.cl"))}
+    for name in sorted(on_disk - set(names)):
+        print("cl/%s: not listed in src/runtime/sources.def (neither loaded nor installed)" % name)
+        hits += 1
+    for name in names:
+        if name not in on_disk:
+            print("src/runtime/sources.def: lists %s, not found in cl/" % name)
+            hits += 1
+    if len(names) != len(set(names)) or not names or names[0] != "common.cl":
+        print("src/runtime/sources.def: each file once, common.cl first (got %s)" % names)
+        hits += 1
+    files = [os.path.join(ROOT, "cl", n) for n in names if n in on_disk] + \
+        sorted(glob.glob(os.path.join(ROOT, "tests", "cl", "*.cl")))
     for path in files:
         with open(path, encoding="utf-8") as f:
             lines = strip_comments(f.read()).split("\n")

@@ -83,6 +83,28 @@ static int fit_tile(size_t *lx, size_t *ly, int w, int h, int r, size_t max_wg, 
     return *lx * *ly >= MIN_TILED_ITEMS || *lx * *ly == want;
 }
 
+typedef enum bil_variant {
+    BIL_PLANES_VEC, /* CPU: padded float planes, then VEC pixels per work-item */
+    BIL_TILED,      /* a local-memory tile with its halo per work-group */
+    BIL_GLOBAL,     /* radius too large for a useful tile: global memory */
+} bil_variant;
+
+/* A variant and everything its launch needs. */
+typedef struct bil_plan {
+    bil_variant variant;
+    cl_kernel k[2];      /* in launch order (bil_planes_vec, bil_rows_vec) */
+    size_t g[2], l[2];   /* first launch (l: BIL_TILED only) */
+    size_t g2[2];        /* BIL_PLANES_VEC: bil_rows_vec */
+    cl_mem planes;       /* BIL_PLANES_VEC: the planes scratch */
+    int ppitch, plane;   /* BIL_PLANES_VEC: plane pitch and size, floats */
+    size_t bytes;        /* BIL_TILED: local memory */
+} bil_plan;
+
+/* Pick the variant for src and radius r on ctx's device and size it; opts:
+ * the filter's options (clv__filter_options). */
+static clv_status bil_choose(clv_context *ctx, const clv_image *src, int r, const char *opts,
+                             bil_plan *pl) CLV_WUR;
+
 /* The radius: given, or ceil(3 sigma_space) for <= 0, which must be within
  * CLV_BILATERAL_MAX_RADIUS (-1 when it is not). The descriptor's check and
  * the body share it. */
@@ -118,7 +140,7 @@ static clv_status bilateral_run(clv_context *ctx, const clv_arg *a)
     CLV_TRY(clv__filter_options(ctx, OP, src, border, opts, sizeof opts));
     CLV_TRY(space_weights(ctx, sigma_space, radius, ctx->tune.vec > 0, &wsbuf));
 
-    const int w = src->width, h = src->height, cn = src->channels, r = radius;
+    const int w = src->width, h = src->height, r = radius;
     const int sp = clv__pitch(src), dp = clv__pitch(dst);
     /* Value scale vk (see bilateral.cl): f32 values are read times a power
      * of two no larger than 1/2 or 1 / (sum of the spatial weights), so the
@@ -141,15 +163,50 @@ static clv_status bilateral_run(clv_context *ctx, const clv_arg *a)
     const float rk = src->type == CLV_F32 ? (rkd > FLT_MAX ? FLT_MAX : (float)rkd)
                                           : (rkd * rkd > FLT_MAX ? -FLT_MAX : (float)(-rkd * rkd));
 
+    bil_plan pl;
+    CLV_TRY(bil_choose(ctx, src, r, opts, &pl));
+    switch (pl.variant) {
+    case BIL_PLANES_VEC:
+        CLV_TRY(CLV_LAUNCH(ctx, OP, pl.k[0], 2, pl.g, NULL, CLV_ARG(src->mem), CLV_ARG(sp),
+                           CLV_ARG(w), CLV_ARG(h), CLV_ARG(r), CLV_ARG(pl.planes),
+                           CLV_ARG(pl.ppitch), CLV_ARG(pl.plane), CLV_ARG(vk)));
+        CLV_TRY(CLV_LAUNCH(ctx, OP, pl.k[1], 2, pl.g2, NULL, CLV_ARG(pl.planes),
+                           CLV_ARG(pl.ppitch), CLV_ARG(pl.plane), CLV_ARG(w), CLV_ARG(h),
+                           CLV_ARG(dst->mem), CLV_ARG(dp), CLV_ARG(wsbuf), CLV_ARG(r),
+                           CLV_ARG(rk), CLV_ARG(ivk)));
+        break;
+    case BIL_TILED:
+        CLV_TRY(CLV_LAUNCH(ctx, OP, pl.k[0], 2, pl.g, pl.l, CLV_ARG(src->mem), CLV_ARG(sp),
+                           CLV_ARG(w), CLV_ARG(h), CLV_ARG(dst->mem), CLV_ARG(dp),
+                           CLV_ARG(wsbuf), CLV_ARG(r), CLV_ARG(rk), CLV_ARG(vk), CLV_ARG(ivk),
+                           CLV_LOCAL(pl.bytes)));
+        break;
+    case BIL_GLOBAL:
+        CLV_TRY(CLV_LAUNCH(ctx, OP, pl.k[0], 2, pl.g, NULL, CLV_ARG(src->mem), CLV_ARG(sp),
+                           CLV_ARG(w), CLV_ARG(h), CLV_ARG(dst->mem), CLV_ARG(dp),
+                           CLV_ARG(wsbuf), CLV_ARG(r), CLV_ARG(rk), CLV_ARG(vk), CLV_ARG(ivk)));
+        break;
+    }
+out:
+    return status;
+}
+
+static clv_status bil_choose(clv_context *ctx, const clv_image *src, int r, const char *opts,
+                             bil_plan *pl)
+{
+    clv_status status = CLV_OK;
+    const int w = src->width, h = src->height, cn = src->channels;
+    memset(pl, 0, sizeof *pl);
+
     if (ctx->tune.vec > 0) {
         /* CPU: pad and split the channels into float planes once, then VEC
          * pixels per work-item with branch-free vector taps. */
         const int vec = ctx->tune.vec;
         char vopts[300];
         snprintf(vopts, sizeof vopts, "%s -DVEC=%d", opts, vec);
-        cl_kernel kplanes, krows;
-        CLV_TRY(clv__get_kernel(ctx, CLV__SRC_BILATERAL, vopts, "bil_planes_vec", &kplanes));
-        CLV_TRY(clv__get_kernel(ctx, CLV__SRC_BILATERAL, vopts, "bil_rows_vec", &krows));
+        pl->variant = BIL_PLANES_VEC;
+        CLV_TRY(clv__get_kernel(ctx, CLV__SRC_BILATERAL, vopts, "bil_planes_vec", &pl->k[0]));
+        CLV_TRY(clv__get_kernel(ctx, CLV__SRC_BILATERAL, vopts, "bil_rows_vec", &pl->k[1]));
         /* Work-item x0 reads padded columns x0 .. x0 + 2r + VEC - 1. */
         const size_t wv = ((size_t)w + (size_t)vec - 1) / (size_t)vec;
         const size_t ppitch = (wv * (size_t)vec + 2 * (size_t)r + (size_t)vec - 1) / (size_t)vec *
@@ -160,43 +217,34 @@ static clv_status bilateral_run(clv_context *ctx, const clv_arg *a)
             return clv__fail(ctx, CLV_ERROR_UNSUPPORTED, OP,
                              "image of %dx%d with radius %d is too large for the CPU variant", w,
                              h, r);
-        cl_mem planes;
-        CLV_TRY(clv__scratch(ctx, OP, 0, (plane * (size_t)cn + ppitch) * sizeof(float), &planes));
-        const int ppitch_i = (int)ppitch, plane_i = (int)plane;
-        const size_t g1[2] = {ppitch / (size_t)vec, prows};
-        CLV_TRY(CLV_LAUNCH(ctx, OP, kplanes, 2, g1, NULL, CLV_ARG(src->mem), CLV_ARG(sp),
-                           CLV_ARG(w), CLV_ARG(h), CLV_ARG(r), CLV_ARG(planes), CLV_ARG(ppitch_i),
-                           CLV_ARG(plane_i), CLV_ARG(vk)));
-        const size_t g2[2] = {wv, (size_t)h};
-        CLV_TRY(CLV_LAUNCH(ctx, OP, krows, 2, g2, NULL, CLV_ARG(planes), CLV_ARG(ppitch_i),
-                           CLV_ARG(plane_i), CLV_ARG(w), CLV_ARG(h), CLV_ARG(dst->mem),
-                           CLV_ARG(dp), CLV_ARG(wsbuf), CLV_ARG(r), CLV_ARG(rk), CLV_ARG(ivk)));
-        goto out;
+        CLV_TRY(clv__scratch(ctx, OP, 0, (plane * (size_t)cn + ppitch) * sizeof(float),
+                             &pl->planes));
+        pl->ppitch = (int)ppitch;
+        pl->plane = (int)plane;
+        pl->g[0] = ppitch / (size_t)vec;
+        pl->g[1] = prows;
+        pl->g2[0] = wv;
+        pl->g2[1] = (size_t)h;
+        return CLV_OK;
     }
 
-    cl_kernel ktiled;
-    CLV_TRY(clv__get_kernel(ctx, CLV__SRC_BILATERAL, opts, "bil_tiled", &ktiled));
+    CLV_TRY(clv__get_kernel(ctx, CLV__SRC_BILATERAL, opts, "bil_tiled", &pl->k[0]));
     size_t max_wg, local_free;
-    CLV_TRY(clv__kernel_limits(ctx, OP, ktiled, &max_wg, &local_free));
+    CLV_TRY(clv__kernel_limits(ctx, OP, pl->k[0], &max_wg, &local_free));
     const size_t budget = local_free < CLV_LOCAL_BUDGET_MAX ? local_free : CLV_LOCAL_BUDGET_MAX;
     const size_t pix = (size_t)cn * sizeof(float);
-    size_t lx, ly;
-    const size_t g[2] = {(size_t)w, (size_t)h};
-    if (fit_tile(&lx, &ly, w, h, r, max_wg, budget, pix)) {
-        const size_t l[2] = {lx, ly};
-        const size_t bytes = (lx + 2 * (size_t)r) * (ly + 2 * (size_t)r) * pix;
-        CLV_TRY(CLV_LAUNCH(ctx, OP, ktiled, 2, g, l, CLV_ARG(src->mem), CLV_ARG(sp), CLV_ARG(w),
-                           CLV_ARG(h), CLV_ARG(dst->mem), CLV_ARG(dp), CLV_ARG(wsbuf), CLV_ARG(r),
-                           CLV_ARG(rk), CLV_ARG(vk), CLV_ARG(ivk), CLV_LOCAL(bytes)));
-    } else {
-        /* Radius too large for a useful tile in the local-memory budget
-         * (e.g. r > 22 with 3 channels in 32 KiB): read global memory. */
-        cl_kernel kglobal;
-        CLV_TRY(clv__get_kernel(ctx, CLV__SRC_BILATERAL, opts, "bil_global", &kglobal));
-        CLV_TRY(CLV_LAUNCH(ctx, OP, kglobal, 2, g, NULL, CLV_ARG(src->mem), CLV_ARG(sp),
-                           CLV_ARG(w), CLV_ARG(h), CLV_ARG(dst->mem), CLV_ARG(dp), CLV_ARG(wsbuf),
-                           CLV_ARG(r), CLV_ARG(rk), CLV_ARG(vk), CLV_ARG(ivk)));
+    pl->g[0] = (size_t)w;
+    pl->g[1] = (size_t)h;
+    if (fit_tile(&pl->l[0], &pl->l[1], w, h, r, max_wg, budget, pix)) {
+        pl->variant = BIL_TILED;
+        pl->bytes = (pl->l[0] + 2 * (size_t)r) * (pl->l[1] + 2 * (size_t)r) * pix;
+        return CLV_OK;
     }
+    /* Radius too large for a useful tile in the local-memory budget
+     * (e.g. r > 22 with 3 channels in 32 KiB): read global memory. */
+    pl->variant = BIL_GLOBAL;
+    pl->l[0] = pl->l[1] = 0;
+    CLV_TRY(clv__get_kernel(ctx, CLV__SRC_BILATERAL, opts, "bil_global", &pl->k[0]));
 out:
     return status;
 }

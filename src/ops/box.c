@@ -1,9 +1,49 @@
 /* clvision — normalised box filter, radius-independent running sums. */
 #include <stdio.h>
+#include <string.h>
 
 #include "runtime/internal.h"
 
 #define OP "box_filter"
+
+/* box_small's tile, defined here only and passed to box.cl as -D (the place
+ * a per-device tuning table would fill): work-groups of BS_LX x BS_LY items,
+ * windows up to BS_MAXK x BS_MAXK, BS_PY rows per work-item. One channel
+ * takes 8 rows per work-item: a one-byte pixel is too little work to pay for
+ * a work-item, its barriers and its share of the halo (on an H200 at
+ * 3840x2160, u8: 0.087 ms with one row each, 0.050 ms with 8). More channels
+ * keep one row (their local arrays would grow by CN). */
+typedef struct box_tile {
+    int lx, ly; /* BS_LX, BS_LY */
+    int maxk;   /* BS_MAXK */
+    int py_c1;  /* BS_PY for one channel (see box.cl) */
+    int py_cn;  /* BS_PY for more */
+} box_tile;
+static const box_tile box_tile_default = {32, 8, 9, 8, 1};
+
+typedef enum box_variant {
+    BOX_BAND_VEC, /* CPU: one pass by bands of rows (box_band_vec) */
+    BOX_SMALL,    /* small windows: one pass through local memory (box_small) */
+    BOX_TWO_PASS, /* running sums along rows, then columns (box_rows, box_cols) */
+} box_variant;
+
+/* A variant and everything its launch needs. */
+typedef struct box_plan {
+    box_variant variant;
+    cl_kernel k[2];     /* k[0]: the kernel, or box_rows; k[1]: box_cols */
+    cl_mem work;        /* band: per-band scratch; two passes: the row sums */
+    size_t g[2], l[2];  /* the (first) launch */
+    size_t g2[2];       /* two passes: box_cols, local size left to the device */
+    int bchunk, wpitch; /* band: rows per band, floats per scratch row */
+    int chunk_x;        /* two passes: outputs per box_rows work-item */
+    int chunk_y;        /* two passes: rows per box_cols work-item */
+    size_t seg_bytes;   /* two passes: box_rows' local memory */
+} box_plan;
+
+/* Pick the variant for (src, kx x ky) on ctx's device and size it; opts: the
+ * filter's options (clv__filter_options), to which the tile's are added. */
+static clv_status box_choose(clv_context *ctx, const clv_image *src, int ksize_x, int ksize_y,
+                             const char *filter_opts, box_plan *pl) CLV_WUR;
 
 static clv_status box_run(clv_context *ctx, const clv_arg *a)
 {
@@ -14,7 +54,7 @@ static clv_status box_run(clv_context *ctx, const clv_arg *a)
     const clv_border border = (clv_border)a[4].v.i;
     char opts[256];
     CLV_TRY(clv__filter_options(ctx, OP, src, border, opts, sizeof opts));
-    const int w = src->width, h = src->height, cn = src->channels;
+    const int w = src->width, h = src->height;
     const int ax = ksize_x / 2, ay = ksize_y / 2;
     const int sp = clv__pitch(src), dp = clv__pitch(dst);
     const float scale = 1.0f / (float)(ksize_x * ksize_y);
@@ -23,8 +63,47 @@ static clv_status box_run(clv_context *ctx, const clv_arg *a)
     const int f32 = src->type == CLV_F32;
     const float scale_x = f32 ? 1.0f / (float)ksize_x : 1.0f;
     const float scale_cols = f32 ? 1.0f / (float)ksize_y : scale;
-    /* Columns: each work-item slides down `chunk_y` rows. */
-    const int chunk_y = ksize_y < 16 ? 16 : ksize_y > 64 ? 64 : ksize_y;
+
+    box_plan pl;
+    CLV_TRY(box_choose(ctx, src, ksize_x, ksize_y, opts, &pl));
+    switch (pl.variant) {
+    case BOX_BAND_VEC:
+        CLV_TRY(CLV_LAUNCH(ctx, OP, pl.k[0], 1, pl.g, pl.l, CLV_ARG(src->mem), CLV_ARG(sp),
+                           CLV_ARG(w), CLV_ARG(h), CLV_ARG(dst->mem), CLV_ARG(dp),
+                           CLV_ARG(ksize_x), CLV_ARG(ksize_y), CLV_ARG(ax), CLV_ARG(ay),
+                           CLV_ARG(scale), CLV_ARG(pl.bchunk), CLV_ARG(pl.work),
+                           CLV_ARG(pl.wpitch)));
+        break;
+    case BOX_SMALL:
+        CLV_TRY(CLV_LAUNCH(ctx, OP, pl.k[0], 2, pl.g, pl.l, CLV_ARG(src->mem), CLV_ARG(sp),
+                           CLV_ARG(w), CLV_ARG(h), CLV_ARG(dst->mem), CLV_ARG(dp),
+                           CLV_ARG(ksize_x), CLV_ARG(ksize_y), CLV_ARG(scale)));
+        break;
+    case BOX_TWO_PASS:
+        CLV_TRY(CLV_LAUNCH(ctx, OP, pl.k[0], 2, pl.g, pl.l, CLV_ARG(src->mem), CLV_ARG(sp),
+                           CLV_ARG(w), CLV_ARG(h), CLV_ARG(pl.work), CLV_ARG(ksize_x),
+                           CLV_ARG(ax), CLV_ARG(pl.chunk_x), CLV_ARG(scale_x),
+                           CLV_LOCAL(pl.seg_bytes)));
+        CLV_TRY(CLV_LAUNCH(ctx, OP, pl.k[1], 2, pl.g2, NULL, CLV_ARG(pl.work), CLV_ARG(w),
+                           CLV_ARG(h), CLV_ARG(dst->mem), CLV_ARG(dp), CLV_ARG(ksize_y),
+                           CLV_ARG(ay), CLV_ARG(pl.chunk_y), CLV_ARG(scale_cols)));
+        break;
+    }
+out:
+    return status;
+}
+
+static clv_status box_choose(clv_context *ctx, const clv_image *src, int ksize_x, int ksize_y,
+                             const char *filter_opts, box_plan *pl)
+{
+    clv_status status = CLV_OK;
+    const box_tile *t = &box_tile_default;
+    const int w = src->width, h = src->height, cn = src->channels;
+    const int py = cn == 1 ? t->py_c1 : t->py_cn;
+    char opts[320];
+    snprintf(opts, sizeof opts, "%s -DBS_LX=%d -DBS_LY=%d -DBS_MAXK=%d -DBS_PY=%d", filter_opts,
+             t->lx, t->ly, t->maxk, py);
+    memset(pl, 0, sizeof *pl);
 
     if (ctx->tune.vec == 16) {
         /* CPU: one pass by bands of full rows (box_band_vec): vertical
@@ -36,76 +115,71 @@ static clv_status box_run(clv_context *ctx, const clv_arg *a)
          * beat the former fused kernel for narrow windows (box_fused_vec,
          * removed), 5x5: u8 x 1 2.1 -> 1.3, u8 x 3 5.8 -> 3.5, f32 4.0 ->
          * 2.8; 3x3 and 640x480 alike. */
-        char vopts[300];
+        char vopts[340];
         snprintf(vopts, sizeof vopts, "%s -DVEC=16", opts);
-        cl_kernel kb;
-        CLV_TRY(clv__get_kernel(ctx, CLV__SRC_BOX, vopts, "box_band_vec", &kb));
-        const int wpitch = (w * cn + 15) / 16 * 16;
-        int bchunk;
+        pl->variant = BOX_BAND_VEC;
+        CLV_TRY(clv__get_kernel(ctx, CLV__SRC_BOX, vopts, "box_band_vec", &pl->k[0]));
+        pl->wpitch = (w * cn + 15) / 16 * 16;
         size_t nb;
-        cl_mem work;
-        CLV_TRY(clv__band_plan(ctx, OP, h, ksize_y, (size_t)wpitch, &bchunk, &nb, &work));
-        const size_t gb[1] = {nb}, lb[1] = {1};
-        CLV_TRY(CLV_LAUNCH(ctx, OP, kb, 1, gb, lb, CLV_ARG(src->mem), CLV_ARG(sp), CLV_ARG(w),
-                           CLV_ARG(h), CLV_ARG(dst->mem), CLV_ARG(dp), CLV_ARG(ksize_x),
-                           CLV_ARG(ksize_y), CLV_ARG(ax), CLV_ARG(ay), CLV_ARG(scale),
-                           CLV_ARG(bchunk), CLV_ARG(work), CLV_ARG(wpitch)));
-        goto out;
+        CLV_TRY(clv__band_plan(ctx, OP, h, ksize_y, (size_t)pl->wpitch, &pl->bchunk, &nb,
+                               &pl->work));
+        pl->g[0] = nb;
+        pl->l[0] = 1;
+        return CLV_OK;
     }
 
-    if (ksize_x <= 9 && ksize_y <= 9) {
-        /* small windows: one pass through local memory (box_small; its
-         * BS_LX x BS_LY = 32 x 8 groups, BS_MAXK = 9, and BS_PY rows per
-         * work-item: 8 for one channel, else 1) */
-        enum { LX = 32, LY = 8 };
-        const size_t rows = (size_t)LY * (cn == 1 ? 8 : 1);
+    if (ksize_x <= t->maxk && ksize_y <= t->maxk) {
+        /* small windows: one pass through local memory (box_small), in
+         * groups of exactly lx x ly covering lx x (ly * py) outputs */
+        const size_t lx = (size_t)t->lx, ly = (size_t)t->ly, rows = ly * (size_t)py;
         cl_kernel ks;
         CLV_TRY(clv__get_kernel(ctx, CLV__SRC_BOX, opts, "box_small", &ks));
         size_t max_wg, local_free;
         CLV_TRY(clv__kernel_limits(ctx, OP, ks, &max_wg, &local_free));
-        if (max_wg >= LX * LY) {
-            const size_t g[2] = {((size_t)w + LX - 1) / LX * LX,
-                                 ((size_t)h + rows - 1) / rows * LY};
-            const size_t l[2] = {LX, LY};
-            CLV_TRY(CLV_LAUNCH(ctx, OP, ks, 2, g, l, CLV_ARG(src->mem), CLV_ARG(sp), CLV_ARG(w),
-                               CLV_ARG(h), CLV_ARG(dst->mem), CLV_ARG(dp), CLV_ARG(ksize_x),
-                               CLV_ARG(ksize_y), CLV_ARG(scale)));
-            goto out;
+        if (max_wg >= lx * ly) {
+            pl->variant = BOX_SMALL;
+            pl->k[0] = ks;
+            pl->g[0] = ((size_t)w + lx - 1) / lx * lx;
+            pl->g[1] = ((size_t)h + rows - 1) / rows * ly;
+            pl->l[0] = lx;
+            pl->l[1] = ly;
+            return CLV_OK;
         }
         /* a device with smaller groups takes the two running-sum passes */
     }
 
-    cl_kernel krows, kcols;
-    CLV_TRY(clv__get_kernel(ctx, CLV__SRC_BOX, opts, "box_rows", &krows));
-    CLV_TRY(clv__get_kernel(ctx, CLV__SRC_BOX, opts, "box_cols", &kcols));
-    cl_mem sums;
-    CLV_TRY(clv__scratch(ctx, OP, 0, (size_t)w * (size_t)h * (size_t)cn * sizeof(float), &sums));
-
+    pl->variant = BOX_TWO_PASS;
+    CLV_TRY(clv__get_kernel(ctx, CLV__SRC_BOX, opts, "box_rows", &pl->k[0]));
+    CLV_TRY(clv__get_kernel(ctx, CLV__SRC_BOX, opts, "box_cols", &pl->k[1]));
+    CLV_TRY(clv__scratch(ctx, OP, 0, (size_t)w * (size_t)h * (size_t)cn * sizeof(float),
+                         &pl->work));
     /* Rows: each work-item slides over `chunk` outputs; the group stages
      * lx*chunk + kx - 1 pixels. Longer chunks for wider windows keep the
      * per-pixel cost near 2 adds + kx/chunk. */
     size_t max_wg, local_free;
-    CLV_TRY(clv__kernel_limits(ctx, OP, krows, &max_wg, &local_free));
+    CLV_TRY(clv__kernel_limits(ctx, OP, pl->k[0], &max_wg, &local_free));
     size_t budget = local_free < CLV_LOCAL_BUDGET_MAX ? local_free : CLV_LOCAL_BUDGET_MAX;
-    int chunk_x = ksize_x <= 16 ? 8 : (ksize_x + 1) / 2 > 64 ? 64 : (ksize_x + 1) / 2;
+    const int chunk_x = ksize_x <= 16 ? 8 : (ksize_x + 1) / 2 > 64 ? 64 : (ksize_x + 1) / 2;
     size_t lx = 64;
-    while (lx > 1 && (lx > max_wg ||
-                      (lx * (size_t)chunk_x + (size_t)ksize_x - 1) * (size_t)cn * sizeof(float) > budget))
+    const size_t pix = (size_t)cn * sizeof(float);
+    while (lx > 1 && (lx > max_wg || (lx * (size_t)chunk_x + (size_t)ksize_x - 1) * pix > budget))
         lx /= 2;
-    size_t seg_bytes = (lx * (size_t)chunk_x + (size_t)ksize_x - 1) * (size_t)cn * sizeof(float);
+    const size_t seg_bytes = (lx * (size_t)chunk_x + (size_t)ksize_x - 1) * pix;
     if (seg_bytes > budget)
         return clv__fail(ctx, CLV_ERROR_UNSUPPORTED, OP,
                          "needs %zu bytes of local memory, device offers %zu", seg_bytes, budget);
     const size_t seg = lx * (size_t)chunk_x;
-    const size_t g_rows[2] = {((size_t)w + seg - 1) / seg * lx, (size_t)h};
-    const size_t l_rows[2] = {lx, 1};
-    CLV_TRY(CLV_LAUNCH(ctx, OP, krows, 2, g_rows, l_rows, CLV_ARG(src->mem), CLV_ARG(sp),
-                       CLV_ARG(w), CLV_ARG(h), CLV_ARG(sums), CLV_ARG(ksize_x), CLV_ARG(ax),
-                       CLV_ARG(chunk_x), CLV_ARG(scale_x), CLV_LOCAL(seg_bytes)));
-    const size_t g_cols[2] = {(size_t)w, ((size_t)h + (size_t)chunk_y - 1) / (size_t)chunk_y};
-    CLV_TRY(CLV_LAUNCH(ctx, OP, kcols, 2, g_cols, NULL, CLV_ARG(sums), CLV_ARG(w), CLV_ARG(h),
-                       CLV_ARG(dst->mem), CLV_ARG(dp), CLV_ARG(ksize_y), CLV_ARG(ay),
-                       CLV_ARG(chunk_y), CLV_ARG(scale_cols)));
+    /* Columns: each work-item slides down `chunk_y` rows. */
+    const int chunk_y = ksize_y < 16 ? 16 : ksize_y > 64 ? 64 : ksize_y;
+    pl->chunk_x = chunk_x;
+    pl->chunk_y = chunk_y;
+    pl->seg_bytes = seg_bytes;
+    pl->g[0] = ((size_t)w + seg - 1) / seg * lx;
+    pl->g[1] = (size_t)h;
+    pl->l[0] = lx;
+    pl->l[1] = 1;
+    pl->g2[0] = (size_t)w;
+    pl->g2[1] = ((size_t)h + (size_t)chunk_y - 1) / (size_t)chunk_y;
 out:
     return status;
 }

@@ -294,51 +294,75 @@ typedef struct job {
     cl_mem hs, resp, keys, aux, params, out;
 } job;
 
+/* Sizes of the response stages (j->k.hsum, then j->k.eig): the CPU kernels
+ * (j->vec, corners_*_vec) take 16 pixels per work-item and the row sums use
+ * no local memory; corners_hsum stages a tile of them. */
+typedef struct resp_plan {
+    size_t gh[2], gh_l[2]; /* row sums: global, local (not j->vec) */
+    size_t tile;           /* not j->vec: corners_hsum's local memory */
+    size_t ge[2], ge_l[2]; /* eigenvalues: global, local */
+    size_t eig_local;      /* their local memory */
+} resp_plan;
+
+/* The sizes for j on its device; fails when corners_hsum's tile fits no
+ * group. */
+static clv_status responses_plan(job *j, resp_plan *pl)
+{
+    clv_status status = CLV_OK;
+    clv_context *ctx = j->ctx;
+    size_t max_wg, local_free;
+    memset(pl, 0, sizeof *pl);
+    if (j->vec) {
+        pl->gh[0] = pl->ge[0] = ((size_t)j->w + 15) / 16;
+        pl->gh[1] = pl->ge[1] = (size_t)j->h;
+        CLV_TRY(clv__kernel_limits(ctx, OP, j->k.eig, &max_wg, NULL));
+        pl->ge_l[0] = pow2_floor(max_wg < 256 ? max_wg : 256);
+        pl->ge_l[1] = 1;
+        pl->eig_local = pl->ge_l[0] * sizeof(float);
+        return CLV_OK;
+    }
+    pl->gh[0] = pl->ge[0] = (size_t)j->w;
+    pl->gh[1] = pl->ge[1] = (size_t)j->h;
+    CLV_TRY(clv__kernel_limits(ctx, OP, j->k.hsum, &max_wg, &local_free));
+    const size_t budget = local_free < CLV_LOCAL_BUDGET_MAX ? local_free : CLV_LOCAL_BUDGET_MAX;
+    pl->gh_l[0] = 32;
+    pl->gh_l[1] = 8;
+    fit2d(&pl->gh_l[0], &pl->gh_l[1], max_wg, budget, hsum_tile_bytes, j->r);
+    pl->tile = hsum_tile_bytes(pl->gh_l[0], pl->gh_l[1], j->r);
+    if (pl->tile > budget)
+        return clv__fail(ctx, CLV_ERROR_UNSUPPORTED, OP,
+                         "row sums need %zu bytes of local memory, device offers %zu", pl->tile,
+                         budget);
+    CLV_TRY(clv__kernel_limits(ctx, OP, j->k.eig, &max_wg, NULL));
+    pl->ge_l[0] = 32;
+    pl->ge_l[1] = 8;
+    fit2d(&pl->ge_l[0], &pl->ge_l[1], max_wg, 0, NULL, j->r);
+    pl->eig_local = pl->ge_l[0] * pl->ge_l[1] * sizeof(float);
+out:
+    return status;
+}
+
 /* Stages 1-2: responses into j->resp, their maximum into params[P_MAX]. */
 static clv_status responses(job *j)
 {
     clv_status status = CLV_OK;
     clv_context *ctx = j->ctx;
     const int sp = clv__pitch(j->img);
-    size_t max_wg, local_free, le[2];
-    if (j->vec) {
-        const size_t g[2] = {((size_t)j->w + 15) / 16, (size_t)j->h};
-        CLV_TRY(CLV_LAUNCH(ctx, OP, j->k.hsum, 2, g, NULL, CLV_ARG(j->img->mem), CLV_ARG(sp),
+    resp_plan pl;
+    CLV_TRY(responses_plan(j, &pl));
+    if (j->vec)
+        CLV_TRY(CLV_LAUNCH(ctx, OP, j->k.hsum, 2, pl.gh, NULL, CLV_ARG(j->img->mem), CLV_ARG(sp),
                            CLV_ARG(j->w), CLV_ARG(j->h), CLV_ARG(j->r), CLV_ARG(j->f1),
                            CLV_ARG(j->f0), CLV_ARG(j->hs), CLV_ARG(j->plane), CLV_ARG(j->pitch)));
-        CLV_TRY(clv__kernel_limits(ctx, OP, j->k.eig, &max_wg, NULL));
-        le[0] = pow2_floor(max_wg < 256 ? max_wg : 256);
-        le[1] = 1;
-        CLV_TRY(CLV_LAUNCH(ctx, OP, j->k.eig, 2, g, le, CLV_ARG(j->hs), CLV_ARG(j->plane),
-                           CLV_ARG(j->pitch), CLV_ARG(j->w), CLV_ARG(j->h), CLV_ARG(j->r),
-                           CLV_ARG(j->resp), CLV_ARG(j->has_mask), CLV_ARG(j->mask),
-                           CLV_ARG(j->mask_pitch), CLV_ARG(j->params),
-                           CLV_LOCAL(le[0] * sizeof(float))));
-        goto out;
-    }
-    const size_t g[2] = {(size_t)j->w, (size_t)j->h};
-    CLV_TRY(clv__kernel_limits(ctx, OP, j->k.hsum, &max_wg, &local_free));
-    const size_t budget = local_free < CLV_LOCAL_BUDGET_MAX ? local_free : CLV_LOCAL_BUDGET_MAX;
-    size_t lh[2] = {32, 8};
-    fit2d(&lh[0], &lh[1], max_wg, budget, hsum_tile_bytes, j->r);
-    const size_t tile = hsum_tile_bytes(lh[0], lh[1], j->r);
-    if (tile > budget)
-        return clv__fail(ctx, CLV_ERROR_UNSUPPORTED, OP,
-                         "row sums need %zu bytes of local memory, device offers %zu", tile,
-                         budget);
-    CLV_TRY(CLV_LAUNCH(ctx, OP, j->k.hsum, 2, g, lh, CLV_ARG(j->img->mem), CLV_ARG(sp),
-                       CLV_ARG(j->w), CLV_ARG(j->h), CLV_ARG(j->r), CLV_ARG(j->f1),
-                       CLV_ARG(j->f0), CLV_ARG(j->hs), CLV_ARG(j->plane), CLV_ARG(j->pitch),
-                       CLV_LOCAL(tile)));
-    CLV_TRY(clv__kernel_limits(ctx, OP, j->k.eig, &max_wg, NULL));
-    le[0] = 32;
-    le[1] = 8;
-    fit2d(&le[0], &le[1], max_wg, 0, NULL, j->r);
-    CLV_TRY(CLV_LAUNCH(ctx, OP, j->k.eig, 2, g, le, CLV_ARG(j->hs), CLV_ARG(j->plane),
+    else
+        CLV_TRY(CLV_LAUNCH(ctx, OP, j->k.hsum, 2, pl.gh, pl.gh_l, CLV_ARG(j->img->mem),
+                           CLV_ARG(sp), CLV_ARG(j->w), CLV_ARG(j->h), CLV_ARG(j->r),
+                           CLV_ARG(j->f1), CLV_ARG(j->f0), CLV_ARG(j->hs), CLV_ARG(j->plane),
+                           CLV_ARG(j->pitch), CLV_LOCAL(pl.tile)));
+    CLV_TRY(CLV_LAUNCH(ctx, OP, j->k.eig, 2, pl.ge, pl.ge_l, CLV_ARG(j->hs), CLV_ARG(j->plane),
                        CLV_ARG(j->pitch), CLV_ARG(j->w), CLV_ARG(j->h), CLV_ARG(j->r),
                        CLV_ARG(j->resp), CLV_ARG(j->has_mask), CLV_ARG(j->mask),
-                       CLV_ARG(j->mask_pitch), CLV_ARG(j->params),
-                       CLV_LOCAL(le[0] * le[1] * sizeof(float))));
+                       CLV_ARG(j->mask_pitch), CLV_ARG(j->params), CLV_LOCAL(pl.eig_local)));
 out:
     return status;
 }

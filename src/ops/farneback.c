@@ -307,13 +307,25 @@ static void window_weights(const clv_farneback_params *p, float *w, int *m)
         w[i + r] = (float)(k[i < 0 ? -i : i] / s);
 }
 
+/* Tile and work-group sizes of the Farneback kernels, defined here only (the
+ * place a per-device tuning table would fill) and passed to farneback.cl as
+ * -D: fb_poly_fused's work-group starts at poly_pw x poly_ph and is fitted to
+ * the device (FB_PW x FB_PH); its tile has a pn_max halo (FB_PN_MAX: at least
+ * the largest poly_n, which check_params limits to 7); fb_blur_v makes
+ * blur_rows rows per work-item (FB_ROWS). */
+typedef struct fb_tile {
+    size_t poly_pw, poly_ph; /* FB_PW x FB_PH before fitting */
+    int pn_max;              /* FB_PN_MAX */
+    int blur_rows;           /* FB_ROWS */
+} fb_tile;
+static const fb_tile fb_tile_default = {32, 8, 7, 4};
+
 /* Local memory of fb_poly_fused's tile for FB_PW x FB_PH (cl/farneback.cl:
  * the staged tile with an FB_PN_MAX halo and the three row-sum planes). */
-#define FB_PN_MAX 7
 static size_t poly_tile_bytes(size_t pw, size_t ph)
 {
-    return ((ph + 2 * FB_PN_MAX) * (pw + 2 * FB_PN_MAX) + 3 * ph * (pw + 2 * FB_PN_MAX)) *
-           sizeof(float);
+    const size_t n = (size_t)fb_tile_default.pn_max;
+    return ((ph + 2 * n) * (pw + 2 * n) + 3 * ph * (pw + 2 * n)) * sizeof(float);
 }
 
 /* Halve (*pw, *ph), rows first, until the group fits max_wg items and the
@@ -366,18 +378,19 @@ CLV_API clv_status clv_farneback(clv_context *ctx, const clv_image *prev, const 
     fb_ws *ws = NULL;
     CLV_TRY(get_ws(ctx, prev->width, prev->height, &p, !vec, &ws));
 
-    char fmt[64], opts[160];
+    const fb_tile *t = &fb_tile_default;
+    char fmt[64], opts[200];
     clv__format_options(fmt, sizeof fmt, prev->type, 1);
     cl_kernel kconv = NULL, klb = NULL, klbr = NULL, klrows = NULL, klcols = NULL, kfup = NULL,
               kpoly = NULL, kpv, kph, kmat, kbv, kbh, kscale;
-    /* fb_poly_fused's work-group and tile, FB_PW x FB_PH (-D): 32 x 8 fitted
-     * to the device's limits, then to the built kernel's (issue 13 #22). The
-     * tile size does not change any pixel's arithmetic. */
-    size_t pw = 32, ph = 8, wg_lim = ctx->info.max_work_group_size;
+    /* fb_poly_fused's work-group and tile, FB_PW x FB_PH (-D): poly_pw x
+     * poly_ph fitted to the device's limits, then to the built kernel's
+     * (issue 13 #22). The tile size does not change any pixel's arithmetic. */
+    size_t pw = t->poly_pw, ph = t->poly_ph, wg_lim = ctx->info.max_work_group_size;
     for (;;) {
         CLV_TRY(fit_poly_tile(ctx, wg_lim, &pw, &ph));
-        snprintf(opts, sizeof opts, "%s%s -DFB_PW=%zu -DFB_PH=%zu", fmt, vec ? " -DVEC=16" : "",
-                 pw, ph);
+        snprintf(opts, sizeof opts, "%s%s -DFB_PW=%zu -DFB_PH=%zu -DFB_PN_MAX=%d -DFB_ROWS=%d",
+                 fmt, vec ? " -DVEC=16" : "", pw, ph, t->pn_max, t->blur_rows);
         if (!ws->fused)
             break;
         size_t kwg = 0;
@@ -548,8 +561,9 @@ CLV_API clv_status clv_farneback(clv_context *ctx, const clv_image *prev, const 
                            CLV_ARG(fl->mem), CLV_ARG(fp), CLV_ARG(w), CLV_ARG(h), CLV_ARG(pp),
                            CLV_ARG(ws->m)));
         const size_t gv[2] = {vec ? ((size_t)w + 15) / 16 : (size_t)w, (size_t)h};
-        /* fb_blur_v: FB_ROWS (4) rows per work-item */
-        const size_t gbv[2] = {gv[0], vec ? (size_t)h : ((size_t)h + 3) / 4};
+        /* fb_blur_v: FB_ROWS rows per work-item */
+        const size_t rows = (size_t)t->blur_rows;
+        const size_t gbv[2] = {gv[0], vec ? (size_t)h : ((size_t)h + rows - 1) / rows};
         for (int it = 0; it < p.iterations; it++) {
             const int update = it < p.iterations - 1;
             CLV_TRY(CLV_LAUNCH(ctx, OP, kbv, 2, gbv, NULL, CLV_ARG(ws->m), CLV_ARG(w), CLV_ARG(h),

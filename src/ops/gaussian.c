@@ -87,6 +87,42 @@ static void fit_group(size_t *lx, size_t *ly, size_t max_wg, size_t budget, size
     }
 }
 
+/* Tile and work-group sizes of the Gaussian kernels, defined here only (the
+ * place a per-device tuning table would fill). band_max_rows reaches
+ * gaussian.cl as -DGR_MAX: it sizes gauss_band_vec's ring, so windows
+ * taller than it take the two CPU passes. */
+typedef struct gauss_tile {
+    int band_max_rows;       /* GR_MAX: most rows in gauss_band_vec's ring */
+    int cols_vec_chunk;      /* rows per gauss_cols_vec work-item */
+    size_t rows_lx, rows_ly; /* gauss_rows' work-group before fitting */
+    size_t cols_lx, cols_ly; /* gauss_cols' */
+} gauss_tile;
+static const gauss_tile gauss_tile_default = {32, 32, 64, 4, 32, 8};
+
+typedef enum gauss_variant {
+    GAUSS_BAND_VEC,     /* CPU: one pass by bands of rows (gauss_band_vec) */
+    GAUSS_TWO_PASS_VEC, /* CPU, taller windows: gauss_cols_vec, gauss_rows_vec */
+    GAUSS_TWO_PASS,     /* local-memory tiles: gauss_rows, gauss_cols */
+} gauss_variant;
+
+/* A variant and everything its launch needs. */
+typedef struct gauss_plan {
+    gauss_variant variant;
+    cl_kernel k[2];       /* in launch order */
+    cl_mem tmp;           /* band: the rings; two passes: the float image */
+    size_t g[2], l[2];    /* first launch (l unused by GAUSS_TWO_PASS_VEC) */
+    size_t g2[2], l2[2];  /* second launch (l2: GAUSS_TWO_PASS only) */
+    int pitch;            /* band: floats per ring row; CPU passes: of tmp */
+    int bchunk;           /* band: rows per band */
+    int nvals, chunk;     /* CPU passes: values per row, rows per work-item */
+    size_t bytes, bytes2; /* GAUSS_TWO_PASS: local memory of each pass */
+} gauss_plan;
+
+/* Pick the variant for (src, kx x ky) on ctx's device and size it; opts: the
+ * filter's options (clv__filter_options). */
+static clv_status gauss_choose(clv_context *ctx, const clv_image *src, int kx, int ky,
+                               const char *opts, gauss_plan *pl) CLV_WUR;
+
 static clv_status gaussian_run(clv_context *ctx, const clv_arg *a)
 {
     clv_status status = CLV_OK;
@@ -101,93 +137,123 @@ static clv_status gaussian_run(clv_context *ctx, const clv_arg *a)
     CLV_TRY(weights_buffer(ctx, CLV__PARAM_GAUSS_X, sigma_x, kx, &wxbuf));
     CLV_TRY(weights_buffer(ctx, CLV__PARAM_GAUSS_Y, sigma_y, ky, &wybuf));
 
+    const int w = src->width, h = src->height;
+    const int rx = kx / 2, ry = ky / 2;
+    const int sp = clv__pitch(src), dp = clv__pitch(dst);
+
+    gauss_plan pl;
+    CLV_TRY(gauss_choose(ctx, src, kx, ky, opts, &pl));
+    switch (pl.variant) {
+    case GAUSS_BAND_VEC:
+        CLV_TRY(CLV_LAUNCH(ctx, OP, pl.k[0], 1, pl.g, pl.l, CLV_ARG(src->mem), CLV_ARG(sp),
+                           CLV_ARG(w), CLV_ARG(h), CLV_ARG(dst->mem), CLV_ARG(dp),
+                           CLV_ARG(wxbuf), CLV_ARG(rx), CLV_ARG(wybuf), CLV_ARG(ry),
+                           CLV_ARG(pl.bchunk), CLV_ARG(pl.tmp), CLV_ARG(pl.pitch)));
+        break;
+    case GAUSS_TWO_PASS_VEC:
+        CLV_TRY(CLV_LAUNCH(ctx, OP, pl.k[0], 2, pl.g, NULL, CLV_ARG(src->mem), CLV_ARG(sp),
+                           CLV_ARG(pl.nvals), CLV_ARG(h), CLV_ARG(pl.tmp), CLV_ARG(pl.pitch),
+                           CLV_ARG(wybuf), CLV_ARG(ry), CLV_ARG(pl.chunk)));
+        CLV_TRY(CLV_LAUNCH(ctx, OP, pl.k[1], 2, pl.g2, NULL, CLV_ARG(pl.tmp), CLV_ARG(pl.pitch),
+                           CLV_ARG(w), CLV_ARG(h), CLV_ARG(dst->mem), CLV_ARG(dp),
+                           CLV_ARG(wxbuf), CLV_ARG(rx)));
+        break;
+    case GAUSS_TWO_PASS:
+        CLV_TRY(CLV_LAUNCH(ctx, OP, pl.k[0], 2, pl.g, pl.l, CLV_ARG(src->mem), CLV_ARG(sp),
+                           CLV_ARG(w), CLV_ARG(h), CLV_ARG(pl.tmp), CLV_ARG(wxbuf), CLV_ARG(rx),
+                           CLV_LOCAL(pl.bytes)));
+        CLV_TRY(CLV_LAUNCH(ctx, OP, pl.k[1], 2, pl.g2, pl.l2, CLV_ARG(pl.tmp), CLV_ARG(w),
+                           CLV_ARG(h), CLV_ARG(dst->mem), CLV_ARG(dp), CLV_ARG(wybuf),
+                           CLV_ARG(ry), CLV_LOCAL(pl.bytes2)));
+        break;
+    }
+out:
+    return status;
+}
+
+static clv_status gauss_choose(clv_context *ctx, const clv_image *src, int kx, int ky,
+                               const char *opts, gauss_plan *pl)
+{
+    clv_status status = CLV_OK;
+    const gauss_tile *t = &gauss_tile_default;
     const int w = src->width, h = src->height, cn = src->channels;
     const int rx = kx / 2, ry = ky / 2;
     const size_t pix = (size_t)cn * sizeof(float);
-    const int sp = clv__pitch(src), dp = clv__pitch(dst);
-    cl_mem tmp;
+    memset(pl, 0, sizeof *pl);
 
     if (ctx->tune.vec > 0) {
         /* CPU: VEC-wide vectors of the flattened rows. */
         const int vec = ctx->tune.vec;
-        char vopts[300];
-        snprintf(vopts, sizeof vopts, "%s -DVEC=%d", opts, vec);
-        if (ky <= 31) {
-            /* One pass by bands of full rows (the kernel's GR_MAX): each band
-             * keeps a ring of ky rows filtered along x in `work`, which stays
-             * in cache, so no float image goes through memory. 1920x1080 u8 x
-             * 3 on PoCL (2 cores), device ms: 10.7 two passes -> 6.5. A band
-             * starts by filtering ky - 1 rows along x, about half an output
-             * row's work each. */
-            cl_kernel kb;
-            CLV_TRY(clv__get_kernel(ctx, CLV__SRC_GAUSSIAN, vopts, "gauss_band_vec", &kb));
+        char vopts[320];
+        snprintf(vopts, sizeof vopts, "%s -DVEC=%d -DGR_MAX=%d", opts, vec, t->band_max_rows);
+        if (ky <= t->band_max_rows) {
+            /* One pass by bands of full rows: each band keeps a ring of ky
+             * rows filtered along x in `work`, which stays in cache, so no
+             * float image goes through memory. 1920x1080 u8 x 3 on PoCL (2
+             * cores), device ms: 10.7 two passes -> 6.5. A band starts by
+             * filtering ky - 1 rows along x, about half an output row's work
+             * each. */
+            pl->variant = GAUSS_BAND_VEC;
+            CLV_TRY(clv__get_kernel(ctx, CLV__SRC_GAUSSIAN, vopts, "gauss_band_vec", &pl->k[0]));
             const int nv = w * cn;
-            const int rpitch = (nv + vec - 1) / vec * vec + (2 * rx * cn + vec - 1) / vec * vec;
-            int bchunk;
+            pl->pitch = (nv + vec - 1) / vec * vec + (2 * rx * cn + vec - 1) / vec * vec;
             size_t nb;
             /* per band: ky ring rows and the padded source row */
-            CLV_TRY(clv__band_plan(ctx, OP, h, (ky - 1) / 2, (size_t)(ky + 1) * (size_t)rpitch,
-                                   &bchunk, &nb, &tmp));
-            const size_t gb[1] = {nb}, lb[1] = {1};
-            CLV_TRY(CLV_LAUNCH(ctx, OP, kb, 1, gb, lb, CLV_ARG(src->mem), CLV_ARG(sp),
-                               CLV_ARG(w), CLV_ARG(h), CLV_ARG(dst->mem), CLV_ARG(dp),
-                               CLV_ARG(wxbuf), CLV_ARG(rx), CLV_ARG(wybuf), CLV_ARG(ry),
-                               CLV_ARG(bchunk), CLV_ARG(tmp), CLV_ARG(rpitch)));
-            goto out;
+            CLV_TRY(clv__band_plan(ctx, OP, h, (ky - 1) / 2, (size_t)(ky + 1) * (size_t)pl->pitch,
+                                   &pl->bchunk, &nb, &pl->tmp));
+            pl->g[0] = nb;
+            pl->l[0] = 1;
+            return CLV_OK;
         }
         /* taller windows: two passes through a float image; in the column
          * pass a work-item slides down `chunk` rows */
-        cl_kernel kv, kh;
-        const int chunk = 32;
-        CLV_TRY(clv__get_kernel(ctx, CLV__SRC_GAUSSIAN, vopts, "gauss_cols_vec", &kv));
-        CLV_TRY(clv__get_kernel(ctx, CLV__SRC_GAUSSIAN, vopts, "gauss_rows_vec", &kh));
-        const int nvals = w * cn;
-        const int tpitch = (nvals + vec - 1) / vec * vec;
-        CLV_TRY(clv__scratch(ctx, OP, 0, (size_t)tpitch * (size_t)h * sizeof(float), &tmp));
-        const size_t g[2] = {(size_t)(nvals + vec - 1) / (size_t)vec, (size_t)h};
-        const size_t gc[2] = {g[0], ((size_t)h + chunk - 1) / chunk};
-        CLV_TRY(CLV_LAUNCH(ctx, OP, kv, 2, gc, NULL, CLV_ARG(src->mem), CLV_ARG(sp),
-                           CLV_ARG(nvals), CLV_ARG(h), CLV_ARG(tmp), CLV_ARG(tpitch),
-                           CLV_ARG(wybuf), CLV_ARG(ry), CLV_ARG(chunk)));
-        CLV_TRY(CLV_LAUNCH(ctx, OP, kh, 2, g, NULL, CLV_ARG(tmp), CLV_ARG(tpitch), CLV_ARG(w),
-                           CLV_ARG(h), CLV_ARG(dst->mem), CLV_ARG(dp), CLV_ARG(wxbuf),
-                           CLV_ARG(rx)));
-        goto out;
+        pl->variant = GAUSS_TWO_PASS_VEC;
+        pl->chunk = t->cols_vec_chunk;
+        CLV_TRY(clv__get_kernel(ctx, CLV__SRC_GAUSSIAN, vopts, "gauss_cols_vec", &pl->k[0]));
+        CLV_TRY(clv__get_kernel(ctx, CLV__SRC_GAUSSIAN, vopts, "gauss_rows_vec", &pl->k[1]));
+        pl->nvals = w * cn;
+        pl->pitch = (pl->nvals + vec - 1) / vec * vec;
+        CLV_TRY(clv__scratch(ctx, OP, 0, (size_t)pl->pitch * (size_t)h * sizeof(float),
+                             &pl->tmp));
+        pl->g2[0] = (size_t)(pl->nvals + vec - 1) / (size_t)vec;
+        pl->g2[1] = (size_t)h;
+        pl->g[0] = pl->g2[0];
+        pl->g[1] = ((size_t)h + (size_t)pl->chunk - 1) / (size_t)pl->chunk;
+        return CLV_OK;
     }
 
-    cl_kernel krows, kcols;
-    CLV_TRY(clv__get_kernel(ctx, CLV__SRC_GAUSSIAN, opts, "gauss_rows", &krows));
-    CLV_TRY(clv__get_kernel(ctx, CLV__SRC_GAUSSIAN, opts, "gauss_cols", &kcols));
-    CLV_TRY(clv__scratch(ctx, OP, 0, (size_t)w * (size_t)h * pix, &tmp));
+    pl->variant = GAUSS_TWO_PASS;
+    CLV_TRY(clv__get_kernel(ctx, CLV__SRC_GAUSSIAN, opts, "gauss_rows", &pl->k[0]));
+    CLV_TRY(clv__get_kernel(ctx, CLV__SRC_GAUSSIAN, opts, "gauss_cols", &pl->k[1]));
+    CLV_TRY(clv__scratch(ctx, OP, 0, (size_t)w * (size_t)h * pix, &pl->tmp));
 
     size_t max_wg, local_free, budget;
-    CLV_TRY(clv__kernel_limits(ctx, OP, krows, &max_wg, &local_free));
+    CLV_TRY(clv__kernel_limits(ctx, OP, pl->k[0], &max_wg, &local_free));
     budget = local_free < CLV_LOCAL_BUDGET_MAX ? local_free : CLV_LOCAL_BUDGET_MAX;
-    size_t lx = 64, ly = 4;
+    size_t lx = t->rows_lx, ly = t->rows_ly;
     fit_group(&lx, &ly, max_wg, budget, pix, rx, 0, 1);
-    size_t bytes = (lx + 2 * (size_t)rx) * ly * pix;
-    if (bytes > budget)
+    pl->bytes = (lx + 2 * (size_t)rx) * ly * pix;
+    if (pl->bytes > budget)
         return clv__fail(ctx, CLV_ERROR_UNSUPPORTED, OP,
-                         "row pass needs %zu bytes of local memory, device offers %zu", bytes,
-                         budget);
-    const size_t g1[2] = {(size_t)w, (size_t)h}, l1[2] = {lx, ly};
-    CLV_TRY(CLV_LAUNCH(ctx, OP, krows, 2, g1, l1, CLV_ARG(src->mem), CLV_ARG(sp), CLV_ARG(w),
-                       CLV_ARG(h), CLV_ARG(tmp), CLV_ARG(wxbuf), CLV_ARG(rx), CLV_LOCAL(bytes)));
+                         "row pass needs %zu bytes of local memory, device offers %zu",
+                         pl->bytes, budget);
+    pl->g[0] = pl->g2[0] = (size_t)w;
+    pl->g[1] = pl->g2[1] = (size_t)h;
+    pl->l[0] = lx;
+    pl->l[1] = ly;
 
-    CLV_TRY(clv__kernel_limits(ctx, OP, kcols, &max_wg, &local_free));
+    CLV_TRY(clv__kernel_limits(ctx, OP, pl->k[1], &max_wg, &local_free));
     budget = local_free < CLV_LOCAL_BUDGET_MAX ? local_free : CLV_LOCAL_BUDGET_MAX;
-    lx = 32;
-    ly = 8;
+    lx = t->cols_lx;
+    ly = t->cols_ly;
     fit_group(&lx, &ly, max_wg, budget, pix, 0, ry, 0);
-    bytes = lx * (ly + 2 * (size_t)ry) * pix;
-    if (bytes > budget)
+    pl->bytes2 = lx * (ly + 2 * (size_t)ry) * pix;
+    if (pl->bytes2 > budget)
         return clv__fail(ctx, CLV_ERROR_UNSUPPORTED, OP,
-                         "column pass needs %zu bytes of local memory, device offers %zu", bytes,
-                         budget);
-    const size_t l2[2] = {lx, ly};
-    CLV_TRY(CLV_LAUNCH(ctx, OP, kcols, 2, g1, l2, CLV_ARG(tmp), CLV_ARG(w), CLV_ARG(h),
-                       CLV_ARG(dst->mem), CLV_ARG(dp), CLV_ARG(wybuf), CLV_ARG(ry),
-                       CLV_LOCAL(bytes)));
+                         "column pass needs %zu bytes of local memory, device offers %zu",
+                         pl->bytes2, budget);
+    pl->l2[0] = lx;
+    pl->l2[1] = ly;
 out:
     return status;
 }

@@ -162,7 +162,22 @@ out:
     return status;
 }
 
-static clv_status pyr_down(clv_context *ctx, const clv_image *src, clv_image *dst)
+typedef enum pyr_variant {
+    PYR_DOWN_VEC,   /* CPU, one channel: 16 destination pixels per work-item */
+    PYR_DOWN_TILED, /* the source footprint staged in local memory */
+} pyr_variant;
+
+/* A variant and everything its launch needs. */
+typedef struct pyr_plan {
+    pyr_variant variant;
+    cl_kernel k;
+    size_t g[2], l[2]; /* l: PYR_DOWN_TILED only */
+    size_t bytes;      /* PYR_DOWN_TILED: local memory */
+} pyr_plan;
+
+/* Pick pyr_down's variant for src -> dst on ctx's device and size it. */
+static clv_status pyr_down_choose(clv_context *ctx, const clv_image *src, const clv_image *dst,
+                                  pyr_plan *pl)
 {
     clv_status status = CLV_OK;
     char opts[200];
@@ -170,27 +185,44 @@ static clv_status pyr_down(clv_context *ctx, const clv_image *src, clv_image *ds
     size_t len = strlen(opts);
     snprintf(opts + len, sizeof opts - len, " -DBORDER=%s",
              clv__border_macro(CLV_BORDER_REFLECT101));
-    const int sp = clv__pitch(src), dp = clv__pitch(dst);
-    const int vec = ctx->tune.vec == 16 && src->channels == 1;
-    if (vec) {
+    memset(pl, 0, sizeof *pl);
+    if (ctx->tune.vec == 16 && src->channels == 1) {
         len = strlen(opts);
         snprintf(opts + len, sizeof opts - len, " -DVEC=16");
-        cl_kernel k;
-        CLV_TRY(clv__get_kernel(ctx, CLV__SRC_PYRAMID, opts, "pyr_down_vec", &k));
-        const size_t g[2] = {((size_t)dst->width + 15) / 16, (size_t)dst->height};
-        CLV_TRY(CLV_LAUNCH(ctx, OP, k, 2, g, NULL, CLV_ARG(src->mem), CLV_ARG(sp),
+        pl->variant = PYR_DOWN_VEC;
+        CLV_TRY(clv__get_kernel(ctx, CLV__SRC_PYRAMID, opts, "pyr_down_vec", &pl->k));
+        pl->g[0] = ((size_t)dst->width + 15) / 16;
+        pl->g[1] = (size_t)dst->height;
+        return CLV_OK;
+    }
+    pl->variant = PYR_DOWN_TILED;
+    CLV_TRY(clv__get_kernel(ctx, CLV__SRC_PYRAMID, opts, "pyr_down", &pl->k));
+    CLV_TRY(pyr_down_group(ctx, pl->k, src->channels, pl->l, &pl->bytes));
+    pl->g[0] = (size_t)dst->width;
+    pl->g[1] = (size_t)dst->height;
+out:
+    return status;
+}
+
+static clv_status pyr_down(clv_context *ctx, const clv_image *src, clv_image *dst)
+{
+    clv_status status = CLV_OK;
+    const int sp = clv__pitch(src), dp = clv__pitch(dst);
+    pyr_plan pl;
+    CLV_TRY(pyr_down_choose(ctx, src, dst, &pl));
+    switch (pl.variant) {
+    case PYR_DOWN_VEC:
+        CLV_TRY(CLV_LAUNCH(ctx, OP, pl.k, 2, pl.g, NULL, CLV_ARG(src->mem), CLV_ARG(sp),
                            CLV_ARG(src->width), CLV_ARG(src->height), CLV_ARG(dst->mem),
                            CLV_ARG(dp), CLV_ARG(dst->width), CLV_ARG(dst->height)));
-        goto out;
+        break;
+    case PYR_DOWN_TILED:
+        CLV_TRY(CLV_LAUNCH(ctx, OP, pl.k, 2, pl.g, pl.l, CLV_ARG(src->mem), CLV_ARG(sp),
+                           CLV_ARG(src->width), CLV_ARG(src->height), CLV_ARG(dst->mem),
+                           CLV_ARG(dp), CLV_ARG(dst->width), CLV_ARG(dst->height),
+                           CLV_LOCAL(pl.bytes)));
+        break;
     }
-    cl_kernel k;
-    CLV_TRY(clv__get_kernel(ctx, CLV__SRC_PYRAMID, opts, "pyr_down", &k));
-    size_t local[2], bytes;
-    CLV_TRY(pyr_down_group(ctx, k, src->channels, local, &bytes));
-    const size_t g[2] = {(size_t)dst->width, (size_t)dst->height};
-    CLV_TRY(CLV_LAUNCH(ctx, OP, k, 2, g, local, CLV_ARG(src->mem), CLV_ARG(sp),
-                       CLV_ARG(src->width), CLV_ARG(src->height), CLV_ARG(dst->mem), CLV_ARG(dp),
-                       CLV_ARG(dst->width), CLV_ARG(dst->height), CLV_LOCAL(bytes)));
 out:
     return status;
 }

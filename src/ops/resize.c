@@ -104,66 +104,119 @@ static int32_t *strip_table(int sw, int sh, int dw, int dh, int cn, int windows,
     return tab;
 }
 
-/* Destination rows per work-item of the strip kernel. */
-enum { STRIP_ROWS = 16 };
+/* Work per work-item of the resize kernels, defined here only (the place a
+ * per-device tuning table would fill). The CPU programs get half_rows as
+ * -DHROWS and the values of a resize_half_vec work-item as -DHV, which
+ * resize.cl is written for exactly: one 16-value vector, three for 3
+ * channels (so that the phases of the three are constants). */
+typedef struct resize_tile {
+    int half_vals;    /* HV, one channel count but 3 */
+    int half_vals_c3; /* HV, 3 channels */
+    int half_rows;    /* HROWS: destination rows per resize_half_vec work-item
+                       * (u8 x 1 at 1920x1080 on PoCL: 0.092 ms with 1, 0.064
+                       * with 4; u8 x 3 unchanged) */
+    int strip_rows;   /* destination rows per resize_strip_vec work-item */
+    int up_rows;      /* GPU, upscaling: rows per resize_bilinear work-item */
+} resize_tile;
+static const resize_tile resize_tile_default = {16, 48, 4, 16, 4};
+
+typedef enum resize_variant {
+    RESIZE_HALF_VEC, /* CPU, exact 2x downscale: contiguous loads, no table */
+    RESIZE_TABLE,    /* any size through the coordinate table: resize_strip_vec
+                      * (CPU) or resize_bilinear */
+} resize_variant;
+
+/* A variant and everything its launch needs. */
+typedef struct resize_plan {
+    resize_variant variant;
+    cl_kernel k;
+    cl_mem tab;  /* RESIZE_TABLE: the coordinate table */
+    size_t g[2]; /* global size (local left to the device) */
+    int rows;    /* RESIZE_TABLE: destination rows per work-item */
+} resize_plan;
+
+/* Pick the kernel for src -> dst on ctx's device and size it. */
+static clv_status resize_choose(clv_context *ctx, const clv_image *src, const clv_image *dst,
+                                resize_plan *pl) CLV_WUR;
 
 clv_status clv__resize(clv_context *ctx, const clv_image *src, clv_image *dst)
 {
     clv_status status = CLV_OK;
-    int32_t *tab = NULL;
     CLV_TRY(clv__check_pair(ctx, OP, src, dst));
     const int sw = src->width, sh = src->height, dw = dst->width, dh = dst->height;
-    const int cn = src->channels;
     const int sp = clv__pitch(src), dp = clv__pitch(dst);
-    char opts[160];
-    clv__format_options(opts, sizeof opts, src->type, src->channels);
-    const int cpu = ctx->tune.vec > 0;
-    if (cpu) {
-        size_t len = strlen(opts);
-        snprintf(opts + len, sizeof opts - len, " -DVEC=16");
-    }
 
-    if (cpu && sw == 2 * dw && sh == 2 * dh) {
-        /* exact halving: contiguous loads, no table */
-        cl_kernel k;
-        CLV_TRY(clv__get_kernel(ctx, CLV__SRC_RESIZE, opts, "resize_half_vec", &k));
-        const size_t per_item = cn == 3 ? 48 : 16, rows_per_item = 4; /* HV, HROWS */
-        const size_t global[2] = {((size_t)dw * (size_t)cn + per_item - 1) / per_item,
-                                  ((size_t)dh + rows_per_item - 1) / rows_per_item};
-        CLV_TRY(CLV_LAUNCH(ctx, OP, k, 2, global, NULL, CLV_ARG(src->mem), CLV_ARG(sp),
+    resize_plan pl;
+    CLV_TRY(resize_choose(ctx, src, dst, &pl));
+    switch (pl.variant) {
+    case RESIZE_HALF_VEC:
+        CLV_TRY(CLV_LAUNCH(ctx, OP, pl.k, 2, pl.g, NULL, CLV_ARG(src->mem), CLV_ARG(sp),
                            CLV_ARG(sw), CLV_ARG(sh), CLV_ARG(dst->mem), CLV_ARG(dp), CLV_ARG(dw),
                            CLV_ARG(dh)));
-        goto out;
+        break;
+    case RESIZE_TABLE:
+        CLV_TRY(CLV_LAUNCH(ctx, OP, pl.k, 2, pl.g, NULL, CLV_ARG(src->mem), CLV_ARG(sp),
+                           CLV_ARG(sw), CLV_ARG(sh), CLV_ARG(dst->mem), CLV_ARG(dp), CLV_ARG(dw),
+                           CLV_ARG(dh), CLV_ARG(pl.tab), CLV_ARG(pl.rows)));
+        break;
+    }
+out:
+    return status;
+}
+
+static clv_status resize_choose(clv_context *ctx, const clv_image *src, const clv_image *dst,
+                                resize_plan *pl)
+{
+    clv_status status = CLV_OK;
+    int32_t *tab = NULL;
+    const resize_tile *t = &resize_tile_default;
+    const int sw = src->width, sh = src->height, dw = dst->width, dh = dst->height;
+    const int cn = src->channels;
+    const int cpu = ctx->tune.vec > 0;
+    const int half_vals = cn == 3 ? t->half_vals_c3 : t->half_vals;
+    char opts[160];
+    clv__format_options(opts, sizeof opts, src->type, src->channels);
+    if (cpu) {
+        size_t len = strlen(opts);
+        snprintf(opts + len, sizeof opts - len, " -DVEC=16 -DHV=%d -DHROWS=%d", half_vals,
+                 t->half_rows);
+    }
+    memset(pl, 0, sizeof *pl);
+
+    if (cpu && sw == 2 * dw && sh == 2 * dh) {
+        pl->variant = RESIZE_HALF_VEC;
+        CLV_TRY(clv__get_kernel(ctx, CLV__SRC_RESIZE, opts, "resize_half_vec", &pl->k));
+        const size_t per_item = (size_t)half_vals, rows_per_item = (size_t)t->half_rows;
+        pl->g[0] = ((size_t)dw * (size_t)cn + per_item - 1) / per_item;
+        pl->g[1] = ((size_t)dh + rows_per_item - 1) / rows_per_item;
+        return CLV_OK;
     }
 
-    cl_kernel k;
+    pl->variant = RESIZE_TABLE;
     CLV_TRY(clv__get_kernel(ctx, CLV__SRC_RESIZE, opts,
-                            cpu ? "resize_strip_vec" : "resize_bilinear", &k));
+                            cpu ? "resize_strip_vec" : "resize_bilinear", &pl->k));
     /* the two kernels' tables differ: the CPU one is per channel count and
      * has u8's windows */
     const int windows = cpu && src->type == CLV_U8;
     const int key[6] = {sw, sh, dw, dh, cpu ? cn : 0, windows};
-    cl_mem tabmem;
-    if (!clv__param_lookup(ctx, CLV__PARAM_RESIZE, key, sizeof key, &tabmem)) {
+    if (!clv__param_lookup(ctx, CLV__PARAM_RESIZE, key, sizeof key, &pl->tab)) {
         size_t n = 2 * ((size_t)dw + (size_t)dh);
         tab = cpu ? strip_table(sw, sh, dw, dh, cn, windows, &n)
                   : clv__resize_table(sw, sh, dw, dh);
         if (!tab)
             return clv__fail(ctx, CLV_ERROR_OUT_OF_MEMORY, OP, "out of host memory");
         CLV_TRY(clv__param_store(ctx, OP, CLV__PARAM_RESIZE, key, sizeof key, tab,
-                                 n * sizeof *tab, &tabmem));
+                                 n * sizeof *tab, &pl->tab));
     }
 
-    /* CPU: 16 values of STRIP_ROWS rows per work-item. GPU: one pixel,
-     * and when upscaling 4 destination rows, which reuse the work-item's x
-     * table entries and, mostly, its source rows (an H200 at 3840x2160
-     * x1.5, f32: 0.089 -> 0.054 ms); downscaling gained nothing. */
-    const int rows = cpu ? STRIP_ROWS : dh > sh ? 4 : 1;
-    const size_t global[2] = {cpu ? ((size_t)dw * (size_t)cn + 15) / 16 : (size_t)dw,
-                              ((size_t)dh + rows - 1) / rows};
-    CLV_TRY(CLV_LAUNCH(ctx, OP, k, 2, global, NULL, CLV_ARG(src->mem), CLV_ARG(sp), CLV_ARG(sw),
-                       CLV_ARG(sh), CLV_ARG(dst->mem), CLV_ARG(dp), CLV_ARG(dw), CLV_ARG(dh),
-                       CLV_ARG(tabmem), CLV_ARG(rows)));
+    /* CPU: 16 values of strip_rows rows per work-item. GPU: one pixel,
+     * and when upscaling up_rows destination rows, which reuse the
+     * work-item's x table entries and, mostly, its source rows (an H200 at
+     * 3840x2160 x1.5, f32, 4 rows: 0.089 -> 0.054 ms); downscaling gained
+     * nothing. */
+    pl->rows = cpu ? t->strip_rows : dh > sh ? t->up_rows : 1;
+    pl->g[0] = cpu ? ((size_t)dw * (size_t)cn + 15) / 16 : (size_t)dw;
+    pl->g[1] = ((size_t)dh + (size_t)pl->rows - 1) / (size_t)pl->rows;
 out:
     free(tab);
     return status;

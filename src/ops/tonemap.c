@@ -19,6 +19,18 @@
 #define TM_HEADROOM 0.5f
 #define TM_MAX_STOPS 64.0
 
+/* Sizes of the tone-mapping kernels, defined here only (the place a
+ * per-device tuning table would fill). bins reaches bilateral_grid.cl as
+ * -DTM_BINS, with TM_MAX_STOPS (the widest range the base layer may span) as
+ * -DTM_MAX_STOPS; the work-groups are fitted to the device and kernel. */
+typedef struct tm_tile {
+    int bins;           /* TM_BINS: histogram bins of L over its 128 stops */
+    size_t range_wg;    /* tm_range's work-group before fitting (TM_RANGE_WG) */
+    size_t hist_wg;     /* tm_hist's work-group before fitting */
+    size_t hist_groups; /* tm_hist's work-groups */
+} tm_tile;
+static const tm_tile tm_tile_default = {4096, 256, 256, 64};
+
 CLV_API clv_tonemap_params clv_tonemap_params_default(void)
 {
     clv_tonemap_params p;
@@ -83,18 +95,22 @@ CLV_API clv_status clv_tonemap_local(clv_context *ctx, const clv_image *hdr, clv
     CLV_TRY(clv__grid_plan(ctx, OP, w, h, 1, s_s, s_r, (int)ceil(TM_MAX_STOPS / s_r) + 1, &g));
 
     /* Work-groups from the limits (issue 13 #22): tm_range is built for
-     * TM_RANGE_WG items, a power of two up to 256 within the device's limit,
-     * halved until the built kernel allows it too; tm_hist takes any size.
-     * Both results are exact integer counts, the same for every size. */
-    size_t range_wg = 256, hist_wg = 256, kwg = 0;
+     * TM_RANGE_WG items, a power of two up to range_wg within the device's
+     * limit, halved until the built kernel allows it too; tm_hist takes any
+     * size. Both results are exact integer counts, the same for every size. */
+    const tm_tile *t = &tm_tile_default;
+    size_t range_wg = t->range_wg, hist_wg = t->hist_wg, kwg = 0;
     while (range_wg > 1 && (range_wg > ctx->info.max_work_group_size ||
                             range_wg > ctx->info.max_work_item_sizes[0]))
         range_wg /= 2;
-    char base[160], options[288];
+    char base[200], options[328];
     cl_kernel kluma, khist, krange, kapply;
     for (;;) {
-        snprintf(base, sizeof base, "-DDEPTH_F32 -DCN=1 -DEDGE_SELF -DHDR_CN=%d -DTM_RANGE_WG=%zu",
-                 hdr->channels, range_wg);
+        /* %#.9g: a decimal point always, and every digit a float keeps */
+        snprintf(base, sizeof base,
+                 "-DDEPTH_F32 -DCN=1 -DEDGE_SELF -DHDR_CN=%d -DTM_RANGE_WG=%zu -DTM_BINS=%d "
+                 "-DTM_MAX_STOPS=%#.9gf",
+                 hdr->channels, range_wg, t->bins, TM_MAX_STOPS);
         clv__grid_options(ctx, base, options, sizeof options);
         CLV_TRY(clv__get_kernel(ctx, CLV__SRC_GRID, options, "tm_range", &krange));
         CLV_TRY(clv__kernel_limits(ctx, OP, krange, &kwg, NULL));
@@ -113,9 +129,8 @@ CLV_API clv_status clv_tonemap_local(clv_context *ctx, const clv_image *hdr, clv
         hist_wg /= 2;
 
     /* scratch 0: L image, 2-3: grid, 4: histogram, 5: {lo, hi} */
-    enum { GROUPS = 64, BINS = 4096 };
     const size_t npix = (size_t)w * (size_t)h;
-    const size_t hist_bytes = BINS * sizeof(cl_uint);
+    const size_t hist_bytes = (size_t)t->bins * sizeof(cl_uint);
     cl_mem lum, hist, rng;
     CLV_TRY(clv__scratch(ctx, OP, 0, npix * sizeof(float), &lum));
     CLV_TRY(clv__scratch(ctx, OP, 4, hist_bytes, &hist));
@@ -131,7 +146,7 @@ CLV_API clv_status clv_tonemap_local(clv_context *ctx, const clv_image *hdr, clv
     CLV_CHECK_CL(ctx, clEnqueueFillBuffer(ctx->queue, hist, &zero, sizeof zero, 0, hist_bytes, 0,
                                           NULL, NULL),
                  OP, "clEnqueueFillBuffer(histogram)");
-    const size_t g2[1] = {GROUPS * hist_wg}, l2[1] = {hist_wg};
+    const size_t g2[1] = {t->hist_groups * hist_wg}, l2[1] = {hist_wg};
     CLV_TRY(CLV_LAUNCH(ctx, OP, khist, 1, g2, l2, CLV_ARG(lum), CLV_ARG(n), CLV_ARG(hist)));
     const size_t g3[1] = {range_wg}, l3[1] = {range_wg}; /* one group of TM_RANGE_WG */
     CLV_TRY(CLV_LAUNCH(ctx, OP, krange, 1, g3, l3, CLV_ARG(hist), CLV_ARG(n), CLV_ARG(rng)));

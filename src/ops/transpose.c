@@ -1,9 +1,43 @@
 /* clvision — transpose through local-memory tiles. */
 #include <stdio.h>
+#include <string.h>
 
 #include "runtime/internal.h"
 
 #define OP "transpose"
+
+/* Tile and block sizes of the transpose kernels, defined here only (the
+ * place a per-device tuning table would fill); tile and sb reach
+ * transpose.cl as -DTILE and -DSB. 32x32 tiles of up to float4 take 17 KiB
+ * of local memory: every OpenCL 1.2 device has 32 KiB. Rows per group shrink
+ * from tile_rows to fit the kernel. CPU blocks (see tr_choose): 64x64 fills
+ * whole destination cache lines for 1- and 3-byte pixels; for 4-byte pixels
+ * 32x32 measured a little better (the 64x64 working set is all of L1). */
+typedef struct tr_tile {
+    int tile;              /* TILE */
+    size_t tile_rows;      /* work-item rows of a tile's group before fitting */
+    int sb, sb_w4;         /* SB: CPU block side; for 4-byte pixels */
+    size_t stream_bytes;   /* CPU strip kernels: streaming stores from this
+                            * destination size on */
+} tr_tile;
+static const tr_tile tr_tile_default = {32, 8, 64, 32, (size_t)4 << 20};
+
+typedef enum tr_variant {
+    TR_BLOCKS_VEC, /* CPU: sb x sb blocks per work-item, no local memory */
+    TR_TILED,      /* local-memory tiles */
+} tr_variant;
+
+/* A variant and everything its launch needs. */
+typedef struct tr_plan {
+    tr_variant variant;
+    cl_kernel k;
+    size_t g[2], l[2];        /* l: TR_TILED only */
+    int src_pitch, dst_pitch; /* in the kernel's element type */
+} tr_plan;
+
+/* Pick the variant for src -> dst on ctx's device and size it. */
+static clv_status tr_choose(clv_context *ctx, const clv_image *src, const clv_image *dst,
+                            tr_plan *pl) CLV_WUR;
 
 static clv_status transpose_run(clv_context *ctx, const clv_arg *a)
 {
@@ -11,26 +45,36 @@ static clv_status transpose_run(clv_context *ctx, const clv_arg *a)
     const clv_image *src = a[0].v.p;
     clv_image *dst = a[1].v.p;
 
-    /* 32x32 tiles of up to float4 take 17 KiB of local memory: every
-     * OpenCL 1.2 device has 32 KiB. Rows per group shrink to fit the kernel. */
-    enum { TILE = 32 };
+    tr_plan pl;
+    CLV_TRY(tr_choose(ctx, src, dst, &pl));
+    CLV_TRY(CLV_LAUNCH(ctx, OP, pl.k, 2, pl.g, pl.variant == TR_TILED ? pl.l : NULL,
+                       CLV_ARG(src->mem), CLV_ARG(pl.src_pitch), CLV_ARG(dst->mem),
+                       CLV_ARG(pl.dst_pitch), CLV_ARG(src->width), CLV_ARG(src->height)));
+out:
+    return status;
+}
+
+static clv_status tr_choose(clv_context *ctx, const clv_image *src, const clv_image *dst,
+                            tr_plan *pl)
+{
+    clv_status status = CLV_OK;
+    const tr_tile *t = &tr_tile_default;
     char opts[256], fmt[64];
     clv__format_options(fmt, sizeof fmt, src->type, src->channels);
     const int sp = clv__pitch(src), dp = clv__pitch(dst);
+    memset(pl, 0, sizeof *pl);
     /* CPU: blocks of 16x16 without local memory (PoCL runs barriers as
      * loops); one work-item takes sb x sb pixels, block column by block
      * column. Pixels of 4 bytes (u8 x 4, f32 x 1) move as uints in 4x4
      * register transposes, u8 x 3 as uints unpacked from 12-byte windows;
      * one channel of u8/u16 uses 16 vector registers, u16 with channels
-     * goes through private memory. 64x64 fills whole destination cache lines
-     * for 1- and 3-byte pixels; for 4-byte pixels 32x32 measured a little
-     * better (the 64x64 working set is all of L1). f32 with several
-     * channels: the local-memory kernel measured faster on PoCL. */
+     * goes through private memory. f32 with several channels: the
+     * local-memory kernel measured faster on PoCL. */
     const int cpu_kernel =
         ctx->tune.vec > 0 && (src->channels == 1 || src->type != CLV_F32);
     if (cpu_kernel) {
         const int w4 = src->channels * src->elem_size == 4;
-        const int sb = w4 ? 32 : 64;
+        const int sb = w4 ? t->sb_w4 : t->sb;
         const char *name =
             w4 ? "transpose_w4" : src->channels == 1 ? "transpose_vec" : "transpose_vecn";
         /* Streaming stores (strip kernels: w4 and u8 x 3) from 4 MiB of
@@ -40,37 +84,36 @@ static clv_status transpose_run(clv_context *ctx, const clv_arg *a)
          * 0.133 (small destinations stay in cache for whatever reads them
          * next), and 1280x720 mixed. */
         const int stream = (w4 || src->channels == 3) &&
-                           (size_t)dst->pitch * (size_t)dst->height >= ((size_t)4 << 20);
-        snprintf(opts, sizeof opts, "%s -DTILE=%d -DVEC=%d -DSB=%d%s%s", fmt, TILE, ctx->tune.vec,
-                 sb, w4 ? " -DWORD4" : "", stream ? " -DSTREAM" : "");
-        cl_kernel kv;
-        CLV_TRY(clv__get_kernel(ctx, CLV__SRC_TRANSPOSE, opts, name, &kv));
+                           (size_t)dst->pitch * (size_t)dst->height >= t->stream_bytes;
+        snprintf(opts, sizeof opts, "%s -DTILE=%d -DVEC=%d -DSB=%d%s%s", fmt, t->tile,
+                 ctx->tune.vec, sb, w4 ? " -DWORD4" : "", stream ? " -DSTREAM" : "");
+        pl->variant = TR_BLOCKS_VEC;
+        CLV_TRY(clv__get_kernel(ctx, CLV__SRC_TRANSPOSE, opts, name, &pl->k));
         /* pitches in the kernel's element type (uint for w4) */
-        const int ksp = w4 ? (int)(src->pitch / 4) : sp, kdp = w4 ? (int)(dst->pitch / 4) : dp;
-        const size_t g[2] = {((size_t)src->width + sb - 1) / sb,
-                             ((size_t)src->height + sb - 1) / sb};
-        CLV_TRY(CLV_LAUNCH(ctx, OP, kv, 2, g, NULL, CLV_ARG(src->mem), CLV_ARG(ksp),
-                           CLV_ARG(dst->mem), CLV_ARG(kdp), CLV_ARG(src->width),
-                           CLV_ARG(src->height)));
-        goto out;
+        pl->src_pitch = w4 ? (int)(src->pitch / 4) : sp;
+        pl->dst_pitch = w4 ? (int)(dst->pitch / 4) : dp;
+        pl->g[0] = ((size_t)src->width + sb - 1) / sb;
+        pl->g[1] = ((size_t)src->height + sb - 1) / sb;
+        return CLV_OK;
     }
-    snprintf(opts, sizeof opts, "%s -DTILE=%d", fmt, TILE);
-    cl_kernel k;
-    CLV_TRY(clv__get_kernel(ctx, CLV__SRC_TRANSPOSE, opts, "transpose", &k));
+    const size_t tile = (size_t)t->tile;
+    snprintf(opts, sizeof opts, "%s -DTILE=%d", fmt, t->tile);
+    pl->variant = TR_TILED;
+    CLV_TRY(clv__get_kernel(ctx, CLV__SRC_TRANSPOSE, opts, "transpose", &pl->k));
     size_t max_wg;
-    CLV_TRY(clv__kernel_limits(ctx, OP, k, &max_wg, NULL));
-    size_t rows = 8;
-    while (rows > 1 && TILE * rows > max_wg)
+    CLV_TRY(clv__kernel_limits(ctx, OP, pl->k, &max_wg, NULL));
+    size_t rows = t->tile_rows;
+    while (rows > 1 && tile * rows > max_wg)
         rows /= 2;
-    if (TILE * rows > max_wg)
+    if (tile * rows > max_wg)
         return clv__fail(ctx, CLV_ERROR_UNSUPPORTED, OP,
                          "device allows only %zu work-items per group for this kernel", max_wg);
-    const size_t global[2] = {((size_t)src->width + TILE - 1) / TILE * TILE,
-                              ((size_t)src->height + TILE - 1) / TILE * rows};
-    const size_t local[2] = {TILE, rows};
-    CLV_TRY(CLV_LAUNCH(ctx, OP, k, 2, global, local, CLV_ARG(src->mem), CLV_ARG(sp),
-                       CLV_ARG(dst->mem), CLV_ARG(dp), CLV_ARG(src->width),
-                       CLV_ARG(src->height)));
+    pl->src_pitch = sp;
+    pl->dst_pitch = dp;
+    pl->g[0] = ((size_t)src->width + tile - 1) / tile * tile;
+    pl->g[1] = ((size_t)src->height + tile - 1) / tile * rows;
+    pl->l[0] = tile;
+    pl->l[1] = rows;
 out:
     return status;
 }

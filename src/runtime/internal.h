@@ -21,22 +21,14 @@
 #define CLV_WUR __attribute__((warn_unused_result))
 #define CLV_PRINTF(a, b) __attribute__((format(printf, a, b)))
 
-/* Kernel source files, read at context creation. COMMON is the prelude that
- * is prepended to every other source. Adding a family: one entry here and
- * one name in clv__source_names (program.c). */
+/* Kernel source files, read at context creation: CLV__SRC_<ID> for each
+ * entry of src/runtime/sources.def, the one list of them (adding a family is
+ * one line there). CLV__SRC_COMMON is the prelude prepended to every other
+ * source. */
 typedef enum clv__source_id {
-    CLV__SRC_COMMON = 0,
-    CLV__SRC_TRANSPOSE,
-    CLV__SRC_RESIZE,
-    CLV__SRC_BOX,
-    CLV__SRC_GAUSSIAN,
-    CLV__SRC_GRID,
-    CLV__SRC_BILATERAL,
-    CLV__SRC_FARNEBACK,
-    CLV__SRC_FLOW_UTIL,
-    CLV__SRC_PYRAMID,
-    CLV__SRC_CORNERS,
-    CLV__SRC_LK,
+#define CLV_SOURCE(id, file) CLV__SRC_##id,
+#include "runtime/sources.def"
+#undef CLV_SOURCE
     CLV__SRC_COUNT
 } clv__source_id;
 

@@ -16,19 +16,11 @@
 
 #include "version.h"
 
+/* File names of the kernel sources, from src/runtime/sources.def. */
 const char *const clv__source_names[CLV__SRC_COUNT] = {
-    [CLV__SRC_COMMON] = "common.cl",
-    [CLV__SRC_TRANSPOSE] = "transpose.cl",
-    [CLV__SRC_RESIZE] = "resize.cl",
-    [CLV__SRC_BOX] = "box.cl",
-    [CLV__SRC_GAUSSIAN] = "gaussian.cl",
-    [CLV__SRC_GRID] = "bilateral_grid.cl",
-    [CLV__SRC_FARNEBACK] = "farneback.cl",
-    [CLV__SRC_BILATERAL] = "bilateral.cl",
-    [CLV__SRC_FLOW_UTIL] = "flow_util.cl",
-    [CLV__SRC_PYRAMID] = "pyramid.cl",
-    [CLV__SRC_CORNERS] = "corners.cl",
-    [CLV__SRC_LK] = "lk.cl",
+#define CLV_SOURCE(id, file) [CLV__SRC_##id] = file,
+#include "runtime/sources.def"
+#undef CLV_SOURCE
 };
 
 /* Read a whole kernel source file into a NUL-terminated buffer. Symlinks
