@@ -56,6 +56,9 @@ enum {
                                        with the meaning in special_doc */
     CLV_PARAM_SPECIAL_BELOW = 1 << 7, /* with HAS_SPECIAL: every value <= special is valid
                                          and means the same (sigma_y <= 0: sigma_x) */
+    CLV_PARAM_FREE_SIZE = 1 << 8, /* output IMAGE: its width and height are the caller's
+                                     choice (clv_resize's dst); clv_op_output_shape gives
+                                     0 x 0 and the type and channels of its `like` */
 };
 
 /* Pixel types and channel counts an image parameter accepts: bit t of
@@ -103,7 +106,11 @@ typedef struct clv_param_desc {
     const char *elem_type;
     const char *length_param;
     /* Command-line spellings besides --name-with-dashes, space-separated
-     * ("--sigma"), or NULL. */
+     * ("--sigma"), or NULL. One spelling given to two consecutive INT
+     * parameters takes one value "WxH" for both (ksize_x and ksize_y:
+     * "--ksize 5x3"). The clv command line takes required images as
+     * positionals (inputs, then outputs) and optional ones as options naming
+     * a file (--edge FILE). */
     const char *cli_alias;
 } clv_param_desc;
 

@@ -493,14 +493,15 @@ CLV_API clv_status clv_op_output_shape(const clv_op_desc *op, const clv_arg *arg
         return op->shape(&r, a, index, width, height, channels, type);
     const int j = p->like ? clv_op_param_index(op, p->like) : -1;
     const clv_image *ref = j >= 0 ? a[j].v.p : NULL;
+    const int free_size = (p->flags & CLV_PARAM_FREE_SIZE) != 0;
     if (!ref || (p->like_flags & (CLV_LIKE_TYPE | CLV_LIKE_CHANNELS)) !=
                     (CLV_LIKE_TYPE | CLV_LIKE_CHANNELS) ||
-        !(p->like_flags & (CLV_LIKE_SIZE | CLV_LIKE_TRANSPOSED)))
+        (!free_size && !(p->like_flags & (CLV_LIKE_SIZE | CLV_LIKE_TRANSPOSED))))
         return clv__report_fail(&r, CLV_ERROR_INVALID_ARGUMENT, "the shape of %s needs %s",
                                 p->name, p->like ? p->like : "its inputs");
     const int t = (p->like_flags & CLV_LIKE_TRANSPOSED) != 0;
-    *width = t ? clv_image_height(ref) : clv_image_width(ref);
-    *height = t ? clv_image_width(ref) : clv_image_height(ref);
+    *width = free_size ? 0 : t ? clv_image_height(ref) : clv_image_width(ref);
+    *height = free_size ? 0 : t ? clv_image_width(ref) : clv_image_height(ref);
     *channels = clv_image_channels(ref);
     *type = clv_image_type(ref);
     return CLV_OK;
