@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Portability lint of the kernel sources: the files src/runtime/sources.def
+"""Portability lint of the kernel sources: the files src/ops/ops.def
 lists (the one list of them, which the library loads and meson installs) and
 the test-only tests/cl/*.cl. A cl/*.cl missing from the list, or a listed file
 missing from cl/, is a finding too: it would be neither loaded nor installed.
@@ -41,12 +41,12 @@ def strip_comments(text):
     return re.sub(r"//[^\n]*", blank, text)
 
 
-SOURCES = os.path.join(ROOT, "src", "runtime", "sources.def")
+SOURCES = os.path.join(ROOT, "src", "ops", "ops.def")
 ENTRY = re.compile(r'^CLV_SOURCE\(\s*(\w+)\s*,\s*"([^"]+\.cl)"\s*\)\s*$')
 
 
 def listed_sources():
-    """File names in sources.def, in order; an entry line it cannot read
+    """File names of the CLV_SOURCE entries of ops.def, in order; an entry line it cannot read
     (a form meson.build's reader would misread too) raises SystemExit."""
     names = []
     with open(SOURCES, encoding="utf-8") as f:
@@ -65,14 +65,14 @@ def main():
     hits = 0
     on_disk = {os.path.basename(p) for p in glob.glob(os.path.join(ROOT, "cl", "*.cl"))}
     for name in sorted(on_disk - set(names)):
-        print("cl/%s: not listed in src/runtime/sources.def (neither loaded nor installed)" % name)
+        print("cl/%s: not listed in src/ops/ops.def (neither loaded nor installed)" % name)
         hits += 1
     for name in names:
         if name not in on_disk:
-            print("src/runtime/sources.def: lists %s, not found in cl/" % name)
+            print("src/ops/ops.def: lists %s, not found in cl/" % name)
             hits += 1
     if len(names) != len(set(names)) or not names or names[0] != "common.cl":
-        print("src/runtime/sources.def: each file once, common.cl first (got %s)" % names)
+        print("src/ops/ops.def: each file once, common.cl first (got %s)" % names)
         hits += 1
     files = [os.path.join(ROOT, "cl", n) for n in names if n in on_disk] + \
         sorted(glob.glob(os.path.join(ROOT, "tests", "cl", "*.cl")))

@@ -22,13 +22,17 @@
 #define CLV_PRINTF(a, b) __attribute__((format(printf, a, b)))
 
 /* Kernel source files, read at context creation: CLV__SRC_<ID> for each
- * entry of src/runtime/sources.def, the one list of them (adding a family is
+ * CLV_SOURCE entry of src/ops/ops.def, the one registry (adding a family is
  * one line there). CLV__SRC_COMMON is the prelude prepended to every other
  * source. */
 typedef enum clv__source_id {
 #define CLV_SOURCE(id, file) CLV__SRC_##id,
-#include "runtime/sources.def"
+#define CLV_OP(sym, file)
+#define CLV_OP_FILE(file)
+#include "ops/ops.def"
 #undef CLV_SOURCE
+#undef CLV_OP
+#undef CLV_OP_FILE
     CLV__SRC_COUNT
 } clv__source_id;
 
@@ -419,8 +423,12 @@ extern const int clv__border_values[5];
      .enum_values = clv__border_values}
 
 /* Every described operation (one list: src/ops/ops.def). */
-#define CLV_OP(sym) extern const clv_op_desc clv__op_##sym;
+#define CLV_SOURCE(id, file)
+#define CLV_OP(sym, file) extern const clv_op_desc clv__op_##sym;
+#define CLV_OP_FILE(file)
 #include "ops/ops.def"
+#undef CLV_SOURCE
 #undef CLV_OP
+#undef CLV_OP_FILE
 
 #endif

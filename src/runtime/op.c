@@ -11,9 +11,13 @@
 /* ---- registry (one entry per described operation) ---- */
 
 static const clv_op_desc *const registry[] = {
-#define CLV_OP(sym) &clv__op_##sym,
+#define CLV_SOURCE(id, file)
+#define CLV_OP(sym, file) &clv__op_##sym,
+#define CLV_OP_FILE(file)
 #include "ops/ops.def"
+#undef CLV_SOURCE
 #undef CLV_OP
+#undef CLV_OP_FILE
 };
 enum { NOPS = (int)(sizeof registry / sizeof registry[0]) };
 

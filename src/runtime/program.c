@@ -16,11 +16,15 @@
 
 #include "version.h"
 
-/* File names of the kernel sources, from src/runtime/sources.def. */
+/* File names of the kernel sources, from src/ops/ops.def. */
 const char *const clv__source_names[CLV__SRC_COUNT] = {
 #define CLV_SOURCE(id, file) [CLV__SRC_##id] = file,
-#include "runtime/sources.def"
+#define CLV_OP(sym, file)
+#define CLV_OP_FILE(file)
+#include "ops/ops.def"
 #undef CLV_SOURCE
+#undef CLV_OP
+#undef CLV_OP_FILE
 };
 
 /* Read a whole kernel source file into a NUL-terminated buffer. Symlinks
