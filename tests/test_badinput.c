@@ -246,6 +246,8 @@ static const row rows[] = {
     VAL("clv_op_call", "NULL context, NULL op, NULL args with a count", .i0 = 0),
     VAL("clv_op_check", "NULL op; unknown, repeated, ill-typed names; msg filled", .i0 = 0),
     VAL("clv_op_output_shape", "NULL outputs, not an output, missing input", .i0 = 0),
+    VAL("clv_param_check", "NULL p or value, NaN, wrong type, off-enum; msg filled", .i0 = 0),
+    VAL("clv_param_rule", "NULL p or buffer, size 1: no crash, NUL-terminated", .i0 = 0),
     /* ---- status.h ---- */
     VAL("clv_status_string", "every pinned status has its own string", .i0 = 1),
     VAL("clv_status_string", "unknown value -99", .i0 = -99, .s = "unknown status"),
@@ -2029,6 +2031,40 @@ static long h_op_output_shape(const row *r)
            strstr(m, "src") != NULL;
 }
 
+static long h_param_check(const row *r)
+{
+    (void)r;
+    const clv_op_desc *g = clv_op_find("gaussian_blur");
+    const clv_param_desc *sx = &g->params[clv_op_param_index(g, "sigma_x")];
+    const clv_param_desc *kx = &g->params[clv_op_param_index(g, "ksize_x")];
+    const clv_param_desc *b = &g->params[clv_op_param_index(g, "border")];
+    char m[256];
+    const clv_arg nan_v = CLV_ARG_DOUBLE("sigma_x", NAN), img = CLV_ARG_PTR("x", CLV_PARAM_IMAGE, NULL);
+    const clv_arg even = CLV_ARG_INT("ksize_x", 4), zero = CLV_ARG_INT("ksize_x", 0);
+    const clv_arg off = CLV_ARG_INT("border", 99), frac = CLV_ARG_DOUBLE("ksize_x", 2.5);
+    return clv_param_check(NULL, &even, m, sizeof m) == E_ARG &&
+           clv_param_check(kx, NULL, m, sizeof m) == E_ARG &&
+           clv_param_check(sx, &nan_v, m, sizeof m) == E_ARG && strstr(m, "sigma_x") &&
+           clv_param_check(sx, &img, m, sizeof m) == E_ARG && strstr(m, "type") &&
+           clv_param_check(kx, &even, m, sizeof m) == E_ARG && strstr(m, "odd") &&
+           clv_param_check(kx, &frac, m, sizeof m) == E_ARG &&
+           clv_param_check(b, &off, NULL, 0) == E_ARG &&
+           clv_param_check(kx, &zero, m, sizeof m) == OK && m[0] == '\0';
+}
+static long h_param_rule(const row *r)
+{
+    (void)r;
+    const clv_op_desc *g = clv_op_find("gaussian_blur");
+    char m[64] = "x", one[1] = {'x'};
+    clv_param_rule(NULL, m, sizeof m);
+    if (m[0] != '\0')
+        return 0;
+    clv_param_rule(&g->params[0], NULL, 0);
+    clv_param_rule(&g->params[clv_op_param_index(g, "border")], one, sizeof one);
+    clv_param_rule(&g->params[clv_op_param_index(g, "ksize_x")], m, sizeof m);
+    return one[0] == '\0' && strcmp(m, "0 or odd in 1..255") == 0;
+}
+
 /* Every public function: name and handler. The handler calls it, so a
  * function that disappears or changes its signature breaks the build. */
 static const struct api {
@@ -2044,6 +2080,8 @@ static const struct api {
     {"clv_op_call", h_op_call},
     {"clv_op_check", h_op_check},
     {"clv_op_output_shape", h_op_output_shape},
+    {"clv_param_check", h_param_check},
+    {"clv_param_rule", h_param_rule},
     {"clv_status_string", h_status_string},
     {"clv_context_options_default", h_options_default},
     {"clv_context_create", h_context_create},

@@ -209,7 +209,8 @@ class Cmd:
     in args (the value follows the option). required: options whose removal
     is a usage error. flags: options without a value."""
 
-    def __init__(self, args, ins=None, outs=None, opts=None, required=(), flags=(), ints=()):
+    def __init__(self, args, ins=None, outs=None, opts=None, required=(), flags=(), ints=(),
+                 words=()):
         self.args = args
         self.ins = ins or {}
         self.outs = outs or {}
@@ -217,6 +218,7 @@ class Cmd:
         self.required = required
         self.flags = flags
         self.ints = ints
+        self.words = words  # options whose values are not numbers (enums, files)
 
     @property
     def name(self):
@@ -261,7 +263,8 @@ def rows_for(m, c, F):
         if opt in c.required:
             m.expect("%s: required %s missing" % (name, opt), without, USAGE)
         values = list(bad)
-        if opt not in ("--border", "--edge", "--points", "--draw", "--color"):
+        if opt not in ("--border", "--edge", "--points", "--draw", "--color") \
+                and opt not in c.words:
             values += BAD_NUMBERS
         if opt in c.ints:
             values += BAD_INTEGERS
@@ -392,30 +395,179 @@ class Fixture:
         return bad
 
 
+# ---- rows generated from the operations' descriptors --------------------
+
+def read_params(name):
+    """'clv help --params NAME': one dict per positional and option."""
+    rc, out, err = run(["help", "--params", name])
+    if rc != 0:
+        raise SystemExit("clv help --params %s failed: %s" % (name, err))
+    rows = []
+    for line in out.splitlines():
+        f = line.split("\t")
+        if len(f) != 10:
+            raise SystemExit("clv help --params %s: bad line %r" % (name, line))
+        rows.append({"spelling": f[0], "kind": f[1], "params": f[2].split(","), "type": f[3],
+                     "min": float(f[4]), "max": float(f[5]),
+                     "flags": set() if f[6] == "-" else set(f[6].split(",")),
+                     "special": float(f[7]), "def": float(f[8]), "choices": f[9]})
+    return rows
+
+
+def valid(r, v):
+    """Whether number v follows the rule of option row r (as op.h defines it)."""
+    fl = r["flags"]
+    if math.isnan(v) or math.isinf(v):
+        return False
+    if "special" in fl and (v == r["special"] or ("special_below" in fl and v <= r["special"])):
+        return True
+    if math.isfinite(r["min"]) and (v <= r["min"] if "min_open" in fl else v < r["min"]):
+        return False
+    if math.isfinite(r["max"]) and (v >= r["max"] if "max_open" in fl else v > r["max"]):
+        return False
+    if "odd" in fl and v % 2 == 0:
+        return False
+    if r["type"] == "int" and v != int(v):
+        return False
+    return True
+
+
+def good_value(r):
+    """A value the rule takes: the default when valid, else one near the range's low end."""
+    cands = [r["def"], r["min"], r["min"] + 1, r["min"] + 0.5, r["max"], r["max"] - 1, 1.0, 0.0]
+    for v in cands:
+        if math.isfinite(v) and valid(r, v) and (r["type"] != "int" or v == int(v)):
+            return v
+    raise SystemExit("no valid value for %s" % r["spelling"])
+
+
+def fmt(r, v):
+    return "%d" % v if r["type"] == "int" else repr(float(v))
+
+
+def bad_values(r):
+    """Just outside each closed or open range end, and an even value of an
+    odd-only rule, where the rule refuses them."""
+    out = []
+    step = 1.0 if r["type"] == "int" else None
+    for end, sign, is_open in ((r["min"], -1, "min_open" in r["flags"]),
+                               (r["max"], +1, "max_open" in r["flags"])):
+        if not math.isfinite(end):
+            continue
+        if is_open:
+            vals = [end]
+        elif step:
+            vals = [end + sign * step]
+        else:
+            vals = [end + sign * max(abs(end) * 1e-6, 1e-6)]
+        out += [v for v in vals if not valid(r, v)]
+    if "odd" in r["flags"]:
+        lo = r["min"] if math.isfinite(r["min"]) else 0
+        even = lo + 1 if lo % 2 else lo
+        if not valid(r, even):
+            out.append(even)
+    return out
+
+
+def described_command(F, name):
+    """The Cmd of a described operation, from its descriptor alone."""
+    rows = read_params(name)
+    o = F.m.out
+    args, ins, outs, opts = [name], {}, {}, {}
+    required, flags, ints, words = [], [], [], []
+    seen = set()
+    # a pair first: it sets both its parameters, which their own options
+    # then leave alone
+    for r in sorted(rows, key=lambda r: r["kind"] != "pair"):
+        k = r["kind"]
+        if k in ("in", "out"):
+            continue
+        if k == "size":
+            args += [r["spelling"], "7x5"]
+            opts[r["spelling"]] = ["0x5", "7x0", "-1x5", "7", "7x5x3", "65537x1", "7.5x5"]
+            required.append(r["spelling"])
+            ints.append(r["spelling"])
+            continue
+        if k == "pair":
+            v = fmt(r, good_value(r))
+            args += [r["spelling"], "%sx%s" % (v, v)]
+            opts[r["spelling"]] = ["%sx%s" % (fmt(r, b), v) for b in bad_values(r)] + \
+                                  ["%sx%s" % (v, fmt(r, b)) for b in bad_values(r)] + [v, "x" + v]
+            ints.append(r["spelling"])
+            if "required" in r["flags"]:
+                required.append(r["spelling"])
+            seen.update(r["params"])
+            continue
+        if r["params"][0] in seen:
+            continue  # an alias of, or a side of, an option already on the line
+        seen.update(r["params"])
+        if k == "flag":
+            args.append(r["spelling"])
+            flags.append(r["spelling"])
+        elif k == "file":
+            continue
+        elif r["type"] == "enum":
+            names = r["choices"].split(",")
+            args += [r["spelling"], names[-1]]
+            opts[r["spelling"]] = ["nosuch", "", names[0] + "x", "-1", ",".join(names[:2])]
+            words.append(r["spelling"])
+        else:
+            args += [r["spelling"], fmt(r, good_value(r))]
+            opts[r["spelling"]] = [fmt(r, b) for b in bad_values(r)]
+            if r["type"] == "int":
+                ints.append(r["spelling"])
+            if "required" in r["flags"]:
+                required.append(r["spelling"])
+    for r in rows:
+        if r["kind"] == "in":
+            types, chans = r["choices"].split(";")
+            path = F.flo if (types, chans) == ("f32", "2") else \
+                F.img if "u8" in types.split(",") else F.hdr
+            ins[len(args)] = "flo" if path == F.flo else "img" if path == F.img else "hdr"
+            args.append(path)
+    for r in rows:
+        if r["kind"] == "out":
+            flo = r["spelling"].endswith(".flo")
+            outs[len(args)] = "flo" if flo else "img"
+            args.append(os.path.join(o, "%s_%s.%s" % (name, r["params"][0], "flo" if flo else "png")))
+    return Cmd(args, ins=ins, outs=outs, opts=opts, required=tuple(required), flags=tuple(flags),
+               ints=tuple(ints), words=tuple(words))
+
+
+def described_names():
+    """The commands of 'clv --help' that are described operations (those
+    'clv help --params' answers for)."""
+    rc, out, err = run(["--help"])
+    names, section = [], False
+    for line in out.splitlines():
+        if line.startswith("commands:"):
+            section = True
+        elif section and line.startswith("  ") and line.strip():
+            n = line.split()[0]
+            if run(["help", "--params", n])[0] == 0:
+                names.append(n)
+        elif section and not line.strip():
+            section = False
+    return names
+
+
 def commands(F):
+    """Hand-written rows for the workflow commands, then one generated Cmd
+    per described operation."""
+    described = described_names()
+    return [c for c in workflow_commands(F) if c.name not in described] + \
+        [described_command(F, n) for n in described]
+
+
+def workflow_commands(F):
     o = F.m.out
     out = lambda n: os.path.join(o, n)
     B = ["mirror", "REFLECT_101", "reflect 101", "0", "", "wrap,reflect"]
     return [
-        Cmd(["transpose", F.img, out("t.png")], ins={1: "img"}, outs={2: "img"}),
         Cmd(["resize", "--size", "7x5", F.img, out("r.png")], ins={3: "img"}, outs={4: "img"},
             opts={"--size": ["0x5", "7x0", "-1x5", "7", "x5", "7x", "7x5x3", "65537x1", "1x65537",
                              "7.5x5", "axb", "7X-5"]},
             required=("--size",), ints=("--size",)),
-        Cmd(["box", "--ksize", "3x3", "--border", "wrap", F.img, out("b.png")], ins={5: "img"},
-            outs={6: "img"},
-            opts={"--ksize": ["0x3", "3x0", "256x3", "3x256", "-3x3", "3"], "--border": B},
-            required=("--ksize",), ints=("--ksize",)),
-        Cmd(["gaussian", "--sigma", "1.5", "--sigma-y", "2", "--ksize", "5x5", "--border",
-             "reflect", F.img, out("g.png")], ins={9: "img"}, outs={10: "img"},
-            opts={"--sigma": ["0", "-1", "-0", "1e-999"], "--sigma-y": ["0", "-2"],
-                  "--ksize": ["4x4", "5x2", "257x3", "-1x3", "5"], "--border": B},
-            required=("--sigma",), ints=("--ksize",)),
-        Cmd(["bilateral", "--sigma-space", "2", "--sigma-range", "30", "--radius", "3",
-             "--border", "constant", F.img, out("bl.png")], ins={9: "img"}, outs={10: "img"},
-            opts={"--sigma-space": ["0", "-2"], "--sigma-range": ["0", "-30"],
-                  "--radius": ["-1", "65", "1.5", "3x3"], "--border": B},
-            required=("--sigma-space", "--sigma-range"), ints=("--radius",)),
         Cmd(["grid", "--sigma-space", "4", "--sigma-range", "25", "--blur", "1", "--edge", F.rgb,
              F.rgb, out("gr.png")], ins={8: "img", 9: "img"}, outs={10: "img"},
             opts={"--sigma-space": ["0.5", "0", "-4"], "--sigma-range": ["0", "-25"],
@@ -453,7 +605,6 @@ def commands(F):
                   "--color": [""]},
             flags=("--gaussian",), ints=("--levels", "--winsize", "--iterations", "--poly-n")),
         Cmd(["flow-eval", F.flo, F.flo], ins={1: "flo", 2: "flo"}),
-        Cmd(["warp", F.img, F.flo, out("w.png")], ins={1: "img", 2: "flo"}, outs={3: "img"}),
         Cmd(["flow-seq", "--levels", "1", "--winsize", "5", "--color",
              os.path.join(F.frames, "*.png"), out("seq")], outs={7: "dir"},
             opts={"--levels": ["-1", "17"], "--winsize": ["4"]}, flags=("--color",),

@@ -154,6 +154,11 @@ CLV_API clv_status clv_param_enum_value(const clv_param_desc *p, const char *nam
 /* The name of enum value `value` of p, or NULL. */
 CLV_API const char *clv_param_enum_name(const clv_param_desc *p, int value);
 
+/* The rule a value of p must follow, as the messages say it: "odd in 1..255",
+ * "0 or odd in 1..255", "> 0", "reflect101, replicate, ..." (enums), "u8, u16
+ * or f32 with 1..4 channels" (images); "" for other types. For help texts. */
+CLV_API void clv_param_rule(const clv_param_desc *p, char *buf, size_t size);
+
 /* ---- calls by name ---- */
 
 /* One named argument of a call by name. */
@@ -181,6 +186,12 @@ typedef struct clv_arg {
 CLV_API clv_status clv_op_call(clv_context *ctx, const clv_op_desc *op, const clv_arg *args,
                                int nargs);
 
+/* One value against p's own rule (range, odd, special value, enum, bool),
+ * before a call: CLV_OK, or CLV_ERROR_INVALID_ARGUMENT with the reason in
+ * msg ("ksize_x must be in 1..255 (got 0)"). Values are taken as
+ * clv_op_call takes them. Rules between parameters need clv_op_check. */
+CLV_API clv_status clv_param_check(const clv_param_desc *p, const clv_arg *value, char *msg,
+                                   size_t msg_size);
 /* The parameter checks alone, without running: what clv_op_call would
  * refuse about the numbers and enums (images, pyramids and arrays are not
  * looked at and may be NULL). ctx may be NULL; then the message goes to msg

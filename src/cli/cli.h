@@ -38,11 +38,7 @@ typedef int (*cli_command_fn)(const cli_globals *g, int argc, char **argv);
 
 /* Sub-commands (cmd_filter.c, cmd_edge.c, cmd_flow.c, cmd_demo.c). */
 int cli_cmd_devices(const cli_globals *g, int argc, char **argv);
-int cli_cmd_transpose(const cli_globals *g, int argc, char **argv);
 int cli_cmd_resize(const cli_globals *g, int argc, char **argv);
-int cli_cmd_box(const cli_globals *g, int argc, char **argv);
-int cli_cmd_gaussian(const cli_globals *g, int argc, char **argv);
-int cli_cmd_bilateral(const cli_globals *g, int argc, char **argv);
 int cli_cmd_grid(const cli_globals *g, int argc, char **argv);
 int cli_cmd_tonemap(const cli_globals *g, int argc, char **argv);
 int cli_cmd_pyramid(const cli_globals *g, int argc, char **argv);
@@ -50,9 +46,16 @@ int cli_cmd_corners(const cli_globals *g, int argc, char **argv);
 int cli_cmd_track(const cli_globals *g, int argc, char **argv);
 int cli_cmd_flow(const cli_globals *g, int argc, char **argv);
 int cli_cmd_flow_eval(const cli_globals *g, int argc, char **argv);
-int cli_cmd_warp(const cli_globals *g, int argc, char **argv);
 int cli_cmd_flow_seq(const cli_globals *g, int argc, char **argv);
 int cli_cmd_demo(const cli_globals *g, int argc, char **argv);
+
+/* Any described operation the command line can drive (cmd_op.c): options,
+ * positionals and help from its descriptor. argv[0] is the name typed. */
+int cli_op_supported(const clv_op_desc *op);
+int cli_cmd_op(const cli_globals *g, const clv_op_desc *op, int argc, char **argv);
+int cli_op_help(const clv_op_desc *op, const char *cmd);
+/* 'clv help --params OP': the descriptor as tab-separated lines (cmd_op.c). */
+int cli_op_params(const clv_op_desc *op, const char *cmd);
 
 /* ---- errors ---------------------------------------------------------- */
 

@@ -3,6 +3,7 @@
 
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 typedef struct cli_command {
@@ -11,15 +12,13 @@ typedef struct cli_command {
     const char *summary;
 } cli_command;
 
+/* Workflows: commands that are more than one operation (or need files the
+ * generic command line cannot express yet). Every other command is a
+ * described operation (clv_op_find: its CLI or descriptor name), run by
+ * cli_cmd_op from its descriptor. */
 static const cli_command commands[] = {
     {"devices", cli_cmd_devices, "list OpenCL platforms and devices"},
-    {"transpose", cli_cmd_transpose, "IN OUT: swap rows and columns"},
     {"resize", cli_cmd_resize, "--size WxH IN OUT: bilinear resize"},
-    {"box", cli_cmd_box, "--ksize WxH [--border B] IN OUT: mean filter"},
-    {"gaussian", cli_cmd_gaussian,
-     "--sigma S [--sigma-y S] [--ksize WxH] [--border B] IN OUT: Gaussian blur"},
-    {"bilateral", cli_cmd_bilateral,
-     "--sigma-space S --sigma-range R [--radius N] [--border B] IN OUT: bilateral"},
     {"grid", cli_cmd_grid,
      "--sigma-space S --sigma-range R [--blur B] [--edge E] IN OUT: fast bilateral"},
     {"tonemap", cli_cmd_tonemap,
@@ -31,10 +30,26 @@ static const cli_command commands[] = {
      "[--points F | --corners N] PREV NEXT OUT.csv: Lucas-Kanade tracking"},
     {"flow", cli_cmd_flow, "[options] PREV NEXT OUT.flo [--color OUT.png]: Farneback dense flow"},
     {"flow-eval", cli_cmd_flow_eval, "EST.flo GT.flo: endpoint and angular errors"},
-    {"warp", cli_cmd_warp, "IN FLOW.flo OUT: warp an image by a flow field"},
     {"flow-seq", cli_cmd_flow_seq, "[options] FRAME_GLOB OUT_DIR: flow over a frame sequence"},
     {"demo", cli_cmd_demo, "[DIR]: run every operation on the bundled images, results into DIR"},
 };
+
+static const cli_command *find_workflow(const char *name)
+{
+    for (size_t c = 0; c < sizeof commands / sizeof commands[0]; c++)
+        if (strcmp(name, commands[c].name) == 0)
+            return &commands[c];
+    return NULL;
+}
+
+/* The described operation a command name runs, or NULL (workflows first). */
+static const clv_op_desc *find_op(const char *name)
+{
+    if (find_workflow(name))
+        return NULL;
+    const clv_op_desc *op = clv_op_find(name);
+    return op && cli_op_supported(op) ? op : NULL;
+}
 
 static void usage(FILE *f)
 {
@@ -47,8 +62,14 @@ static void usage(FILE *f)
                "files; points and corners are CSV files with a header line.\n"
                "\n"
                "commands:\n");
+    for (int i = 0; i < clv_op_count(); i++) {
+        const clv_op_desc *op = clv_op_get(i);
+        const char *name = op->cli_name ? op->cli_name : op->name;
+        if (find_op(name) == op)
+            fprintf(f, "  %-13s %s\n", name, op->summary);
+    }
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
-        fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
+        fprintf(f, "  %-13s %s\n", commands[i].name, commands[i].summary);
     fprintf(f, "\n"
                "options:\n"
                "  --device SPEC  OpenCL device: gpu, cpu, P:D (indices from 'clv devices') or a\n"
@@ -59,7 +80,9 @@ static void usage(FILE *f)
                "  --verbose      say on stderr which device SPEC chose and why\n"
                "                 ('clv devices' marks it too)\n"
                "  --version      print the version\n"
-               "  -h, --help     this text; 'clv COMMAND --help' for a command\n"
+               "  -h, --help     this text; 'clv help COMMAND' or 'clv COMMAND --help' for a\n"
+               "                 command (its options, ranges and defaults)\n"
+               "Global options may also follow the command name.\n"
                "\n"
                "borders (--border): reflect101 (default), replicate, reflect, constant, wrap\n"
                "exit status: 0 success, 1 failure, 2 bad command line\n");
@@ -142,13 +165,75 @@ int main(int argc, char **argv)
 
     const char *name = argv[i];
     if (strcmp(name, "help") == 0) {
-        usage(stdout);
-        return CLI_EXIT_OK;
+        if (i + 1 >= argc) {
+            usage(stdout);
+            return CLI_EXIT_OK;
+        }
+        const int params = strcmp(argv[i + 1], "--params") == 0;
+        if (i + 2 + params != argc)
+            return cli_usage_error("help", "give one command name (help [--params] COMMAND)");
+        const char *topic = argv[i + 1 + params];
+        if (params) {
+            const clv_op_desc *op = find_op(topic);
+            if (op)
+                return cli_op_params(op, topic);
+            cli_error(topic, "not an operation (only described operations have --params)");
+            return CLI_EXIT_USAGE;
+        }
+        const clv_op_desc *op = find_op(topic);
+        if (op)
+            return cli_op_help(op, topic);
+        const cli_command *w = find_workflow(topic);
+        if (w) {
+            char *help_argv[] = {(char *)w->name, (char *)"--help", NULL};
+            return w->fn(&g, 2, help_argv);
+        }
+        cli_error(topic, "unknown command (see 'clv --help')");
+        return CLI_EXIT_USAGE;
     }
-    for (size_t c = 0; c < sizeof commands / sizeof commands[0]; c++) {
-        if (strcmp(name, commands[c].name) == 0)
-            return commands[c].fn(&g, argc - i, argv + i);
+    const cli_command *w = find_workflow(name);
+    const clv_op_desc *op = w ? NULL : find_op(name);
+    if (!w && !op) {
+        cli_error(name, "unknown command (see 'clv --help')");
+        return CLI_EXIT_USAGE;
     }
-    cli_error(name, "unknown command (see 'clv --help')");
-    return CLI_EXIT_USAGE;
+    /* Global options after the command name: taken out of its arguments
+     * (up to a "--", after which everything is the command's). */
+    char **args = malloc(sizeof *args * (size_t)(argc - i + 1));
+    if (!args) {
+        cli_error(name, "out of memory");
+        return CLI_EXIT_RUNTIME;
+    }
+    int n = 0, rest = 0;
+    args[n++] = argv[i];
+    for (int j = i + 1; j < argc; j++) {
+        const char *arg = argv[j];
+        if (!rest && strcmp(arg, "--") == 0)
+            rest = 1;
+        if (rest) {
+            args[n++] = argv[j];
+        } else if (strcmp(arg, "--time") == 0) {
+            g.time = 1;
+        } else if (strcmp(arg, "--verbose") == 0) {
+            g.verbose = 1;
+        } else if (strcmp(arg, "--device") == 0) {
+            if (j + 1 >= argc) {
+                free(args);
+                return cli_usage_error(name, "option --device needs a value");
+            }
+            g.device = argv[++j];
+        } else if (strncmp(arg, "--device=", 9) == 0) {
+            g.device = arg + 9;
+        } else {
+            args[n++] = argv[j];
+        }
+    }
+    args[n] = NULL;
+    int rc;
+    if (g.device && !*g.device)
+        rc = cli_usage_error(name, "--device needs a non-empty SPEC");
+    else
+        rc = w ? w->fn(&g, n, args) : cli_cmd_op(&g, op, n, args);
+    free(args);
+    return rc;
 }

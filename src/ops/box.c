@@ -189,8 +189,10 @@ static const clv_param_desc box_params[] = {
                  CLV_TYPES_ALL, CLV_CHANNELS_1_4, NULL, 0),
     CLV__P_IMAGE("dst", "destination", "the result, like src", CLV_PARAM_OUTPUT, 0, 0, "src",
                  CLV_LIKE_ALL),
-    CLV__P_INT("ksize_x", "window width", "px", 1, CLV_BOX_MAX_KSIZE, 0, 3),
-    CLV__P_INT("ksize_y", "window height", "px", 1, CLV_BOX_MAX_KSIZE, 0, 3),
+    {.name = "ksize_x", .type = CLV_PARAM_INT, .flags = CLV_PARAM_INPUT, .doc = "window width",
+     .unit = "px", .min = 1, .max = CLV_BOX_MAX_KSIZE, .def = 3, .cli_alias = "--ksize"},
+    {.name = "ksize_y", .type = CLV_PARAM_INT, .flags = CLV_PARAM_INPUT, .doc = "window height",
+     .unit = "px", .min = 1, .max = CLV_BOX_MAX_KSIZE, .def = 3, .cli_alias = "--ksize"},
     CLV__P_BORDER,
 };
 

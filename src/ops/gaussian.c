@@ -274,11 +274,11 @@ static const clv_param_desc gaussian_params[] = {
     {.name = "ksize_x", .type = CLV_PARAM_INT,
      .flags = CLV_PARAM_INPUT | CLV_PARAM_OPTIONAL | CLV_PARAM_ODD | CLV_PARAM_HAS_SPECIAL,
      .doc = "kernel width", .unit = "px", .min = 1, .max = CLV_GAUSSIAN_MAX_KSIZE, .def = 0,
-     .special = 0, .special_doc = "0: 2*ceil(3*sigma_x)+1"},
+     .special = 0, .special_doc = "0: 2*ceil(3*sigma_x)+1", .cli_alias = "--ksize"},
     {.name = "ksize_y", .type = CLV_PARAM_INT,
      .flags = CLV_PARAM_INPUT | CLV_PARAM_OPTIONAL | CLV_PARAM_ODD | CLV_PARAM_HAS_SPECIAL,
      .doc = "kernel height", .unit = "px", .min = 1, .max = CLV_GAUSSIAN_MAX_KSIZE, .def = 0,
-     .special = 0, .special_doc = "0: 2*ceil(3*sigma_y)+1"},
+     .special = 0, .special_doc = "0: 2*ceil(3*sigma_y)+1", .cli_alias = "--ksize"},
     CLV__P_BORDER,
 };
 

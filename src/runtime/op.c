@@ -71,6 +71,8 @@ CLV_API const char *clv_param_enum_name(const clv_param_desc *p, int value)
     return NULL;
 }
 
+static void accepted_text(const clv_param_desc *p, char *buf, size_t size);
+
 /* ---- reporting: to a context, or to a caller's buffer ---- */
 
 clv_status clv__report_fail(clv__report *r, clv_status status, const char *fmt, ...)
@@ -80,7 +82,8 @@ clv_status clv__report_fail(clv__report *r, clv_status status, const char *fmt, 
     if (r->ctx) {
         status = clv__failv(r->ctx, status, r->op->name, fmt, ap);
     } else if (r->msg && r->msg_size > 0) {
-        int n = snprintf(r->msg, r->msg_size, "%s: ", r->op->name);
+        /* no prefix for one parameter's check (clv_param_check) */
+        int n = r->op->name ? snprintf(r->msg, r->msg_size, "%s: ", r->op->name) : 0;
         if (n >= 0 && (size_t)n < r->msg_size)
             vsnprintf(r->msg + n, r->msg_size - (size_t)n, fmt, ap);
     }
@@ -111,6 +114,12 @@ static void rule_text(const clv_param_desc *p, char *buf, size_t size)
         snprintf(range, sizeof range, "%s %s", hi_open ? "<" : "<=", hi);
     } else {
         snprintf(range, sizeof range, "%s", is_int ? "an integer" : "finite");
+    }
+    const int below = (p->flags & CLV_PARAM_HAS_SPECIAL) && (p->flags & CLV_PARAM_SPECIAL_BELOW);
+    if (below && p->min == p->special && !has_hi) {
+        /* "<= 0 or >= 0": every number */
+        snprintf(buf, size, "finite");
+        return;
     }
     char special[48] = "";
     if (p->flags & CLV_PARAM_HAS_SPECIAL)
@@ -182,6 +191,64 @@ static clv_status check_scalar(clv__report *r, const clv_param_desc *p, const cl
         return CLV_OK;
     default:
         return CLV_OK;
+    }
+}
+
+CLV_API clv_status clv_param_check(const clv_param_desc *p, const clv_arg *value, char *msg,
+                                   size_t msg_size)
+{
+    if (msg && msg_size)
+        msg[0] = '\0';
+    if (!p || !value)
+        return CLV_ERROR_INVALID_ARGUMENT;
+    static const clv_op_desc unnamed = {.name = NULL};
+    clv__report r = {NULL, &unnamed, msg, msg_size};
+    clv_arg v = *value;
+    if (v.type != p->type) {
+        /* as bind() takes them: integral doubles for INT, INT for BOOL and ENUM */
+        const int int_like = p->type == CLV_PARAM_BOOL || p->type == CLV_PARAM_ENUM;
+        if (p->type == CLV_PARAM_INT && v.type == CLV_PARAM_DOUBLE && v.v.d == floor(v.v.d) &&
+            fabs(v.v.d) <= 2147483647.0)
+            v.v.i = (int)v.v.d;
+        else if (p->type == CLV_PARAM_DOUBLE && v.type == CLV_PARAM_INT)
+            v.v.d = (double)v.v.i;
+        else if (!(int_like && v.type == CLV_PARAM_INT))
+            return clv__report_fail(&r, CLV_ERROR_INVALID_ARGUMENT, "%s: wrong value type",
+                                    p->name);
+    }
+    return check_scalar(&r, p, &v);
+}
+
+CLV_API void clv_param_rule(const clv_param_desc *p, char *buf, size_t size)
+{
+    if (!buf || !size)
+        return;
+    buf[0] = '\0';
+    if (!p)
+        return;
+    switch (p->type) {
+    case CLV_PARAM_INT:
+    case CLV_PARAM_DOUBLE:
+        rule_text(p, buf, size);
+        break;
+    case CLV_PARAM_BOOL:
+        snprintf(buf, size, "0 or 1");
+        break;
+    case CLV_PARAM_ENUM: {
+        size_t n = 0;
+        for (int k = 0; k < p->n_enum && n + 1 < size; k++) {
+            int w = snprintf(buf + n, size - n, "%s%s", k ? ", " : "", p->enum_names[k]);
+            if (w < 0)
+                break;
+            n += (size_t)w;
+        }
+        break;
+    }
+    case CLV_PARAM_IMAGE:
+        accepted_text(p, buf, size);
+        break;
+    default:
+        break;
     }
 }
 
