@@ -40,7 +40,8 @@ typedef enum bench_op {
     OP_PYRAMID,   /* 4-level pyrDown pyramid of a u8 gray image */
     OP_CORNERS,   /* Shi-Tomasi, 2000 corners, quality 0.01, distance 10 */
     OP_LK,        /* pyramidal LK of 2000 corners, 21x21, 3 levels, both pyramids included */
-    OP_COUNT
+    OP_COUNT,
+    OP_DESCRIBED = 100 /* + k: cfg->described[k], any operation by its descriptor */
 } bench_op;
 
 /* Ops run when --ops is not given (bilateral16 takes seconds per call on a CPU). */
@@ -76,6 +77,16 @@ typedef struct bench_config {
     int channels[MAX_LIST];
     int n_channels;
     int combos_given; /* --types or --channels given: use their product */
+    /* --ops NAME[:param=value...] of a described operation (clvision/op.h)
+     * other than the fixed ops above: run through clv_op_call, so a new
+     * operation is benchmarked with no code here. */
+    struct described {
+        const clv_op_desc *op;
+        const char *spec; /* as given, for the label */
+        clv_arg args[32];
+        int nargs;
+    } described[MAX_LIST];
+    int n_described;
 } bench_config;
 
 static void usage(FILE *f)
@@ -84,7 +95,8 @@ static void usage(FILE *f)
             "usage: clv-bench [--device SPEC] [--reps N] [--warmup N]\n"
             "                 [--ops transpose,resize,resize_up,box5,box31,gaussian,\n"
             "                        bilateral,bilateral16,grid16,tonemap,farneback,\n"
-            "                        pyramid,corners,lk]\n"
+            "                        pyramid,corners,lk,\n"
+            "                        OPERATION[:param=value...]]\n"
             "                 [--sizes 1280x720,1920x1080,3840x2160]\n"
             "                 [--types u8,u16,f32] [--channels 1,3,4] [--list-devices]\n"
             "\n"
@@ -99,6 +111,9 @@ static void usage(FILE *f)
             "farneback on a u8 gray pair with OpenCV's common parameters; pyramid is 4\n"
             "pyrDown levels, corners 2000 Shi-Tomasi corners, lk tracks 2000 corners\n"
             "(21x21, 3 levels) including both pyramid builds.\n"
+            "Any other described operation (clv help lists them; its descriptor name or\n"
+            "command name) runs through clv_op_call with the numbers given and defaults\n"
+            "for the rest: --ops gaussian_blur:sigma_x=3:border=wrap.\n"
             "SPEC: \"gpu\", \"cpu\", \"P:D\" or a name substring (as CLV_DEVICE).\n");
 }
 
@@ -139,6 +154,47 @@ static int split_list(char *s, char **items, int max, const char *what)
     return n;
 }
 
+/* "gaussian_blur:sigma_x=3:border=wrap": a described operation and its
+ * numbers (the rest take their defaults). */
+static void parse_described(bench_config *cfg, char *item, bench_op *out)
+{
+    char *spec = strdup(item); /* kept for the label; freed at exit */
+    if (!spec)
+        die("out of memory");
+    char *name = strtok(item, ":");
+    const clv_op_desc *op = name ? clv_op_find(name) : NULL;
+    if (!op)
+        die("--ops: unknown op '%s' (neither a bench op nor a described operation)", spec);
+    struct described *d = &cfg->described[cfg->n_described];
+    d->op = op;
+    d->spec = spec;
+    for (char *kv = strtok(NULL, ":"); kv; kv = strtok(NULL, ":")) {
+        char *eq = strchr(kv, '=');
+        if (!eq || d->nargs == 32)
+            die("--ops %s: expected param=value, got '%s'", spec, kv);
+        *eq = '\0';
+        const int i = clv_op_param_index(op, kv);
+        if (i < 0)
+            die("--ops %s: %s has no parameter '%s'", spec, op->name, kv);
+        const clv_param_desc *p = &op->params[i];
+        clv_arg *a = &d->args[d->nargs++];
+        a->name = p->name;
+        a->type = p->type;
+        char *end = NULL;
+        if (p->type == CLV_PARAM_ENUM && clv_param_enum_value(p, eq + 1, &a->v.i) == CLV_OK)
+            continue;
+        if (p->type == CLV_PARAM_DOUBLE) {
+            a->v.d = strtod(eq + 1, &end);
+        } else {
+            a->type = CLV_PARAM_INT;
+            a->v.i = (int)strtol(eq + 1, &end, 10);
+        }
+        if (!end || end == eq + 1 || *end)
+            die("--ops %s: bad value '%s' for %s", spec, eq + 1, kv);
+    }
+    *out = (bench_op)(OP_DESCRIBED + cfg->n_described++);
+}
+
 static void parse_ops(bench_config *cfg, char *arg)
 {
     char *items[MAX_LIST];
@@ -148,9 +204,10 @@ static void parse_ops(bench_config *cfg, char *arg)
         for (int k = 0; k < OP_COUNT; k++)
             if (strcmp(items[i], op_names[k]) == 0)
                 found = k;
-        if (found < 0)
-            die("--ops: unknown op '%s'", items[i]);
-        cfg->ops[i] = (bench_op)found;
+        if (found >= 0)
+            cfg->ops[i] = (bench_op)found;
+        else
+            parse_described(cfg, items[i], &cfg->ops[i]);
     }
     cfg->n_ops = n;
 }
@@ -357,9 +414,113 @@ static clv_status report(clv_context *ctx, clv_status st, const char *what, cons
         }                                                         \
     } while (0)
 
+/* Times one case of a described operation: src (the first input image) of
+ * the case's size, type and channels; other input images of the same size
+ * in the first type and channel count they take; outputs shaped by
+ * clv_op_output_shape (a FREE_SIZE output: src's size). */
+static clv_status run_described(clv_context *ctx, const bench_config *cfg,
+                                const struct described *d, bench_size size,
+                                clv_pixel_type type, int cn)
+{
+    const clv_op_desc *op = d->op;
+    clv_status st = CLV_OK;
+    clv_image *img[32] = {NULL};
+    clv_arg args[64];
+    void *host = NULL;
+    double *wall = malloc(sizeof *wall * (size_t)cfg->reps);
+    double *dev = malloc(sizeof *dev * (size_t)cfg->reps);
+    char label[192];
+    int nargs = 0, first_input = 1;
+    snprintf(label, sizeof label, "op=%s size=%dx%d type=%s cn=%d", d->spec, size.w, size.h,
+             clv_pixel_type_name(type), cn);
+    if (!wall || !dev || op->nparams > 32) {
+        st = report(ctx, CLV_ERROR_OUT_OF_MEMORY, "host allocation", label);
+        goto out;
+    }
+    for (int i = 0; i < d->nargs; i++)
+        args[nargs++] = d->args[i];
+    for (int pass = 0; pass < 2; pass++) /* inputs, then outputs (their shapes need them) */
+        for (int i = 0; i < op->nparams; i++) {
+            const clv_param_desc *p = &op->params[i];
+            if (p->type != CLV_PARAM_IMAGE || (p->flags & CLV_PARAM_OPTIONAL) ||
+                ((p->flags & CLV_PARAM_OUTPUT) != 0) != pass)
+                continue;
+            int w = size.w, h = size.h, c = cn;
+            clv_pixel_type t = type;
+            /* the case's type and channels where the input takes them,
+             * else the first it takes (a flow field: f32 x 2) */
+            const unsigned tm = p->types ? p->types : CLV_TYPES_ALL;
+            const unsigned cm = p->channels ? p->channels : CLV_CHANNELS_1_4;
+            if (!pass && (!first_input || !(tm & CLV_TYPES(t))))
+                for (t = CLV_U8; !(tm & CLV_TYPES(t)) && t < CLV_F32; t++)
+                    ;
+            if (!pass && (!first_input || !(cm & CLV_CHANNELS(c))))
+                for (c = 1; !(cm & CLV_CHANNELS(c)) && c < 4; c++)
+                    ;
+            if (pass) {
+                char msg[256];
+                st = clv_op_output_shape(op, args, nargs, i, &w, &h, &c, &t, msg, sizeof msg);
+                if (st != CLV_OK) {
+                    fprintf(stderr, "clv-bench: %s: %s\n", label, msg);
+                    goto out;
+                }
+                if (p->flags & CLV_PARAM_FREE_SIZE) {
+                    w = size.w;
+                    h = size.h;
+                }
+            }
+            BENCH_CHECK(clv_image_create(ctx, w, h, c, t, &img[i]), "clv_image_create");
+            if (!pass) {
+                const size_t count = (size_t)w * (size_t)h * (size_t)c;
+                free(host);
+                host = malloc(count * clv_pixel_type_size(t));
+                if (!host) {
+                    st = report(ctx, CLV_ERROR_OUT_OF_MEMORY, "host allocation", label);
+                    goto out;
+                }
+                fill_random(host, count, t);
+                BENCH_CHECK(clv_image_upload(img[i], host, 0), "clv_image_upload");
+                if (first_input) /* the label says what ran */
+                    snprintf(label, sizeof label, "op=%s size=%dx%d type=%s cn=%d", d->spec,
+                             size.w, size.h, clv_pixel_type_name(t), c);
+                first_input = 0;
+            }
+            args[nargs++] = CLV_ARG_IMAGE(p->name, img[i]);
+        }
+    BENCH_CHECK(clv_finish(ctx), "clv_finish");
+    for (int i = 0; i < cfg->warmup; i++) {
+        BENCH_CHECK(clv_op_call(ctx, op, args, nargs), op->name);
+        BENCH_CHECK(clv_finish(ctx), "clv_finish");
+    }
+    for (int i = 0; i < cfg->reps; i++) {
+        double t0 = now_ms();
+        BENCH_CHECK(clv_op_call(ctx, op, args, nargs), op->name);
+        BENCH_CHECK(clv_finish(ctx), "clv_finish");
+        wall[i] = now_ms() - t0;
+        BENCH_CHECK(clv_last_op_device_time(ctx, &dev[i]), "clv_last_op_device_time");
+    }
+    {
+        double wall_med = median(wall, cfg->reps);
+        double dev_med = median(dev, cfg->reps);
+        printf("%s wall_ms_median=%.4f wall_ms_min=%.4f dev_ms_median=%.4f dev_ms_min=%.4f "
+               "reps=%d\n",
+               label, wall_med, wall[0], dev_med, dev[0], cfg->reps);
+        fflush(stdout);
+    }
+out:
+    for (int i = 0; i < 32; i++)
+        clv_image_release(img[i]);
+    free(host);
+    free(dev);
+    free(wall);
+    return st;
+}
+
 static clv_status run_case(clv_context *ctx, const bench_config *cfg, bench_op op,
                            bench_size size, clv_pixel_type type, int cn)
 {
+    if (op >= OP_DESCRIBED)
+        return run_described(ctx, cfg, &cfg->described[op - OP_DESCRIBED], size, type, cn);
     clv_status st = CLV_OK;
     clv_image *src = NULL, *dst = NULL;
     void *host = NULL;
