@@ -200,7 +200,9 @@ CLV_API clv_status clv_op_check(clv_context *ctx, const clv_op_desc *op, const c
                                 int nargs, char *msg, size_t msg_size);
 
 /* The width, height, channels and type output image parameter `index`
- * would need, given the arguments (its inputs and numbers). For an
+ * would need, given the arguments (its inputs and numbers): from its
+ * `like` image, or the one type or channel count it accepts (an f32
+ * result of a u8 input), or the operation's shape rule. For an
  * application (or the CLI) that creates outputs before a call by name.
  * CLV_ERROR_INVALID_ARGUMENT (message in msg) when the inputs needed are
  * missing or the parameter is not an output image. */

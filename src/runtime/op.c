@@ -565,15 +565,24 @@ CLV_API clv_status clv_op_output_shape(const clv_op_desc *op, const clv_arg *arg
     const int j = p->like ? clv_op_param_index(op, p->like) : -1;
     const clv_image *ref = j >= 0 ? a[j].v.p : NULL;
     const int free_size = (p->flags & CLV_PARAM_FREE_SIZE) != 0;
-    if (!ref || (p->like_flags & (CLV_LIKE_TYPE | CLV_LIKE_CHANNELS)) !=
-                    (CLV_LIKE_TYPE | CLV_LIKE_CHANNELS) ||
+    /* type and channels: its like's, or the one it accepts (an f32 result) */
+    int one_type = -1, one_cn = -1;
+    for (int t = CLV_U8; t <= CLV_F32; t++)
+        if (p->types == CLV_TYPES(t))
+            one_type = t;
+    for (int c = 1; c <= 4; c++)
+        if (p->channels == CLV_CHANNELS(c))
+            one_cn = c;
+    const int like_type = (p->like_flags & CLV_LIKE_TYPE) != 0;
+    const int like_cn = (p->like_flags & CLV_LIKE_CHANNELS) != 0;
+    if (!ref || (!like_type && one_type < 0) || (!like_cn && one_cn < 0) ||
         (!free_size && !(p->like_flags & (CLV_LIKE_SIZE | CLV_LIKE_TRANSPOSED))))
         return clv__report_fail(&r, CLV_ERROR_INVALID_ARGUMENT, "the shape of %s needs %s",
                                 p->name, p->like ? p->like : "its inputs");
     const int t = (p->like_flags & CLV_LIKE_TRANSPOSED) != 0;
     *width = free_size ? 0 : t ? clv_image_height(ref) : clv_image_width(ref);
     *height = free_size ? 0 : t ? clv_image_width(ref) : clv_image_height(ref);
-    *channels = clv_image_channels(ref);
-    *type = clv_image_type(ref);
+    *channels = like_cn ? clv_image_channels(ref) : one_cn;
+    *type = like_type ? clv_image_type(ref) : (clv_pixel_type)one_type;
     return CLV_OK;
 }
