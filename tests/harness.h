@@ -2,20 +2,25 @@
  * reference, over the standard sizes, pixel types, channel counts and enum
  * values (borders) the descriptor allows.
  *
- * An op test is a reference plus a harness call:
+ * An op test is a reference plus a harness call (tests/test_box.c has this one):
  *
- *     static void ref(const harness_case *c, void *user)
- *     {
- *         const clv_host_image *s = harness_in(c, "src");
- *         clv_host_image *d = harness_out(c, "dst");
- *         ref_box(s->data, s->width, s->height, s->channels, s->type, d->data,
- *                 harness_int(c, "ksize_x"), harness_int(c, "ksize_y"),
- *                 (clv_border)harness_int(c, "border"));
- *     }
- *     static const harness_args ks[] = {HARNESS_SET(HARNESS_INT("ksize_x", 3), HARNESS_INT("ksize_y", 5)),
- *                                       HARNESS_SET(HARNESS_INT("ksize_x", 31), HARNESS_INT("ksize_y", 1))};
- *     harness_result r = harness_run(ctx, &(harness_spec){.op = "box_filter", .ref = ref,
- *                                                         .sweep = ks, .nsweep = HARNESS_COUNT(ks)});
+ *   static void ref(const harness_case *c, void *user)   // on packed host images
+ *   {
+ *       (void)user;
+ *       const clv_host_image *s = harness_in(c, "src");
+ *       ref_box(s->data, s->width, s->height, s->channels, s->type, harness_out(c, "dst")->data,
+ *               harness_int(c, "ksize_x"), harness_int(c, "ksize_y"),
+ *               (clv_border)harness_int(c, "border")); // every border: swept by the harness
+ *   }
+ *   ...
+ *   static const harness_args ks[] = {HARNESS_SET(HARNESS_INT("ksize_x", 3), HARNESS_INT("ksize_y", 5)),
+ *                                     HARNESS_SET(HARNESS_INT("ksize_x", 31), HARNESS_INT("ksize_y", 1))};
+ *   harness_result r = harness_run(ctx, &(harness_spec){.op = "box_filter", .ref = ref,
+ *                                                       .sweep = ks, .nsweep = HARNESS_COUNT(ks)});
+ *   return test_finish("box", r.cases - r.failures);     // exit 1 on any failure
+ *
+ * An op whose numbers all have defaults needs only .op and .ref; .fixed sets
+ * values for every case (HARNESS_SET(HARNESS_DOUBLE("sigma", 1.0))).
  *
  * What it derives from the descriptor (clv_op_find(spec->op)):
  *   - the source: the first input image parameter; every pixel type and
