@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "harness.h"
 #include "ref/ref.h"
 #include "testutil.h"
 
@@ -139,6 +140,43 @@ static void large_values(void)
             }
 }
 
+/* ---- through the shared harness (tests/harness.h) ---- */
+
+static void box_ref(const harness_case *c, void *user)
+{
+    (void)user;
+    const clv_host_image *s = harness_in(c, "src");
+    ref_box(s->data, s->width, s->height, s->channels, s->type, harness_out(c, "dst")->data,
+            harness_int(c, "ksize_x"), harness_int(c, "ksize_y"),
+            (clv_border)harness_int(c, "border"));
+}
+
+/* The first window (5x7: non-square, odd, larger than the 1x1, 7x3 and 7x5
+ * images) runs on every size, type, channel count and border; with 7x3 and
+ * 67x45 added that is the former hand-written small-size loop, plus 2
+ * channels and the harness's degenerate sizes. The other windows: identity,
+ * the 3x5 of the issue, the 1-D 31x1 and 1x31, even 2x4 (anchor k/2), and
+ * 255x3 (the largest width), each on every size and border. */
+static void harness_cases(void)
+{
+    static const harness_args windows[] = {
+        HARNESS_SET(HARNESS_INT("ksize_x", 5), HARNESS_INT("ksize_y", 7)),
+        HARNESS_SET(HARNESS_INT("ksize_x", 1), HARNESS_INT("ksize_y", 1)),
+        HARNESS_SET(HARNESS_INT("ksize_x", 3), HARNESS_INT("ksize_y", 5)),
+        HARNESS_SET(HARNESS_INT("ksize_x", 31), HARNESS_INT("ksize_y", 1)),
+        HARNESS_SET(HARNESS_INT("ksize_x", 1), HARNESS_INT("ksize_y", 31)),
+        HARNESS_SET(HARNESS_INT("ksize_x", 2), HARNESS_INT("ksize_y", 4)),
+        HARNESS_SET(HARNESS_INT("ksize_x", 255), HARNESS_INT("ksize_y", 3)),
+    };
+    static const harness_size former[] = {{7, 3}, {67, 45}};
+    const harness_result r = harness_run(
+        ctx, &(harness_spec){.op = "box_filter", .ref = box_ref, .sweep = windows,
+                             .nsweep = HARNESS_COUNT(windows), .extra_sizes = former,
+                             .nextra_sizes = HARNESS_COUNT(former)});
+    CHECK(r.cases >= 700, "box_filter: only %d harness cases", r.cases);
+    passed += r.cases - r.failures;
+}
+
 int main(void)
 {
     setvbuf(stdout, NULL, _IOLBF, 0); /* keep result lines in order with stderr */
@@ -148,15 +186,9 @@ int main(void)
     large_values();
     invalid_arguments();
 
-    /* Every type, channel count and border at tiny and small odd sizes, with a
-     * non-square odd window (larger than the 1x1 and 7x3 images). */
-    static const int small[][2] = {{1, 1}, {7, 3}, {67, 45}};
-    for (int si = 0; si < 3; si++)
-        for (int t = 0; t < N_TYPES; t++)
-            for (int c = 0; c < N_CN; c++)
-                for (int b = 0; b < N_BORDERS; b++)
-                    run_random(small[si][0], small[si][1], all_cn[c], all_types[t], 5, 7,
-                               all_borders[b], 0);
+    /* Every type, channel count and border at tiny, degenerate and small odd
+     * sizes, and a sweep of windows: the harness. */
+    harness_cases();
 
     /* The CPU path's one-pass kernel for narrow windows (reach left and
      * right at most 8 values): both sides of its limit per channel count,

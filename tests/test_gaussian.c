@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "harness.h"
 #include "ref/ref.h"
 #include "testutil.h"
 
@@ -137,6 +138,47 @@ static void photo(void)
     }
 }
 
+/* ---- through the shared harness (tests/harness.h) ---- */
+
+static void gaussian_ref(const harness_case *c, void *user)
+{
+    (void)user;
+    const clv_host_image *s = harness_in(c, "src");
+    ref_gaussian(s->data, s->width, s->height, s->channels, s->type, harness_out(c, "dst")->data,
+                 harness_double(c, "sigma_x"), harness_double(c, "sigma_y"),
+                 harness_int(c, "ksize_x"), harness_int(c, "ksize_y"),
+                 (clv_border)harness_int(c, "border"));
+}
+
+/* The first set (sigma 1.2, default 9-tap kernel: larger than the 1x1, 7x3
+ * and 7x5 images) runs on every size, type, channel count and border; with
+ * 7x3 and 67x45 added that is the former hand-written small-size loop, plus 2
+ * channels and the harness's degenerate sizes. The others, each on every size
+ * and border: small sigma, asymmetric sigmas, explicit non-square ksize,
+ * explicit x with default y, identity (1x1), a 1-D 255x1 kernel. */
+static void harness_cases(void)
+{
+    static const harness_args sets[] = {
+        HARNESS_SET(HARNESS_DOUBLE("sigma_x", 1.2)),
+        HARNESS_SET(HARNESS_DOUBLE("sigma_x", 0.5)),
+        HARNESS_SET(HARNESS_DOUBLE("sigma_x", 3.0), HARNESS_DOUBLE("sigma_y", 1.5)),
+        HARNESS_SET(HARNESS_DOUBLE("sigma_x", 2.0), HARNESS_INT("ksize_x", 7),
+                    HARNESS_INT("ksize_y", 3)),
+        HARNESS_SET(HARNESS_DOUBLE("sigma_x", 1.5), HARNESS_INT("ksize_x", 7)),
+        HARNESS_SET(HARNESS_DOUBLE("sigma_x", 1.0), HARNESS_INT("ksize_x", 1),
+                    HARNESS_INT("ksize_y", 1)),
+        HARNESS_SET(HARNESS_DOUBLE("sigma_x", 30.0), HARNESS_INT("ksize_x", 255),
+                    HARNESS_INT("ksize_y", 1)),
+    };
+    static const harness_size former[] = {{7, 3}, {67, 45}};
+    const harness_result r = harness_run(
+        ctx, &(harness_spec){.op = "gaussian_blur", .ref = gaussian_ref, .sweep = sets,
+                             .nsweep = HARNESS_COUNT(sets), .extra_sizes = former,
+                             .nextra_sizes = HARNESS_COUNT(former)});
+    CHECK(r.cases >= 700, "gaussian_blur: only %d harness cases", r.cases);
+    passed += r.cases - r.failures;
+}
+
 int main(void)
 {
     setvbuf(stdout, NULL, _IOLBF, 0); /* keep result lines in order with stderr */
@@ -145,16 +187,10 @@ int main(void)
 
     invalid_arguments();
 
-    /* Every type, channel count and border at tiny and small odd sizes
-     * (sigma 1.2, default ksize 9: larger than the 1x1 and 7x3 images). */
+    /* Every type, channel count and border at tiny, degenerate and small odd
+     * sizes, and a sweep of blur parameters: the harness. */
+    harness_cases();
     const gparams g12 = {1.2, 0.0, 0, 0};
-    static const int small[][2] = {{1, 1}, {7, 3}, {67, 45}};
-    for (int si = 0; si < 3; si++)
-        for (int t = 0; t < N_TYPES; t++)
-            for (int c = 0; c < N_CN; c++)
-                for (int b = 0; b < N_BORDERS; b++)
-                    run_random(small[si][0], small[si][1], all_cn[c], all_types[t], g12,
-                               all_borders[b], 0);
 
     /* Parameter sweep, every border: small sigma, asymmetric sigmas, explicit
      * non-square ksize, explicit x with default y, identity (1x1), a 241-tap
