@@ -3120,17 +3120,27 @@ int main(void)
     setup();
     setvbuf(stdout, NULL, _IOLBF, 0);
 
-    /* every public function has an api[] entry */
+    /* every public function has an api[] entry, except the typed front of a
+     * described operation (clv_<descriptor name>) without one: test_op's
+     * matrix, generated from its descriptor, covers it */
     static char names[256][64];
     int nnames = header_functions(names, 256);
     T(nnames >= 70, "only %d public functions found in the headers", nnames);
+    int generated = 0;
     for (int i = 0; i < nnames; i++) {
         size_t k = 0;
         while (k < NAPI && strcmp(api[k].name, names[i]) != 0)
             k++;
+        const clv_op_desc *op = clv_op_find(names[i] + 4);
+        if (k == NAPI && op && strcmp(op->name, names[i] + 4) == 0) {
+            generated++;
+            continue;
+        }
         T(k < NAPI, "public function %s has no entry (and no rows) in the bad-input matrix",
           names[i]);
     }
+    printf("%d public functions; %d covered by test_op's generated matrix alone\n", nnames,
+           generated);
 
     int rows_per_api[NAPI];
     memset(rows_per_api, 0, sizeof rows_per_api);
