@@ -94,6 +94,13 @@ CLV_API clv_status clv_gaussian_blur(clv_context *ctx, const clv_image *src, clv
                                      double sigma_x, double sigma_y, int ksize_x, int ksize_y,
                                      clv_border border);
 
+/* 3x3 Sobel derivative of order dx in x and dy in y (each 0..2, dx + dy >= 1),
+ * times scale, as OpenCV's Sobel(src, CV_32F, dx, dy, 3, scale, 0, border):
+ * taps [1 2 1] (order 0), [-1 0 1] (1), [1 -2 1] (2) along each axis. dst:
+ * f32 with src's size and channels; src u8, u16 or f32. */
+CLV_API clv_status clv_sobel(clv_context *ctx, const clv_image *src, clv_image *dst, int dx,
+                             int dy, double scale, clv_border border);
+
 #ifdef __cplusplus
 }
 #endif
