@@ -420,17 +420,22 @@ static clv_status check_array_param(clv__report *r, const clv_param_desc *p, con
     return CLV_OK;
 }
 
-clv_status clv__op_validate(clv_context *ctx, const clv_op_desc *op, const clv_arg *a)
+/* Output structs read 0 after any failure (op.h, "Structs"). */
+static void zero_output_structs(const clv_op_desc *op, const clv_arg *a)
 {
-    clv__report r = {ctx, op, NULL, 0};
-    clv_status s;
-    /* output structs read 0 after any failure */
     for (int i = 0; i < op->nparams; i++) {
         const clv_param_desc *p = &op->params[i];
         if (p->type == CLV_PARAM_STRUCT && (p->flags & CLV_PARAM_OUTPUT) && a[i].v.p &&
             p->elem_size > 0)
             memset(a[i].v.p, 0, p->elem_size);
     }
+}
+
+clv_status clv__op_validate(clv_context *ctx, const clv_op_desc *op, const clv_arg *a)
+{
+    clv__report r = {ctx, op, NULL, 0};
+    clv_status s;
+    zero_output_structs(op, a);
     for (int i = 0; i < op->nparams; i++) {
         const clv_param_desc *p = &op->params[i];
         if (p->type == CLV_PARAM_IMAGE) {
@@ -463,8 +468,10 @@ clv_status clv__op_exec(clv_context *ctx, const clv_op_desc *op, const clv_arg *
 
 clv_status clv__op_run(clv_context *ctx, const clv_op_desc *op, const clv_arg *a)
 {
-    if (!ctx)
+    if (!ctx) {
+        zero_output_structs(op, a);
         return CLV_ERROR_INVALID_ARGUMENT;
+    }
     clv__op_begin(ctx);
     return clv__op_exec(ctx, op, a);
 }
