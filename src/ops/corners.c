@@ -535,12 +535,15 @@ static clv_status corners_run(clv_context *ctx, const clv_arg *a)
                  "it)",                                                                       \
                  CLV_PARAM_INPUT, CLV_TYPES(CLV_U8) | CLV_TYPES(CLV_F32), CLV_CHANNELS(1),     \
                  NULL, 0),                                                                    \
-        CLV__P_INT("max_corners", "the strongest corners kept (INT_MAX: all there are)",     \
-                   NULL, 1, HUGE_VAL, CLV_PARAM_OPTIONAL, 1000),                               \
-        CLV__P_DOUBLE("quality_level",                                                        \
-                      "a corner's response must be above quality_level x the largest "        \
-                      "(1: none, as OpenCV)",                                                 \
-                      NULL, 0.0, 1.0, CLV_PARAM_OPTIONAL | CLV_PARAM_MIN_OPEN, 0.01),         \
+        {.name = "max_corners", .type = CLV_PARAM_INT,                                       \
+         .flags = CLV_PARAM_INPUT | CLV_PARAM_OPTIONAL,                                       \
+         .doc = "the strongest corners kept (INT_MAX: all there are)", .min = 1,              \
+         .max = HUGE_VAL, .def = 1000, .cli_alias = "--max"},                                 \
+        {.name = "quality_level", .type = CLV_PARAM_DOUBLE,                                   \
+         .flags = CLV_PARAM_INPUT | CLV_PARAM_OPTIONAL | CLV_PARAM_MIN_OPEN,                  \
+         .doc = "a corner's response must be above quality_level x the largest (1: none, as " \
+                "OpenCV)",                                                                    \
+         .min = 0.0, .max = 1.0, .def = 0.01, .cli_alias = "--quality"},                      \
         CLV__P_DOUBLE("min_distance", "Euclidean distance kept between corners", "px", 0.0,   \
                       HUGE_VAL, CLV_PARAM_OPTIONAL, 10.0),                                    \
         CLV__P_INT("block_size", "window of the structure tensor", "px", 1, MAX_BLOCK,       \
