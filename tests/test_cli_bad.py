@@ -528,8 +528,10 @@ def described_command(F, name):
     for r in rows:
         if r["kind"] == "out":
             flo = r["spelling"].endswith(".flo")
+            # an f32-only result (sobel) goes to a file format that holds f32
+            ext = "flo" if flo else "pfm" if r["choices"].split(";")[0] == "f32" else "png"
             outs[len(args)] = "flo" if flo else "img"
-            args.append(os.path.join(o, "%s_%s.%s" % (name, r["params"][0], "flo" if flo else "png")))
+            args.append(os.path.join(o, "%s_%s.%s" % (name, r["params"][0], ext)))
     return Cmd(args, ins=ins, outs=outs, opts=opts, required=tuple(required), flags=tuple(flags),
                ints=tuple(ints), words=tuple(words))
 

@@ -13,10 +13,18 @@
  *     2 for every bool are refused, naming the parameter;
  *   - every required image NULL, every image of a type or channel count its
  *     parameter does not take, and an output that is an input are refused;
+ *   - every required pyramid, array (with a length > 0) and struct NULL is
+ *     refused naming it; an array NULL with length 0 runs; a pyramid of a
+ *     type, channel count or size it does not take, and an input image that
+ *     is a level of an output pyramid, are refused;
  *   - after each refusal the context still runs the good call.
+ * Pyramids are made (4 levels, scale 0.5) and built like the image or
+ * pyramid they are `like`; arrays hold as many zeroed elements as their
+ * length parameter says (range ends above that are not run).
  * A new operation is covered by its descriptor alone. */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "testutil.h"
@@ -25,11 +33,76 @@ enum { W = 13, H = 9 };
 
 static clv_context *ctx;
 
+static int first_bit(unsigned mask, int lo)
+{
+    for (int b = lo; b < 31; b++)
+        if (mask & (1u << b))
+            return b;
+    return -1;
+}
+
 typedef struct call {
     const clv_op_desc *op;
     clv_arg a[32];
     clv_image *own[32];
+    clv_pyramid *pyr[32];
+    void *mem[32];   /* arrays and structs */
+    int alloc_n[32]; /* arrays: elements allocated */
 } call;
+
+/* A pyramid of 4 levels (scale 0.5) for w x h images, built from zeros. */
+static clv_pyramid *make_pyramid(int w, int h, int cn, clv_pixel_type t)
+{
+    clv_pyramid *p = NULL;
+    clv_image *z = NULL;
+    REQUIRE_OK(ctx, clv_pyramid_create(ctx, w, h, cn, t, 4, 0.5, &p));
+    const size_t row = (size_t)w * (size_t)cn * clv_pixel_type_size(t);
+    void *zeros = calloc((size_t)h, row);
+    REQUIRE(zeros, "out of memory");
+    REQUIRE_OK(ctx, clv_image_create(ctx, w, h, cn, t, &z));
+    REQUIRE_OK(ctx, clv_image_upload(z, zeros, row));
+    free(zeros);
+    REQUIRE_OK(ctx, clv_pyramid_build(ctx, p, z));
+    REQUIRE_OK(ctx, clv_finish(ctx));
+    clv_image_release(z);
+    return p;
+}
+
+/* The geometry pyramid parameter i of c takes (from its `like`, else W x H
+ * of its first type and channel count). */
+static void pyramid_geometry(const call *c, int i, int *w, int *h, int *cn, clv_pixel_type *t)
+{
+    const clv_param_desc *p = &c->op->params[i];
+    *w = W;
+    *h = H;
+    *cn = first_bit(p->channels ? p->channels : CLV_CHANNELS(1), 1);
+    *t = (clv_pixel_type)first_bit(p->types ? p->types : CLV_TYPES_ALL, CLV_U8);
+    const int j = p->like ? clv_op_param_index(c->op, p->like) : -1;
+    const clv_image *ref = NULL;
+    if (j >= 0 && c->op->params[j].type == CLV_PARAM_IMAGE)
+        ref = c->a[j].v.p;
+    else if (j >= 0 && c->op->params[j].type == CLV_PARAM_PYRAMID && c->a[j].v.p)
+        ref = clv_pyramid_level(c->a[j].v.p, 0);
+    if (ref) {
+        *w = clv_image_width(ref);
+        *h = clv_image_height(ref);
+        *cn = clv_image_channels(ref);
+        *t = clv_image_type(ref);
+    }
+}
+
+/* 1 when INT parameter i is the length of an array of c allocated with
+ * fewer than v elements. */
+static int beyond_array(const call *c, int i, double v)
+{
+    for (int j = 0; j < c->op->nparams; j++) {
+        const clv_param_desc *q = &c->op->params[j];
+        if (q->type == CLV_PARAM_ARRAY && q->length_param &&
+            strcmp(q->length_param, c->op->params[i].name) == 0 && v > c->alloc_n[j])
+            return 1;
+    }
+    return 0;
+}
 
 static double valid_number(const clv_param_desc *p)
 {
@@ -40,13 +113,6 @@ static double valid_number(const clv_param_desc *p)
     return isfinite(p->min) ? p->min + 1 : 1;
 }
 
-static int first_bit(unsigned mask, int lo)
-{
-    for (int b = lo; b < 31; b++)
-        if (mask & (1u << b))
-            return b;
-    return -1;
-}
 
 /* The good call; 0 when the op takes something this test cannot make. */
 static int make_call(const clv_op_desc *op, call *c)
@@ -75,8 +141,37 @@ static int make_call(const clv_op_desc *op, call *c)
                 c->a[i].v.p = c->own[i];
             }
             break;
+        case CLV_PARAM_PYRAMID:
+        case CLV_PARAM_ARRAY:
+        case CLV_PARAM_STRUCT:
+            break; /* below, once the images and numbers are set */
         default:
             return 0;
+        }
+    }
+    for (int i = 0; i < op->nparams; i++) {
+        const clv_param_desc *p = &op->params[i];
+        if (p->type == CLV_PARAM_PYRAMID) {
+            int w, h, cn;
+            clv_pixel_type t;
+            pyramid_geometry(c, i, &w, &h, &cn, &t);
+            c->pyr[i] = make_pyramid(w, h, cn, t);
+            c->a[i].v.p = c->pyr[i];
+        } else if (p->type == CLV_PARAM_ARRAY) {
+            const int j = clv_op_param_index(op, p->length_param);
+            REQUIRE(j >= 0 && op->params[j].type == CLV_PARAM_INT, "%s.%s: no length", op->name,
+                    p->name);
+            const int n = c->a[j].v.i;
+            REQUIRE(n >= 0 && n <= (1 << 20), "%s.%s: length %d", op->name, p->name, n);
+            c->mem[i] = calloc((size_t)(n > 0 ? n : 1), p->elem_size);
+            REQUIRE(c->mem[i], "out of memory");
+            c->alloc_n[i] = n;
+            c->a[i].v.p = c->mem[i];
+        } else if (p->type == CLV_PARAM_STRUCT) {
+            REQUIRE(p->elem_size > 0, "%s.%s: no size", op->name, p->name);
+            c->mem[i] = calloc(1, p->elem_size);
+            REQUIRE(c->mem[i], "out of memory");
+            c->a[i].v.p = c->mem[i];
         }
     }
     for (int i = 0; i < op->nparams; i++) {
@@ -96,8 +191,11 @@ static int make_call(const clv_op_desc *op, call *c)
 
 static void free_call(call *c)
 {
-    for (int i = 0; i < 32; i++)
+    for (int i = 0; i < 32; i++) {
         clv_image_release(c->own[i]);
+        clv_pyramid_release(c->pyr[i]);
+        free(c->mem[i]);
+    }
 }
 
 static void expect_refused(call *c, const char *what, const char *word)
@@ -115,6 +213,59 @@ static void expect_runs(call *c, const char *what)
     clv_status s = clv_op_call(ctx, c->op, c->a, c->op->nparams);
     CHECK(s == CLV_OK, "%s, %s: %s (%s)", c->op->name, what, clv_status_string(s),
           clv_last_error(ctx));
+}
+
+/* The rows of pyramid parameter i: NULL, types, channels, size, levels
+ * given as inputs. Returns how many. */
+static int pyramid_rows(call *c, int i)
+{
+    const clv_op_desc *op = c->op;
+    const clv_param_desc *p = &op->params[i];
+    const char *word = p->label ? p->label : p->name;
+    const clv_arg keep = c->a[i];
+    char what[128];
+    int rows = 0, w, h, cn;
+    clv_pixel_type t;
+    pyramid_geometry(c, i, &w, &h, &cn, &t);
+    if (!(p->flags & CLV_PARAM_OPTIONAL)) {
+        c->a[i].v.p = NULL;
+        expect_refused(c, "NULL pyramid", word), rows++;
+    }
+    for (int k = CLV_U8; k <= CLV_F32 + 4; k++) {
+        /* k <= CLV_F32: another type; above: channel count k - CLV_F32 */
+        const int other_t = k <= CLV_F32;
+        const int ncn = other_t ? cn : k - CLV_F32;
+        const clv_pixel_type nt = other_t ? (clv_pixel_type)k : t;
+        if (other_t ? !p->types || (p->types & CLV_TYPES(k))
+                    : !p->channels || (p->channels & CLV_CHANNELS(ncn)))
+            continue;
+        clv_pyramid *x = make_pyramid(w, h, ncn, nt);
+        c->a[i].v.p = x;
+        snprintf(what, sizeof what, "%s of %s with %d channels", p->name,
+                 clv_pixel_type_name(nt), ncn);
+        expect_refused(c, what, word), rows++;
+        clv_pyramid_release(x);
+    }
+    if (p->like && (p->like_flags & CLV_LIKE_SIZE)) {
+        clv_pyramid *x = make_pyramid(w + 1, h, cn, t);
+        c->a[i].v.p = x;
+        snprintf(what, sizeof what, "%s not %s's size", p->name, p->like);
+        expect_refused(c, what, word), rows++;
+        clv_pyramid_release(x);
+    }
+    c->a[i] = keep;
+    if (p->flags & CLV_PARAM_OUTPUT)
+        for (int j = 0; j < op->nparams; j++) {
+            const clv_param_desc *q = &op->params[j];
+            if (q->type != CLV_PARAM_IMAGE || !(q->flags & CLV_PARAM_INPUT))
+                continue;
+            const clv_arg kq = c->a[j];
+            c->a[j].v.p = (void *)clv_pyramid_level(keep.v.p, 0);
+            snprintf(what, sizeof what, "%s is level 0 of %s", q->name, p->name);
+            expect_refused(c, what, "level"), rows++;
+            c->a[j] = kq;
+        }
+    return rows;
 }
 
 static void matrix(const clv_op_desc *op)
@@ -149,7 +300,10 @@ static void matrix(const clv_op_desc *op)
                     else
                         c.a[i].v.d = at;
                     snprintf(what, sizeof what, "%s = %g (range end)", p->name, at);
-                    if (!op->check || clv_op_check(NULL, op, c.a, op->nparams, NULL, 0) == CLV_OK)
+                    if (is_int && beyond_array(&c, i, at))
+                        ; /* the arrays are shorter: refused rows only */
+                    else if (!op->check ||
+                             clv_op_check(NULL, op, c.a, op->nparams, NULL, 0) == CLV_OK)
                         expect_runs(&c, what), rows++;
                 }
                 if ((p->flags & CLV_PARAM_HAS_SPECIAL) &&
@@ -234,6 +388,27 @@ static void matrix(const clv_op_desc *op)
                     expect_refused(&c, what, "same image"), rows++;
                 }
             }
+        } else if (p->type == CLV_PARAM_PYRAMID) {
+            rows += pyramid_rows(&c, i);
+        } else if (p->type == CLV_PARAM_ARRAY) {
+            const int j = clv_op_param_index(op, p->length_param);
+            const clv_arg keep_n = c.a[j];
+            c.a[i].v.p = NULL;
+            if (!(p->flags & CLV_PARAM_OPTIONAL) && keep_n.v.i > 0) {
+                snprintf(what, sizeof what, "%s NULL with %s %d", p->name, p->length_param,
+                         keep_n.v.i);
+                expect_refused(&c, what, p->name), rows++;
+            }
+            if (op->params[j].min <= 0.0) {
+                c.a[j].v.i = 0;
+                snprintf(what, sizeof what, "%s NULL with %s 0", p->name, p->length_param);
+                expect_runs(&c, what), rows++;
+            }
+            c.a[j] = keep_n;
+        } else if (p->type == CLV_PARAM_STRUCT && !(p->flags & CLV_PARAM_OPTIONAL)) {
+            c.a[i].v.p = NULL;
+            snprintf(what, sizeof what, "%s NULL", p->name);
+            expect_refused(&c, what, p->name), rows++;
         }
         c.a[i] = keep;
     }
@@ -290,6 +465,114 @@ static void by_name_equals_typed(void)
     clv_image_release(d2);
 }
 
+/* A textured u8 frame, shifted by dx pixels. */
+static clv_image *frame(int w, int h, int dx)
+{
+    unsigned char *px = malloc((size_t)w * (size_t)h);
+    REQUIRE(px, "out of memory");
+    for (int y = 0; y < h; y++)
+        for (int x = 0; x < w; x++) {
+            const double u = (x - dx) * 0.35, v = y * 0.27;
+            px[y * w + x] = (unsigned char)(127.5 + 60.0 * sin(u) * cos(v) +
+                                            50.0 * sin(0.5 * u + 0.8 * v));
+        }
+    clv_image *img = NULL;
+    REQUIRE_OK(ctx, clv_image_create(ctx, w, h, 1, CLV_U8, &img));
+    REQUIRE_OK(ctx, clv_image_upload(img, px, (size_t)w));
+    free(px);
+    return img;
+}
+
+/* Farneback and corners by name (their structs flattened into parameters)
+ * give the typed functions' results, byte for byte, and their refusals. */
+static void by_name_struct_ops(void)
+{
+    const int w = 64, h = 48;
+    clv_image *f0 = frame(w, h, 0), *f1 = frame(w, h, 2), *fl1 = NULL, *fl2 = NULL;
+    REQUIRE_OK(ctx, clv_image_create(ctx, w, h, 2, CLV_F32, &fl1));
+    REQUIRE_OK(ctx, clv_image_create(ctx, w, h, 2, CLV_F32, &fl2));
+    clv_farneback_params fp = clv_farneback_params_default();
+    fp.levels = 2;
+    fp.winsize = 9;
+    fp.iterations = 2;
+    fp.poly_n = 7;
+    fp.poly_sigma = 1.5;
+    fp.gaussian_window = 1;
+    REQUIRE_OK(ctx, clv_farneback(ctx, f0, f1, fl1, &fp));
+    const clv_arg fa[] = {CLV_ARG_IMAGE("prev", f0),        CLV_ARG_IMAGE("next", f1),
+                          CLV_ARG_IMAGE("flow", fl2),       CLV_ARG_INT("levels", 2),
+                          CLV_ARG_INT("winsize", 9),        CLV_ARG_INT("iterations", 2),
+                          CLV_ARG_INT("poly_n", 7),         CLV_ARG_DOUBLE("poly_sigma", 1.5),
+                          CLV_ARG_INT("gaussian_window", 1)};
+    REQUIRE_OK(ctx, clv_op_call(ctx, clv_op_find("flow"), fa, 9));
+    float *x = malloc((size_t)w * h * 2 * sizeof(float)), *y = malloc((size_t)w * h * 2 * sizeof(float));
+    REQUIRE(x && y, "out of memory");
+    REQUIRE_OK(ctx, clv_image_download(fl1, x, (size_t)w * 2 * sizeof(float)));
+    REQUIRE_OK(ctx, clv_image_download(fl2, y, (size_t)w * 2 * sizeof(float)));
+    CHECK(memcmp(x, y, (size_t)w * h * 2 * sizeof(float)) == 0,
+          "farneback by name differs from clv_farneback");
+    CHECK(fabsf(x[(h / 2 * w + w / 2) * 2] - 2.0f) < 0.5f, "farneback: u = %g, not ~2",
+          x[(h / 2 * w + w / 2) * 2]);
+    free(x);
+    free(y);
+    fp.winsize = 4;
+    clv_status s1 = clv_farneback(ctx, f0, f1, fl1, &fp);
+    char m1[512];
+    snprintf(m1, sizeof m1, "%s", clv_last_error(ctx));
+    const clv_arg fb[] = {CLV_ARG_IMAGE("prev", f0), CLV_ARG_IMAGE("next", f1),
+                          CLV_ARG_IMAGE("flow", fl1), CLV_ARG_INT("winsize", 4)};
+    clv_status s2 = clv_op_call(ctx, clv_op_find("farneback"), fb, 4);
+    CHECK(s1 == CLV_ERROR_INVALID_ARGUMENT && s2 == s1 && strcmp(m1, clv_last_error(ctx)) == 0,
+          "winsize 4: '%s' / '%s'", m1, clv_last_error(ctx));
+
+    /* corners: the typed forms against both descriptors */
+    clv_corner_params cp = clv_corner_params_default();
+    cp.max_corners = 40;
+    cp.quality_level = 0.05;
+    cp.min_distance = 3.0;
+    cp.block_size = 5;
+    clv_corner c1[40], c2[40], c3[40];
+    memset(c1, 0, sizeof c1);
+    memset(c2, 0, sizeof c2);
+    memset(c3, 0, sizeof c3);
+    int n1 = -1, n2 = -1, n3 = -1;
+    REQUIRE_OK(ctx, clv_corners_shi_tomasi(ctx, f0, &cp, c1, &n1));
+    const clv_arg ca[] = {CLV_ARG_IMAGE("img", f0),  CLV_ARG_INT("max_corners", 40),
+                          CLV_ARG_DOUBLE("quality_level", 0.05),
+                          CLV_ARG_DOUBLE("min_distance", 3.0), CLV_ARG_INT("block_size", 5),
+                          CLV_ARG_PTR("out", CLV_PARAM_ARRAY, c2),
+                          CLV_ARG_INT("capacity", 40),
+                          CLV_ARG_PTR("count", CLV_PARAM_STRUCT, &n2)};
+    REQUIRE_OK(ctx, clv_op_call(ctx, clv_op_find("corners"), ca, 8));
+    const clv_arg cb[] = {CLV_ARG_IMAGE("img", f0),  CLV_ARG_INT("max_corners", 40),
+                          CLV_ARG_DOUBLE("quality_level", 0.05),
+                          CLV_ARG_DOUBLE("min_distance", 3.0), CLV_ARG_INT("block_size", 5),
+                          CLV_ARG_PTR("out", CLV_PARAM_ARRAY, c3),
+                          CLV_ARG_PTR("count", CLV_PARAM_STRUCT, &n3)};
+    REQUIRE_OK(ctx, clv_op_call(ctx, clv_op_find("corners_shi_tomasi"), cb, 7));
+    CHECK(n1 > 5 && n1 == n2 && n1 == n3, "corners: %d typed, %d and %d by name", n1, n2, n3);
+    CHECK(memcmp(c1, c2, sizeof c1) == 0 && memcmp(c1, c3, sizeof c1) == 0,
+          "corners by name differ from clv_corners_shi_tomasi");
+    /* the same refusal, the same message; count 0 after it */
+    cp.block_size = 4;
+    s1 = clv_corners_shi_tomasi_n(ctx, f0, &cp, c1, 40, &n1);
+    snprintf(m1, sizeof m1, "%s", clv_last_error(ctx));
+    const clv_arg cc[] = {CLV_ARG_IMAGE("img", f0), CLV_ARG_INT("max_corners", 40),
+                          CLV_ARG_DOUBLE("quality_level", 0.05),
+                          CLV_ARG_DOUBLE("min_distance", 3.0), CLV_ARG_INT("block_size", 4),
+                          CLV_ARG_PTR("out", CLV_PARAM_ARRAY, c2), CLV_ARG_INT("capacity", 40),
+                          CLV_ARG_PTR("count", CLV_PARAM_STRUCT, &n2)};
+    s2 = clv_op_call(ctx, clv_op_find("corners_shi_tomasi_n"), cc, 8);
+    CHECK(s1 == CLV_ERROR_INVALID_ARGUMENT && s2 == s1 && strcmp(m1, clv_last_error(ctx)) == 0 &&
+              n1 == 0 && n2 == 0,
+          "block_size 4: '%s' / '%s', counts %d %d", m1, clv_last_error(ctx), n1, n2);
+    CHECK(strstr(m1, "block_size must be odd in 1..31 (got 4)") != NULL, "message '%s'", m1);
+    clv_image_release(f0);
+    clv_image_release(f1);
+    clv_image_release(fl1);
+    clv_image_release(fl2);
+}
+
 static void introspection(void)
 {
     const int n = clv_op_count();
@@ -320,6 +603,7 @@ int main(void)
         return TEST_SKIP;
     introspection();
     by_name_equals_typed();
+    by_name_struct_ops();
     for (int i = 0; i < clv_op_count(); i++)
         matrix(clv_op_get(i));
     clv_context_release(ctx);

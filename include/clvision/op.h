@@ -36,12 +36,43 @@ typedef enum clv_param_type {
     CLV_PARAM_DOUBLE = 2,  /* double */
     CLV_PARAM_BOOL = 3,    /* int, 0 or 1 */
     CLV_PARAM_ENUM = 4,    /* int, one of the parameter's enum values */
-    CLV_PARAM_PYRAMID = 5, /* clv_pyramid * */
+    CLV_PARAM_PYRAMID = 5, /* clv_pyramid * (inputs: const); see "Pyramids" below */
     CLV_PARAM_ARRAY = 6,   /* pointer to elem_size-byte elements (points, corners, ...);
-                              its length is the INT parameter named by length_param */
-    CLV_PARAM_STRUCT = 7,  /* pointer to a result struct (clv_flow_stats), or an int *
-                              for a count written back */
+                              its length is the INT parameter named by length_param;
+                              see "Arrays" below */
+    CLV_PARAM_STRUCT = 7,  /* pointer to one elem_size-byte value: a result struct
+                              (clv_flow_stats), or an int * for a count written back
+                              (CLV_PARAM_COUNT); see "Structs" below */
 } clv_param_type;
+
+/* How the non-image pointer types are validated (the same for the typed C
+ * function and a call by name; messages name the parameter by its label, or
+ * else its name):
+ *
+ * Pyramids. NULL is refused ("prev pyramid is NULL") unless the parameter is
+ * CLV_PARAM_OPTIONAL. The pyramid must belong to the call's context ("...
+ * belongs to another context"), its levels must be of the pixel types and
+ * channel counts in `types` and `channels` (0: any). `like` may name an
+ * IMAGE parameter (the pyramid is for images of that size, type and
+ * channels: the like_flags say which must agree) or another PYRAMID
+ * parameter (level 0 of both compared: CLV_LIKE_SIZE, _TYPE, _CHANNELS). An
+ * OUTPUT pyramid (its levels are written) may not have one of its own levels
+ * given as an input image. Rules on a pyramid's levels (how many, their
+ * geometry) are the operation's check hook.
+ *
+ * Arrays. The caller's host memory of n elements, elem_size bytes each, n the
+ * value of the INT parameter named length_param (its own range applies: an
+ * out-of-range length is refused naming that parameter). NULL is accepted
+ * when n is 0 or the parameter is CLV_PARAM_OPTIONAL (then the operation
+ * neither reads nor writes it), refused otherwise ("out is NULL (capacity
+ * 2)"). INPUT arrays are read, OUTPUT arrays written, both flags: read and
+ * written (LK's pts_out with use_initial_flow). For an OUTPUT array the
+ * length is its capacity: the operation writes at most that many elements
+ * and tells how many it found through a CLV_PARAM_COUNT struct.
+ *
+ * Structs. One value of elem_size bytes (C type elem_type). NULL is refused
+ * unless CLV_PARAM_OPTIONAL. An OUTPUT struct is zeroed before anything is
+ * checked, so after any failure it reads 0 (all fields). */
 
 /* Parameter flags. */
 enum {
@@ -59,6 +90,10 @@ enum {
     CLV_PARAM_FREE_SIZE = 1 << 8, /* output IMAGE: its width and height are the caller's
                                      choice (clv_resize's dst); clv_op_output_shape gives
                                      0 x 0 and the type and channels of its `like` */
+    CLV_PARAM_COUNT = 1 << 9,     /* OUTPUT STRUCT of elem_type "int": the number of
+                                     elements the operation found for the OUTPUT ARRAY
+                                     named by `like` (may exceed that array's capacity;
+                                     only min(count, capacity) are written) */
 };
 
 /* Pixel types and channel counts an image parameter accepts: bit t of
@@ -100,8 +135,11 @@ typedef struct clv_param_desc {
     unsigned types, channels;
     const char *like;
     unsigned like_flags;
-    /* ARRAY: element size in bytes, C element type name ("clv_point"), and
-     * the INT parameter holding the number of elements. */
+    /* PYRAMID: `types`, `channels`, `like` and `like_flags` above apply to
+     * its levels (see "Pyramids"). COUNT: `like` names the array counted.
+     * ARRAY: element size in bytes, C element type name ("clv_point"), and
+     * the INT parameter holding the number of elements (an output array's
+     * capacity). STRUCT: elem_size and elem_type of the value. */
     size_t elem_size;
     const char *elem_type;
     const char *length_param;
@@ -194,7 +232,9 @@ CLV_API clv_status clv_param_check(const clv_param_desc *p, const clv_arg *value
                                    size_t msg_size);
 /* The parameter checks alone, without running: what clv_op_call would
  * refuse about the numbers and enums (images, pyramids and arrays are not
- * looked at and may be NULL). ctx may be NULL; then the message goes to msg
+ * validated and may be NULL; a check hook's rule that also involves a
+ * pyramid, such as LK's levels against the levels built, applies only when
+ * the pyramid is given). ctx may be NULL; then the message goes to msg
  * (msg_size bytes, may be 0) instead of clv_last_error. */
 CLV_API clv_status clv_op_check(clv_context *ctx, const clv_op_desc *op, const clv_arg *args,
                                 int nargs, char *msg, size_t msg_size);

@@ -27,6 +27,7 @@
  * images narrower or shorter than 3 pixels have no candidates.
  * Defaults: max_corners 1000, quality_level 0.01, min_distance 10,
  * block_size 3, gradient_size 3, no mask. */
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -71,55 +72,6 @@ static size_t pow2_floor(size_t n)
     while (p * 2 <= n)
         p <<= 1;
     return p;
-}
-
-static clv_status check_args(clv_context *ctx, const clv_image *img, const clv_corner_params *p,
-                             const clv_corner *out, int capacity, const int *count)
-{
-    clv_status status = CLV_OK;
-    if (!p)
-        return clv__fail(ctx, CLV_ERROR_INVALID_ARGUMENT, OP, "params is NULL");
-    if (!count)
-        return clv__fail(ctx, CLV_ERROR_INVALID_ARGUMENT, OP, "count is NULL");
-    CLV_TRY(clv__check_image(ctx, OP, "source", img));
-    if (img->channels != 1 || (img->type != CLV_U8 && img->type != CLV_F32))
-        return clv__fail(ctx, CLV_ERROR_INVALID_ARGUMENT, OP,
-                         "image must be 1-channel u8 or f32 (got %s with %d channels)",
-                         clv_pixel_type_name(img->type), img->channels);
-    if (p->max_corners <= 0)
-        return clv__fail(ctx, CLV_ERROR_INVALID_ARGUMENT, OP, "max_corners must be > 0 (got %d)",
-                         p->max_corners);
-    if (capacity < 0)
-        return clv__fail(ctx, CLV_ERROR_INVALID_ARGUMENT, OP, "capacity must be >= 0 (got %d)",
-                         capacity);
-    if (!out && capacity > 0)
-        return clv__fail(ctx, CLV_ERROR_INVALID_ARGUMENT, OP,
-                         "out is NULL (capacity %d; pass capacity 0 to only count)", capacity);
-    if (!(p->quality_level > 0.0 && p->quality_level <= 1.0))
-        return clv__fail(ctx, CLV_ERROR_INVALID_ARGUMENT, OP,
-                         "quality_level must be in (0, 1] (got %s)", CLV_NUM(p->quality_level));
-    if (!(p->min_distance >= 0.0) || !isfinite(p->min_distance))
-        return clv__fail(ctx, CLV_ERROR_INVALID_ARGUMENT, OP,
-                         "min_distance must be finite and >= 0 (got %s)", CLV_NUM(p->min_distance));
-    if (p->block_size < 1 || p->block_size > MAX_BLOCK || p->block_size % 2 == 0)
-        return clv__fail(ctx, CLV_ERROR_INVALID_ARGUMENT, OP,
-                         "block_size must be odd in 1..%d (got %d)", MAX_BLOCK, p->block_size);
-    if (p->gradient_size != 3)
-        return clv__fail(ctx, CLV_ERROR_INVALID_ARGUMENT, OP,
-                         "gradient_size must be 3 (Sobel 3x3; got %d)", p->gradient_size);
-    if (p->mask) {
-        CLV_TRY(clv__check_image(ctx, OP, "mask", p->mask));
-        if (p->mask->type != CLV_U8 || p->mask->channels != 1)
-            return clv__fail(ctx, CLV_ERROR_INVALID_ARGUMENT, OP,
-                             "mask must be 1-channel u8 (got %s with %d channels)",
-                             clv_pixel_type_name(p->mask->type), p->mask->channels);
-        if (p->mask->width != img->width || p->mask->height != img->height)
-            return clv__fail(ctx, CLV_ERROR_INVALID_ARGUMENT, OP,
-                             "mask is %dx%d, image is %dx%d", p->mask->width, p->mask->height,
-                             img->width, img->height);
-    }
-out:
-    return status;
 }
 
 /* Halve a power-of-two (lx, ly) until it fits max_wg and, with bytes_of, the
@@ -481,17 +433,26 @@ out:
     return status;
 }
 
-CLV_API clv_status clv_corners_shi_tomasi_n(clv_context *ctx, const clv_image *img,
-                                            const clv_corner_params *p, clv_corner *out,
-                                            int capacity, int *count)
+/* The parameter struct from the descriptor's values a[1..6]. */
+static clv_corner_params params_of(const clv_arg *a)
+{
+    clv_corner_params p;
+    memset(&p, 0, sizeof p);
+    p.max_corners = a[1].v.i;
+    p.quality_level = a[2].v.d;
+    p.min_distance = a[3].v.d;
+    p.block_size = a[4].v.i;
+    p.gradient_size = a[5].v.i;
+    p.mask = a[6].v.p;
+    return p;
+}
+
+/* The body of both descriptors: arguments validated, *count already 0. */
+static clv_status corners_body(clv_context *ctx, const clv_image *img,
+                               const clv_corner_params *p, clv_corner *out, int capacity,
+                               int *count)
 {
     clv_status status = CLV_OK;
-    if (count)
-        *count = 0;
-    if (!ctx)
-        return CLV_ERROR_INVALID_ARGUMENT;
-    clv__op_begin(ctx);
-    CLV_TRY(check_args(ctx, img, p, out, capacity, count));
     if (img->width < 3 || img->height < 3)
         return CLV_OK; /* no interior pixels, no candidates */
 
@@ -552,10 +513,126 @@ out:
     return status;
 }
 
+/* clv_corners_shi_tomasi_n: a = img, max_corners .. mask, out, capacity, count. */
+static clv_status corners_n_run(clv_context *ctx, const clv_arg *a)
+{
+    const clv_corner_params p = params_of(a);
+    return corners_body(ctx, a[0].v.p, &p, a[7].v.p, a[8].v.i, a[9].v.p);
+}
+
+/* clv_corners_shi_tomasi: a = img, max_corners .. mask, out, count; the
+ * capacity of out is max_corners. */
+static clv_status corners_run(clv_context *ctx, const clv_arg *a)
+{
+    const clv_corner_params p = params_of(a);
+    return corners_body(ctx, a[0].v.p, &p, a[7].v.p, p.max_corners, a[8].v.p);
+}
+
+/* The parameters both forms share: the image and clv_corner_params' fields. */
+#define CORNERS_PARAMS                                                                        \
+    CLV__P_IMAGE("img", "source",                                                             \
+                 "the image, gray: 1-channel u8 (0..255) or f32 (any scale; responses follow "  \
+                 "it)",                                                                       \
+                 CLV_PARAM_INPUT, CLV_TYPES(CLV_U8) | CLV_TYPES(CLV_F32), CLV_CHANNELS(1),     \
+                 NULL, 0),                                                                    \
+        {.name = "max_corners", .type = CLV_PARAM_INT,                                       \
+         .flags = CLV_PARAM_INPUT | CLV_PARAM_OPTIONAL,                                       \
+         .doc = "the strongest corners kept (INT_MAX: all there are)", .min = 1,              \
+         .max = HUGE_VAL, .def = 1000, .cli_alias = "--max"},                                 \
+        {.name = "quality_level", .type = CLV_PARAM_DOUBLE,                                   \
+         .flags = CLV_PARAM_INPUT | CLV_PARAM_OPTIONAL | CLV_PARAM_MIN_OPEN,                  \
+         .doc = "a corner's response must be above quality_level x the largest (1: none, as " \
+                "OpenCV)",                                                                    \
+         .min = 0.0, .max = 1.0, .def = 0.01, .cli_alias = "--quality"},                      \
+        CLV__P_DOUBLE("min_distance", "Euclidean distance kept between corners", "px", 0.0,   \
+                      HUGE_VAL, CLV_PARAM_OPTIONAL, 10.0),                                    \
+        CLV__P_INT("block_size", "window of the structure tensor", "px", 1, MAX_BLOCK,       \
+                   CLV_PARAM_OPTIONAL | CLV_PARAM_ODD, 3),                                    \
+        CLV__P_INT("gradient_size", "Sobel aperture (3 only)", "px", 3, 3, CLV_PARAM_OPTIONAL,  \
+                   3),                                                                        \
+        CLV__P_IMAGE("mask", "mask", "optional: corners only where != 0; 1-channel u8 of img's " \
+                     "size",                                                                  \
+                     CLV_PARAM_INPUT | CLV_PARAM_OPTIONAL, CLV_TYPES(CLV_U8), CLV_CHANNELS(1), \
+                     "img", CLV_LIKE_SIZE)
+
+#define CORNERS_DOC                                                                           \
+    "OpenCV goodFeaturesToTrack with the minimum eigenvalue (cornerMinEigenVal scaling, "      \
+    "reflect101): corners are 3x3 local maxima off the outermost pixel ring, sorted by "       \
+    "decreasing response, x and y in pixels (the centre of pixel (0, 0) is 0, 0). Waits for "  \
+    "the result."
+
+static const clv_param_desc corners_n_params[] = {
+    CORNERS_PARAMS,
+    CLV__P_ARRAY("out", "the corners found, strongest first: x, y (px), response",
+                 CLV_PARAM_OUTPUT, clv_corner, "capacity"),
+    CLV__P_INT("capacity", "entries of out (0: only count; out may then be NULL)", NULL, 0,
+               HUGE_VAL, 0, 0),
+    CLV__P_COUNT("count", "corners found (up to max_corners, possibly more than capacity)",
+                 "out"),
+};
+
+const clv_op_desc clv__op_corners_shi_tomasi_n = {
+    .name = "corners_shi_tomasi_n",
+    .summary = "Shi-Tomasi corners of a gray image into an array of a given capacity",
+    .doc = CORNERS_DOC,
+    .cli_name = "corners",
+    .nparams = 10,
+    .params = corners_n_params,
+    .run = corners_n_run,
+};
+
+static const clv_param_desc corners_params[] = {
+    CORNERS_PARAMS,
+    CLV__P_ARRAY("out", "the corners found, strongest first: x, y (px), response",
+                 CLV_PARAM_OUTPUT, clv_corner, "max_corners"),
+    CLV__P_COUNT("count", "corners found", "out"),
+};
+
+const clv_op_desc clv__op_corners_shi_tomasi = {
+    .name = "corners_shi_tomasi",
+    .summary = "Shi-Tomasi corners of a gray image into an array of max_corners entries",
+    .doc = CORNERS_DOC,
+    .nparams = 9,
+    .params = corners_params,
+    .run = corners_run,
+};
+
+/* A NULL parameter struct cannot be flattened: the typed fronts' only
+ * check of their own. */
+static clv_status null_params(clv_context *ctx, const clv_op_desc *op, int *count)
+{
+    if (count)
+        *count = 0;
+    if (!ctx)
+        return CLV_ERROR_INVALID_ARGUMENT;
+    clv__op_begin(ctx);
+    return clv__fail(ctx, CLV_ERROR_INVALID_ARGUMENT, op->name, "params is NULL");
+}
+
+CLV_API clv_status clv_corners_shi_tomasi_n(clv_context *ctx, const clv_image *img,
+                                            const clv_corner_params *p, clv_corner *out,
+                                            int capacity, int *count)
+{
+    if (!p)
+        return null_params(ctx, &clv__op_corners_shi_tomasi_n, count);
+    const clv_arg a[] = {CLV__IMG(img),          CLV__INT(p->max_corners),
+                         CLV__DBL(p->quality_level), CLV__DBL(p->min_distance),
+                         CLV__INT(p->block_size), CLV__INT(p->gradient_size),
+                         CLV__IMG(p->mask),      CLV__ARR(out),
+                         CLV__INT(capacity),     CLV__STRUCT(count)};
+    return clv__op_run(ctx, &clv__op_corners_shi_tomasi_n, a);
+}
+
 CLV_API clv_status clv_corners_shi_tomasi(clv_context *ctx, const clv_image *img,
                                           const clv_corner_params *p, clv_corner *out,
                                           int *count)
 {
-    /* capacity = max_corners: an out of NULL is refused as before */
-    return clv_corners_shi_tomasi_n(ctx, img, p, out, p ? p->max_corners : 0, count);
+    if (!p)
+        return null_params(ctx, &clv__op_corners_shi_tomasi, count);
+    const clv_arg a[] = {CLV__IMG(img),          CLV__INT(p->max_corners),
+                         CLV__DBL(p->quality_level), CLV__DBL(p->min_distance),
+                         CLV__INT(p->block_size), CLV__INT(p->gradient_size),
+                         CLV__IMG(p->mask),      CLV__ARR(out),
+                         CLV__STRUCT(count)};
+    return clv__op_run(ctx, &clv__op_corners_shi_tomasi, a);
 }

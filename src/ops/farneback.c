@@ -15,6 +15,9 @@
 
 #define OP "farneback"
 #define FB_MAX_LEVELS 16
+#define FB_MAX_WINSIZE 255    /* window_weights' table */
+#define FB_MAX_ITERATIONS 100
+#define FB_MAX_POLY_SIGMA 100.0
 #define FB_MIN_SIZE 32 /* OpenCV's smallest pyramid level side */
 /* Level 0: OpenCV blurs with its fixed 3x3 kernel [1 2 1]/4 (sigma 0 asks
  * getGaussianKernel for it); this sigma gives exactly those weights. */
@@ -256,35 +259,6 @@ static void prepare_poly(int n, double sigma, fb_poly *pp)
     pp->ig33 = (a * c - b * b) / det; /* cofactor(3,3) / det */
 }
 
-static clv_status check_params(clv_context *ctx, const clv_farneback_params *p)
-{
-    if (!(p->pyr_scale > 0.0 && p->pyr_scale < 1.0))
-        return clv__fail(ctx, CLV_ERROR_INVALID_ARGUMENT, OP, "pyr_scale must be in (0, 1) (got %s)",
-                         CLV_NUM(p->pyr_scale));
-    if (p->levels < 0 || p->levels > FB_MAX_LEVELS)
-        return clv__fail(ctx, CLV_ERROR_INVALID_ARGUMENT, OP, "levels must be 0..%d (got %d)",
-                         FB_MAX_LEVELS, p->levels);
-    if (p->winsize < 3 || p->winsize > 255 || p->winsize % 2 == 0)
-        return clv__fail(ctx, CLV_ERROR_INVALID_ARGUMENT, OP,
-                         "winsize must be odd in 3..255 (got %d)", p->winsize);
-    if (p->iterations < 1 || p->iterations > 100)
-        return clv__fail(ctx, CLV_ERROR_INVALID_ARGUMENT, OP, "iterations must be 1..100 (got %d)",
-                         p->iterations);
-    if (p->poly_n != 5 && p->poly_n != 7)
-        return clv__fail(ctx, CLV_ERROR_INVALID_ARGUMENT, OP, "poly_n must be 5 or 7 (got %d)",
-                         p->poly_n);
-    if (!(p->poly_sigma > 0.0 && p->poly_sigma < 100.0))
-        return clv__fail(ctx, CLV_ERROR_INVALID_ARGUMENT, OP,
-                         "poly_sigma must be > 0 and < 100 (got %s)", CLV_NUM(p->poly_sigma));
-    if (p->gaussian_window != 0 && p->gaussian_window != 1)
-        return clv__fail(ctx, CLV_ERROR_INVALID_ARGUMENT, OP,
-                         "gaussian_window must be 0 or 1 (got %d)", p->gaussian_window);
-    if (p->use_initial_flow != 0 && p->use_initial_flow != 1)
-        return clv__fail(ctx, CLV_ERROR_INVALID_ARGUMENT, OP,
-                         "use_initial_flow must be 0 or 1 (got %d)", p->use_initial_flow);
-    return CLV_OK;
-}
-
 /* Averaging weights for the flow update: box (all 1/winsize) or OpenCV's
  * Gaussian (sigma = (winsize/2) * 0.3). */
 static void window_weights(const clv_farneback_params *p, float *w, int *m)
@@ -349,30 +323,27 @@ static clv_status fit_poly_tile(clv_context *ctx, size_t max_wg, size_t *pw, siz
     return CLV_OK;
 }
 
-CLV_API clv_status clv_farneback(clv_context *ctx, const clv_image *prev, const clv_image *next,
-                                 clv_image *flow, const clv_farneback_params *params)
+/* The parameter struct from the descriptor's values a[3..10]. */
+static clv_farneback_params params_of(const clv_arg *a)
+{
+    clv_farneback_params p;
+    p.pyr_scale = a[3].v.d;
+    p.levels = a[4].v.i;
+    p.winsize = a[5].v.i;
+    p.iterations = a[6].v.i;
+    p.poly_n = a[7].v.i;
+    p.poly_sigma = a[8].v.d;
+    p.gaussian_window = a[9].v.i;
+    p.use_initial_flow = a[10].v.i;
+    return p;
+}
+
+static clv_status farneback_run(clv_context *ctx, const clv_arg *a)
 {
     clv_status status = CLV_OK;
-    if (!ctx)
-        return CLV_ERROR_INVALID_ARGUMENT;
-    clv__op_begin(ctx);
-    clv_farneback_params p = params ? *params : clv_farneback_params_default();
-    CLV_TRY(clv__check_image(ctx, OP, "previous", prev));
-    CLV_TRY(clv__check_image(ctx, OP, "next", next));
-    CLV_TRY(clv__check_image(ctx, OP, "flow", flow));
-    if (prev->channels != 1 || next->channels != 1 || prev->type != next->type ||
-        prev->type == CLV_U16 || prev->width != next->width || prev->height != next->height)
-        return clv__fail(ctx, CLV_ERROR_INVALID_ARGUMENT, OP,
-                         "prev and next must be 1-channel u8 or f32 images of one size "
-                         "(got %dx%d %s/%d and %dx%d %s/%d)",
-                         prev->width, prev->height, clv_pixel_type_name(prev->type),
-                         prev->channels, next->width, next->height,
-                         clv_pixel_type_name(next->type), next->channels);
-    if (flow->channels != 2 || flow->type != CLV_F32 || flow->width != prev->width ||
-        flow->height != prev->height)
-        return clv__fail(ctx, CLV_ERROR_INVALID_ARGUMENT, OP,
-                         "flow must be 2-channel f32 of %dx%d", prev->width, prev->height);
-    CLV_TRY(check_params(ctx, &p));
+    const clv_image *prev = a[0].v.p, *next = a[1].v.p;
+    clv_image *flow = a[2].v.p;
+    const clv_farneback_params p = params_of(a);
 
     const int vec = ctx->tune.vec == 16; /* CPU: 16-wide averaging passes */
     fb_ws *ws = NULL;
@@ -577,4 +548,81 @@ CLV_API clv_status clv_farneback(clv_context *ctx, const clv_image *prev, const 
     }
 out:
     return status;
+}
+
+static clv_status farneback_shape(clv__report *r, const clv_arg *a, int index, int *width,
+                                  int *height, int *channels, clv_pixel_type *type)
+{
+    (void)index;
+    const clv_image *prev = a[0].v.p;
+    if (!prev)
+        return clv__report_fail(r, CLV_ERROR_INVALID_ARGUMENT, "flow's shape needs prev");
+    *width = clv_image_width(prev);
+    *height = clv_image_height(prev);
+    *channels = 2;
+    *type = CLV_F32;
+    return CLV_OK;
+}
+
+static const clv_param_desc farneback_params[] = {
+    CLV__P_IMAGE("prev", "previous",
+                 "the first frame, gray: 1-channel u8 or f32 (f32 in 0..255 units, as OpenCV's "
+                 "8-bit input; scale 0..1 data by 255)",
+                 CLV_PARAM_INPUT, CLV_TYPES(CLV_U8) | CLV_TYPES(CLV_F32), CLV_CHANNELS(1), NULL,
+                 0),
+    CLV__P_IMAGE("next", "next", "the second frame, like prev (may be prev itself)",
+                 CLV_PARAM_INPUT, CLV_TYPES(CLV_U8) | CLV_TYPES(CLV_F32), CLV_CHANNELS(1),
+                 "prev", CLV_LIKE_ALL),
+    CLV__P_IMAGE("flow", "flow",
+                 "the flow from prev to next: f32, 2 channels (u, v) in px, prev's size; read "
+                 "first as the initial estimate with use_initial_flow",
+                 CLV_PARAM_OUTPUT, CLV_TYPES(CLV_F32), CLV_CHANNELS(2), "prev", CLV_LIKE_SIZE),
+    CLV__P_DOUBLE("pyr_scale", "pyramid scale between levels", NULL, 0.0, 1.0,
+                  CLV_PARAM_OPTIONAL | CLV_PARAM_MIN_OPEN | CLV_PARAM_MAX_OPEN, 0.5),
+    CLV__P_INT("levels",
+               "coarser pyramid levels: levels + 1 scales (1, s, .., s^levels), as OpenCV's "
+               "code, while a side stays >= 32 px",
+               NULL, 0, FB_MAX_LEVELS, CLV_PARAM_OPTIONAL, 3),
+    CLV__P_INT("winsize", "averaging window side", "px", 3, FB_MAX_WINSIZE,
+               CLV_PARAM_OPTIONAL | CLV_PARAM_ODD, 15),
+    CLV__P_INT("iterations", "iterations per level", NULL, 1, FB_MAX_ITERATIONS,
+               CLV_PARAM_OPTIONAL, 3),
+    CLV__P_INT("poly_n", "neighbourhood of the polynomial expansion, 5 or 7", "px", 5, 7,
+               CLV_PARAM_OPTIONAL | CLV_PARAM_ODD, 5),
+    CLV__P_DOUBLE("poly_sigma",
+                  "Gaussian sigma of the polynomial expansion (OpenCV advises 1.1 for poly_n 5, "
+                  "1.5 for 7)",
+                  "px", 0.0, FB_MAX_POLY_SIGMA,
+                  CLV_PARAM_OPTIONAL | CLV_PARAM_MIN_OPEN | CLV_PARAM_MAX_OPEN, 1.2),
+    {.name = "gaussian_window", .type = CLV_PARAM_BOOL,
+     .flags = CLV_PARAM_INPUT | CLV_PARAM_OPTIONAL,
+     .doc = "1: Gaussian averaging window (OPTFLOW_FARNEBACK_GAUSSIAN), 0: box", .max = 1,
+     .def = 0, .cli_alias = "--gaussian"},
+    CLV__P_BOOL("use_initial_flow", "1: flow holds the initial estimate", CLV_PARAM_OPTIONAL, 0),
+};
+
+const clv_op_desc clv__op_farneback = {
+    .name = "farneback",
+    .summary = "Farneback dense optical flow (OpenCV calcOpticalFlowFarneback)",
+    .doc = "flow(x, y) = (u, v) with next(x + u, y + v) ~ prev(x, y), channel 0 = u, 1 = v, in "
+           "pixels. Gray input only: convert colour first (the clv command line uses Rec. 709 "
+           "luma). Results agree with OpenCV to about 1e-5 px.",
+    .cli_name = "flow",
+    .nparams = 11,
+    .params = farneback_params,
+    .run = farneback_run,
+    .shape = farneback_shape,
+};
+
+CLV_API clv_status clv_farneback(clv_context *ctx, const clv_image *prev, const clv_image *next,
+                                 clv_image *flow, const clv_farneback_params *params)
+{
+    const clv_farneback_params p = params ? *params : clv_farneback_params_default();
+    const clv_arg a[] = {CLV__IMG(prev),          CLV__IMG(next),
+                         CLV__IMG(flow),          CLV__DBL(p.pyr_scale),
+                         CLV__INT(p.levels),      CLV__INT(p.winsize),
+                         CLV__INT(p.iterations),  CLV__INT(p.poly_n),
+                         CLV__DBL(p.poly_sigma),  CLV__INT(p.gaussian_window),
+                         CLV__INT(p.use_initial_flow)};
+    return clv__op_run(ctx, &clv__op_farneback, a);
 }

@@ -34,21 +34,6 @@ static size_t pixels_per_item(const clv_context *ctx)
     return ctx->tune.vec > 0 ? (size_t)ctx->tune.vec : 1;
 }
 
-/* A valid image of ctx holding a flow field (2-channel f32). */
-static clv_status check_flow(clv_context *ctx, const char *op, const char *name,
-                             const clv_image *img)
-{
-    clv_status status = CLV_OK;
-    CLV_TRY(clv__check_image(ctx, op, name, img));
-    if (img->type != CLV_F32 || img->channels != 2)
-        return clv__fail(ctx, CLV_ERROR_INVALID_ARGUMENT, op,
-                         "%s must be a 2-channel f32 flow field (got %s with %d channel%s)", name,
-                         clv_pixel_type_name(img->type), img->channels,
-                         img->channels == 1 ? "" : "s");
-out:
-    return status;
-}
-
 static size_t floor_pow2(size_t v)
 {
     size_t p = 1;
@@ -183,23 +168,12 @@ out:
 #define OP_EVAL "flow_eval"
 #define EVAL_WORDS 8 /* uints per group in the partial-sum buffer */
 
-CLV_API clv_status clv_flow_eval(clv_context *ctx, const clv_image *estimate,
-                                 const clv_image *ground_truth, clv_flow_stats *out)
+static clv_status flow_eval_run(clv_context *ctx, const clv_arg *a)
 {
     clv_status status = CLV_OK;
     cl_uint *part = NULL;
-    if (!ctx)
-        return CLV_ERROR_INVALID_ARGUMENT;
-    clv__op_begin(ctx);
-    if (!out)
-        return clv__fail(ctx, CLV_ERROR_INVALID_ARGUMENT, OP_EVAL, "out must not be NULL");
-    memset(out, 0, sizeof *out);
-    CLV_TRY(check_flow(ctx, OP_EVAL, "estimate", estimate));
-    CLV_TRY(check_flow(ctx, OP_EVAL, "ground truth", ground_truth));
-    if (estimate->width != ground_truth->width || estimate->height != ground_truth->height)
-        return clv__fail(ctx, CLV_ERROR_INVALID_ARGUMENT, OP_EVAL,
-                         "estimate is %dx%d but the ground truth is %dx%d", estimate->width,
-                         estimate->height, ground_truth->width, ground_truth->height);
+    const clv_image *estimate = a[0].v.p, *ground_truth = a[1].v.p;
+    clv_flow_stats *out = a[2].v.p; /* zeroed by the validation */
 
     char opts[64];
     flow_options(ctx, opts, sizeof opts);
@@ -345,4 +319,36 @@ CLV_API clv_status clv_flow_to_color(clv_context *ctx, const clv_image *flow, cl
 {
     const clv_arg a[] = {CLV__IMG(flow), CLV__IMG(rgb), CLV__DBL(max_magnitude)};
     return clv__op_run(ctx, &clv__op_flow_to_color, a);
+}
+
+static const clv_param_desc eval_params[] = {
+    CLV__P_IMAGE("estimate", "estimate", "the estimated flow (u, v), f32, 2 channels",
+                 CLV_PARAM_INPUT, CLV_TYPES(CLV_F32), CLV_CHANNELS(2), NULL, 0),
+    CLV__P_IMAGE("ground_truth", "ground truth",
+                 "the true flow, f32, 2 channels, estimate's size; |u| or |v| >= 1e9 or NaN: "
+                 "unknown, left out",
+                 CLV_PARAM_INPUT, CLV_TYPES(CLV_F32), CLV_CHANNELS(2), "estimate",
+                 CLV_LIKE_SIZE),
+    CLV__P_STRUCT("out",
+                  "the figures: aee (px), aae (degrees), r1, r3, r5 (percent of pixels with "
+                  "an endpoint error above 1, 3, 5 px), valid (pixels counted)",
+                  CLV_PARAM_OUTPUT, clv_flow_stats),
+};
+
+const clv_op_desc clv__op_flow_eval = {
+    .name = "flow_eval",
+    .summary = "average endpoint and angular errors of a flow against ground truth",
+    .doc = "Pixels whose ground truth is unknown are left out; with none known every figure "
+           "is 0. Waits for the result.",
+    .cli_name = "flow-eval",
+    .nparams = 3,
+    .params = eval_params,
+    .run = flow_eval_run,
+};
+
+CLV_API clv_status clv_flow_eval(clv_context *ctx, const clv_image *estimate,
+                                 const clv_image *ground_truth, clv_flow_stats *out)
+{
+    const clv_arg a[] = {CLV__IMG(estimate), CLV__IMG(ground_truth), CLV__STRUCT(out)};
+    return clv__op_run(ctx, &clv__op_flow_eval, a);
 }

@@ -21,6 +21,7 @@
  * prev patch (I, Ix, Iy: 3 W H floats) in local memory when it fits, in a
  * global scratch buffer otherwise (points then go in batches that keep that
  * buffer under LK_PATCH_BYTES_MAX). */
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -46,73 +47,60 @@ CLV_API clv_lk_params clv_lk_params_default(void)
     return p;
 }
 
-/* The two pyramids: valid, 1-channel, one type, one geometry, and built with
- * scale 0.5 (each level (w + 1) / 2 of the one below) for the levels used. */
-static clv_status check_pyramids(clv_context *ctx, const clv_pyramid *prev,
-                                 const clv_pyramid *next, int levels)
+/* Pixels of a ww x wh window, or 0 when above LK_MAX_AREA: the one place
+ * that rule lives (the descriptor's check refuses 0, the plan sizes the
+ * patches from it). */
+static size_t window_area(int ww, int wh)
 {
-    clv_status status = CLV_OK;
-    if (!prev || !next)
-        return clv__fail(ctx, CLV_ERROR_INVALID_ARGUMENT, OP, "%s pyramid is NULL",
-                         prev ? "next" : "prev");
-    const int np = clv_pyramid_levels(prev), nn = clv_pyramid_levels(next);
-    if (levels < 1 || levels > np || levels > nn)
-        return clv__fail(ctx, CLV_ERROR_INVALID_ARGUMENT, OP,
-                         "levels must be in 1..%d (prev has %d levels, next %d; got %d)",
-                         np < nn ? np : nn, np, nn, levels);
-    for (int l = 0; l < levels; l++) {
-        const clv_image *a = clv_pyramid_level(prev, l), *b = clv_pyramid_level(next, l);
-        CLV_TRY(clv__check_image(ctx, OP, "prev pyramid level", a));
-        CLV_TRY(clv__check_image(ctx, OP, "next pyramid level", b));
-        if (a->channels != 1 || b->channels != 1 || a->type != b->type)
-            return clv__fail(ctx, CLV_ERROR_INVALID_ARGUMENT, OP,
-                             "pyramids must be 1-channel and of one type (got %s/%d and %s/%d)",
-                             clv_pixel_type_name(a->type), a->channels,
-                             clv_pixel_type_name(b->type), b->channels);
-        if (a->width != b->width || a->height != b->height)
-            return clv__fail(ctx, CLV_ERROR_INVALID_ARGUMENT, OP,
-                             "pyramid level %d is %dx%d in prev but %dx%d in next", l, a->width,
-                             a->height, b->width, b->height);
-        if (l > 0) {
-            const clv_image *up = clv_pyramid_level(prev, l - 1);
-            if (a->width != (up->width + 1) / 2 || a->height != (up->height + 1) / 2)
-                return clv__fail(ctx, CLV_ERROR_INVALID_ARGUMENT, OP,
-                                 "pyramid level %d is %dx%d, not half of %dx%d: "
-                                 "Lucas-Kanade needs pyramids built with scale 0.5",
-                                 l, a->width, a->height, up->width, up->height);
-        }
-    }
-out:
-    return status;
+    const double area = (double)ww * (double)wh;
+    return area > LK_MAX_AREA ? 0 : (size_t)area;
 }
 
-static clv_status check_params(clv_context *ctx, const clv_lk_params *p)
+/* The rules between the pyramids and `levels` (each pyramid on its own and
+ * level 0 of next against prev are the descriptor's): levels within the
+ * levels both have, and those levels made with scale 0.5 (each (w + 1) / 2
+ * of the one below), of one geometry in both. */
+static clv_status check_pyramids(clv__report *r, const clv_pyramid *prev,
+                                 const clv_pyramid *next, int levels)
 {
-    if (p->win_width < 3 || p->win_height < 3 || p->win_width % 2 == 0 ||
-        p->win_height % 2 == 0)
-        return clv__fail(ctx, CLV_ERROR_INVALID_ARGUMENT, OP,
-                         "window must be odd and at least 3x3 (got %dx%d)", p->win_width,
-                         p->win_height);
-    if ((double)p->win_width * p->win_height > LK_MAX_AREA)
-        return clv__fail(ctx, CLV_ERROR_INVALID_ARGUMENT, OP,
-                         "window %dx%d has more than %d pixels", p->win_width, p->win_height,
-                         LK_MAX_AREA);
-    /* Bounded: with epsilon 0 nothing else stops a point that never settles
-     * (INT_MAX iterations ran for hours). OpenCV caps it at 100. */
-    if (p->max_iterations < 1 || p->max_iterations > CLV_LK_MAX_ITERATIONS)
-        return clv__fail(ctx, CLV_ERROR_INVALID_ARGUMENT, OP,
-                         "max_iterations must be in 1..%d (got %d)", CLV_LK_MAX_ITERATIONS,
-                         p->max_iterations);
-    if (!(p->epsilon >= 0.0) || !isfinite(p->epsilon))
-        return clv__fail(ctx, CLV_ERROR_INVALID_ARGUMENT, OP,
-                         "epsilon must be finite and >= 0 (got %s)", CLV_NUM(p->epsilon));
-    if (!(p->min_eig_threshold >= 0.0) || !isfinite(p->min_eig_threshold))
-        return clv__fail(ctx, CLV_ERROR_INVALID_ARGUMENT, OP,
-                         "min_eig_threshold must be finite and >= 0 (got %s)",
-                         CLV_NUM(p->min_eig_threshold));
-    if (p->use_initial_flow != 0 && p->use_initial_flow != 1)
-        return clv__fail(ctx, CLV_ERROR_INVALID_ARGUMENT, OP,
-                         "use_initial_flow must be 0 or 1 (got %d)", p->use_initial_flow);
+    const int np = clv_pyramid_levels(prev), nn = clv_pyramid_levels(next);
+    if (levels > np || levels > nn)
+        return clv__report_fail(r, CLV_ERROR_INVALID_ARGUMENT,
+                                "levels must be in 1..%d (prev has %d levels, next %d; got %d)",
+                                np < nn ? np : nn, np, nn, levels);
+    for (int l = 1; l < levels; l++) {
+        const clv_image *a = clv_pyramid_level(prev, l), *b = clv_pyramid_level(next, l);
+        const clv_image *up = clv_pyramid_level(prev, l - 1);
+        if (clv_image_width(a) != (clv_image_width(up) + 1) / 2 ||
+            clv_image_height(a) != (clv_image_height(up) + 1) / 2)
+            return clv__report_fail(r, CLV_ERROR_INVALID_ARGUMENT,
+                                    "pyramid level %d is %dx%d, not half of %dx%d: "
+                                    "Lucas-Kanade needs pyramids built with scale 0.5",
+                                    l, clv_image_width(a), clv_image_height(a),
+                                    clv_image_width(up), clv_image_height(up));
+        if (clv_image_width(a) != clv_image_width(b) ||
+            clv_image_height(a) != clv_image_height(b))
+            return clv__report_fail(r, CLV_ERROR_INVALID_ARGUMENT,
+                                    "pyramid level %d is %dx%d in prev but %dx%d in next", l,
+                                    clv_image_width(a), clv_image_height(a),
+                                    clv_image_width(b), clv_image_height(b));
+    }
+    return CLV_OK;
+}
+
+/* a = prev, next, pts_in, pts_out, status, err, count, then clv_lk_params'
+ * fields. */
+enum { A_PREV, A_NEXT, A_IN, A_OUT, A_STATUS, A_ERR, A_COUNT, A_WW, A_WH, A_LEVELS, A_ITER,
+       A_EPS, A_MINEIG, A_INIT, A_N };
+
+static clv_status lk_check(clv__report *r, const clv_arg *a)
+{
+    if (!window_area(a[A_WW].v.i, a[A_WH].v.i))
+        return clv__report_fail(r, CLV_ERROR_INVALID_ARGUMENT,
+                                "window %dx%d has more than %d pixels", a[A_WW].v.i,
+                                a[A_WH].v.i, LK_MAX_AREA);
+    if (a[A_PREV].v.p && a[A_NEXT].v.p)
+        return check_pyramids(r, a[A_PREV].v.p, a[A_NEXT].v.p, a[A_LEVELS].v.i);
     return CLV_OK;
 }
 
@@ -150,7 +138,7 @@ static clv_status make_plan(clv_context *ctx, const char *fmt, int ww, int wh, i
     memset(pl, 0, sizeof *pl);
     pl->cpu = ctx->tune.vec > 0;
     /* per point: the patch, and on CPUs the staging tile */
-    const size_t area = (size_t)ww * (size_t)wh;
+    const size_t area = window_area(ww, wh); /* > 0: checked */
     const size_t patch_bytes =
         (3 * area + (pl->cpu ? (size_t)(ww + 3) * (size_t)(wh + 3) : 0)) * sizeof(float);
     const char *name = pl->cpu ? "lk_level_cpu" : "lk_level";
@@ -208,25 +196,25 @@ out:
     return status;
 }
 
-CLV_API clv_status clv_lk_track(clv_context *ctx, const clv_pyramid *prev, const clv_pyramid *next,
-                                const clv_point *pts_in, clv_point *pts_out, uint8_t *status_out,
-                                float *err_out, int count, const clv_lk_params *params)
+static clv_status lk_run(clv_context *ctx, const clv_arg *a)
 {
     clv_status status = CLV_OK;
-    if (!ctx)
-        return CLV_ERROR_INVALID_ARGUMENT;
-    clv__op_begin(ctx);
-    const clv_lk_params p = params ? *params : clv_lk_params_default();
-    CLV_TRY(check_params(ctx, &p));
-    CLV_TRY(check_pyramids(ctx, prev, next, p.levels));
-    if (count < 0)
-        return clv__fail(ctx, CLV_ERROR_INVALID_ARGUMENT, OP, "count must be >= 0 (got %d)",
-                         count);
+    const clv_pyramid *prev = a[A_PREV].v.p, *next = a[A_NEXT].v.p;
+    const clv_point *pts_in = a[A_IN].v.p;
+    clv_point *pts_out = a[A_OUT].v.p;
+    uint8_t *status_out = a[A_STATUS].v.p;
+    float *err_out = a[A_ERR].v.p;
+    const int count = a[A_COUNT].v.i;
+    clv_lk_params p;
+    p.win_width = a[A_WW].v.i;
+    p.win_height = a[A_WH].v.i;
+    p.levels = a[A_LEVELS].v.i;
+    p.max_iterations = a[A_ITER].v.i;
+    p.epsilon = a[A_EPS].v.d;
+    p.min_eig_threshold = a[A_MINEIG].v.d;
+    p.use_initial_flow = a[A_INIT].v.i;
     if (count == 0)
         return CLV_OK;
-    if (!pts_in || !pts_out || !status_out)
-        return clv__fail(ctx, CLV_ERROR_INVALID_ARGUMENT, OP, "%s is NULL",
-                         !pts_in ? "pts_in" : !pts_out ? "pts_out" : "status");
 
     const clv_image *l0 = clv_pyramid_level(prev, 0);
     char fmt[64];
@@ -286,4 +274,74 @@ CLV_API clv_status clv_lk_track(clv_context *ctx, const clv_pyramid *prev, const
         CLV_TRY(read_buffer(ctx, err_buf, err_out, n * sizeof(float), "clEnqueueReadBuffer(err)"));
 out:
     return status;
+}
+
+static const clv_param_desc lk_params[] = {
+    CLV__P_PYRAMID("prev", "prev pyramid",
+                   "the first frame's pyramid, built with scale 0.5 from a gray image: 1-channel "
+                   "u8, u16 (read / 257) or f32 (read as 0..1, x 255)",
+                   CLV_PARAM_INPUT, CLV_TYPES_ALL, CLV_CHANNELS(1), NULL, 0),
+    CLV__P_PYRAMID("next", "next pyramid", "the second frame's pyramid, like prev",
+                   CLV_PARAM_INPUT, CLV_TYPES_ALL, CLV_CHANNELS(1), "prev", CLV_LIKE_ALL),
+    CLV__P_ARRAY("pts_in", "the points to track in prev: x, y (px)", CLV_PARAM_INPUT,
+                 clv_point, "count"),
+    CLV__P_ARRAY("pts_out",
+                 "where they went in next: x, y (px); read first as initial estimates with "
+                 "use_initial_flow; a lost point keeps its last estimate",
+                 CLV_PARAM_INPUT | CLV_PARAM_OUTPUT, clv_point, "count"),
+    CLV__P_ARRAY("status", "per point: 1 tracked, 0 lost", CLV_PARAM_OUTPUT, uint8_t, "count"),
+    CLV__P_ARRAY("err",
+                 "optional: per point the mean |next - prev| over the window at level 0, in "
+                 "0..255 units; 0 for lost points",
+                 CLV_PARAM_OUTPUT | CLV_PARAM_OPTIONAL, float, "count"),
+    CLV__P_INT("count", "number of points (0: nothing to do)", NULL, 0, HUGE_VAL, 0, 0),
+    {.name = "win_width", .type = CLV_PARAM_INT,
+     .flags = CLV_PARAM_INPUT | CLV_PARAM_OPTIONAL | CLV_PARAM_ODD,
+     .doc = "window width (width x height at most 2^24 pixels)", .unit = "px", .min = 3,
+     .max = HUGE_VAL, .def = 21, .cli_alias = "--win"},
+    {.name = "win_height", .type = CLV_PARAM_INT,
+     .flags = CLV_PARAM_INPUT | CLV_PARAM_OPTIONAL | CLV_PARAM_ODD, .doc = "window height",
+     .unit = "px", .min = 3, .max = HUGE_VAL, .def = 21, .cli_alias = "--win"},
+    CLV__P_INT("levels",
+               "pyramid levels used, at most those of both pyramids (3 = OpenCV's maxLevel 2)",
+               NULL, 1, CLV_PYRAMID_MAX_LEVELS, CLV_PARAM_OPTIONAL, 3),
+    {.name = "max_iterations", .type = CLV_PARAM_INT,
+     .flags = CLV_PARAM_INPUT | CLV_PARAM_OPTIONAL, .doc = "most iterations per level",
+     .min = 1, .max = CLV_LK_MAX_ITERATIONS, .def = 30, .cli_alias = "--iterations"},
+    CLV__P_DOUBLE("epsilon", "a point stops when its update is below this (capped at 10)", "px",
+                  0.0, HUGE_VAL, CLV_PARAM_OPTIONAL, 0.01),
+    CLV__P_DOUBLE("min_eig_threshold",
+                  "a point is lost when the window's minimum eigenvalue / area is below this "
+                  "(OpenCV's scaling)",
+                  NULL, 0.0, HUGE_VAL, CLV_PARAM_OPTIONAL, 1e-4),
+    CLV__P_BOOL("use_initial_flow", "1: pts_out holds initial estimates", CLV_PARAM_OPTIONAL, 0),
+};
+
+_Static_assert(sizeof lk_params / sizeof lk_params[0] == A_N, "one value per parameter");
+
+const clv_op_desc clv__op_lk_track = {
+    .name = "lk_track",
+    .summary = "pyramidal Lucas-Kanade point tracking (OpenCV calcOpticalFlowPyrLK)",
+    .cli_name = "track",
+    .doc = "Points are tracked from prev into next, coarse to fine, with Scharr/32 gradients "
+           "of prev; intensities in 0..255 units for every type. Waits for the result.",
+    .nparams = A_N,
+    .params = lk_params,
+    .run = lk_run,
+    .check = lk_check,
+};
+
+CLV_API clv_status clv_lk_track(clv_context *ctx, const clv_pyramid *prev, const clv_pyramid *next,
+                                const clv_point *pts_in, clv_point *pts_out, uint8_t *status,
+                                float *err, int count, const clv_lk_params *params)
+{
+    const clv_lk_params p = params ? *params : clv_lk_params_default();
+    const clv_arg a[] = {CLV__PYR(prev),          CLV__PYR(next),
+                         CLV__ARR(pts_in),        CLV__ARR(pts_out),
+                         CLV__ARR(status),        CLV__ARR(err),
+                         CLV__INT(count),         CLV__INT(p.win_width),
+                         CLV__INT(p.win_height),  CLV__INT(p.levels),
+                         CLV__INT(p.max_iterations), CLV__DBL(p.epsilon),
+                         CLV__DBL(p.min_eig_threshold), CLV__INT(p.use_initial_flow)};
+    return clv__op_run(ctx, &clv__op_lk_track, a);
 }

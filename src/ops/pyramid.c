@@ -227,30 +227,11 @@ out:
     return status;
 }
 
-CLV_API clv_status clv_pyramid_build(clv_context *ctx, clv_pyramid *pyr, const clv_image *src)
+static clv_status pyramid_build_run(clv_context *ctx, const clv_arg *a)
 {
     clv_status status = CLV_OK;
-    if (!ctx)
-        return CLV_ERROR_INVALID_ARGUMENT;
-    clv__op_begin(ctx);
-    if (!pyr)
-        return clv__fail(ctx, CLV_ERROR_INVALID_ARGUMENT, OP, "pyramid is NULL");
-    CLV_TRY(clv__check_image(ctx, OP, "source", src));
-    if (pyr->level[0]->ctx != ctx)
-        return clv__fail(ctx, CLV_ERROR_INVALID_ARGUMENT, OP,
-                         "the pyramid belongs to another context");
-    if (src->width != pyr->width || src->height != pyr->height ||
-        src->channels != pyr->channels || src->type != pyr->type)
-        return clv__fail(ctx, CLV_ERROR_INVALID_ARGUMENT, OP,
-                         "source is %dx%d %s c%d, the pyramid is for %dx%d %s c%d", src->width,
-                         src->height, clv_pixel_type_name(src->type), src->channels, pyr->width,
-                         pyr->height, clv_pixel_type_name(pyr->type), pyr->channels);
-
-    for (int k = 0; k < pyr->levels; k++)
-        if (src == pyr->level[k])
-            return clv__fail(ctx, CLV_ERROR_INVALID_ARGUMENT, OP,
-                             "the source is level %d of the pyramid itself", k);
-
+    clv_pyramid *pyr = a[0].v.p;
+    const clv_image *src = a[1].v.p;
     /* Level 0: the source itself (same geometry, so the same pitch). */
     clv_image *l0 = pyr->level[0];
     CLV_CHECK_CL(ctx,
@@ -268,4 +249,34 @@ CLV_API clv_status clv_pyramid_build(clv_context *ctx, clv_pyramid *pyr, const c
     }
 out:
     return status;
+}
+
+static const clv_param_desc build_params[] = {
+    CLV__P_PYRAMID("pyr", "pyramid",
+                   "the pyramid to fill (clv_pyramid_create: its size, type, channels, levels "
+                   "and scale); level 0 becomes a copy of src",
+                   CLV_PARAM_OUTPUT, CLV_TYPES_ALL, CLV_CHANNELS_1_4, "src", CLV_LIKE_ALL),
+    CLV__P_IMAGE("src", "source",
+                 "the image, u8/u16/f32 with 1..4 channels, of the pyramid's size, type and "
+                 "channels",
+                 CLV_PARAM_INPUT, CLV_TYPES_ALL, CLV_CHANNELS_1_4, NULL, 0),
+};
+
+const clv_op_desc clv__op_pyramid_build = {
+    .name = "pyramid_build",
+    .summary = "fill a Gaussian pyramid from an image (scale 0.5: OpenCV pyrDown per level)",
+    .doc = "Every level keeps src's pixel type and channels. scale 0.5: level k is pyrDown of "
+           "level k-1 (5-tap [1 4 6 4 1]/16, reflect101, (w+1)/2 x (h+1)/2). Other scales: "
+           "level k is src blurred with sigma (1/s - 1)/2, s = scale^k, resized to round(w s) "
+           "x round(h s). Enqueues without waiting.",
+    .cli_name = "pyramid",
+    .nparams = 2,
+    .params = build_params,
+    .run = pyramid_build_run,
+};
+
+CLV_API clv_status clv_pyramid_build(clv_context *ctx, clv_pyramid *pyr, const clv_image *src)
+{
+    const clv_arg a[] = {CLV__PYR(pyr), CLV__IMG(src)};
+    return clv__op_run(ctx, &clv__op_pyramid_build, a);
 }

@@ -422,6 +422,28 @@ extern const int clv__border_values[5];
      .def = CLV_BORDER_REFLECT101, .n_enum = 5, .enum_names = clv__border_names,           \
      .enum_values = clv__border_values}
 
+/* Descriptor entries for booleans and the pointer types (pyramids, arrays,
+ * structs; their validation: clvision/op.h), and their positional values. */
+#define CLV__P_BOOL(nm, doc_, fl, def_) \
+    {.name = (nm), .type = CLV_PARAM_BOOL, .flags = CLV_PARAM_INPUT | (fl), .doc = (doc_), \
+     .min = 0, .max = 1, .def = (def_)}
+#define CLV__P_PYRAMID(nm, lbl, doc_, fl, types_, chans, like_, likefl) \
+    {.name = (nm), .label = (lbl), .type = CLV_PARAM_PYRAMID, .flags = (fl), .doc = (doc_), \
+     .types = (types_), .channels = (chans), .like = (like_), .like_flags = (likefl)}
+#define CLV__P_ARRAY(nm, doc_, fl, ctype, len) \
+    {.name = (nm), .type = CLV_PARAM_ARRAY, .flags = (fl), .doc = (doc_), \
+     .elem_size = sizeof(ctype), .elem_type = #ctype, .length_param = (len)}
+#define CLV__P_STRUCT(nm, doc_, fl, ctype) \
+    {.name = (nm), .type = CLV_PARAM_STRUCT, .flags = (fl), .doc = (doc_), \
+     .elem_size = sizeof(ctype), .elem_type = #ctype}
+/* An int * count of the elements found for output array `array`. */
+#define CLV__P_COUNT(nm, doc_, array) \
+    {.name = (nm), .type = CLV_PARAM_STRUCT, .flags = CLV_PARAM_OUTPUT | CLV_PARAM_COUNT, \
+     .doc = (doc_), .elem_size = sizeof(int), .elem_type = "int", .like = (array)}
+#define CLV__PYR(x) CLV__PTR(CLV_PARAM_PYRAMID, (x))
+#define CLV__ARR(x) CLV__PTR(CLV_PARAM_ARRAY, (x))
+#define CLV__STRUCT(x) CLV__PTR(CLV_PARAM_STRUCT, (x))
+
 /* Every described operation (one list: src/ops/ops.def). */
 #define CLV_SOURCE(id, file)
 #define CLV_OP(sym, file) extern const clv_op_desc clv__op_##sym;

@@ -2,6 +2,7 @@
  * validation every operation's arguments go through (see clvision/op.h). */
 #include <math.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
@@ -102,7 +103,9 @@ static void rule_text(const clv_param_desc *p, char *buf, size_t size)
     const int lo_open = (p->flags & CLV_PARAM_MIN_OPEN) != 0;
     const int hi_open = (p->flags & CLV_PARAM_MAX_OPEN) != 0;
     char range[96];
-    if (has_lo && has_hi) {
+    if (has_lo && has_hi && p->min == p->max && !lo_open && !hi_open) {
+        snprintf(range, sizeof range, "%s", lo); /* one value: "must be 3" */
+    } else if (has_lo && has_hi) {
         if (is_int || (!lo_open && !hi_open))
             snprintf(range, sizeof range, "in %s..%s", lo, hi);
         else
@@ -366,26 +369,165 @@ static clv_status check_image_param(clv__report *r, const clv_param_desc *p, con
     return CLV_OK;
 }
 
+/* A pyramid on its own: present, of ctx, levels of accepted types and
+ * channels. Relations come later (check_pyramid_relations). */
+static clv_status check_pyramid_param(clv__report *r, const clv_param_desc *p, const clv_arg *a)
+{
+    const clv_op_desc *op = r->op;
+    const clv_pyramid *pyr = a[p - op->params].v.p;
+    const char *word = clv__param_word(p);
+    if (!pyr)
+        return (p->flags & CLV_PARAM_OPTIONAL)
+                   ? CLV_OK
+                   : clv__report_fail(r, CLV_ERROR_INVALID_ARGUMENT, "%s is NULL", word);
+    const clv_image *l0 = clv_pyramid_level(pyr, 0);
+    if (!l0)
+        return clv__report_fail(r, CLV_ERROR_INVALID_ARGUMENT, "%s has no levels", word);
+    if (l0->ctx != r->ctx)
+        return clv__report_fail(r, CLV_ERROR_INVALID_ARGUMENT, "%s belongs to another context",
+                                word);
+    clv_status s;
+    char lw[96];
+    snprintf(lw, sizeof lw, "%s level", word);
+    for (int k = 0; k < clv_pyramid_levels(pyr); k++) /* also waits for pending uploads */
+        if ((s = clv__check_image(r->ctx, op->name, lw, clv_pyramid_level(pyr, k))) != CLV_OK)
+            return s;
+    if ((p->types && !(p->types & CLV_TYPES(l0->type))) ||
+        (p->channels && (l0->channels < 0 || l0->channels > 30 ||
+                         !(p->channels & CLV_CHANNELS(l0->channels))))) {
+        char want[96];
+        accepted_text(p, want, sizeof want);
+        return clv__report_fail(r, CLV_ERROR_INVALID_ARGUMENT,
+                                "%s: each level must be %s (got %s with %d channel%s)", word, want,
+                                clv_pixel_type_name(l0->type), l0->channels,
+                                l0->channels == 1 ? "" : "s");
+    }
+    return CLV_OK;
+}
+
+/* A pyramid against its `like` (an image or a pyramid) and, for an output
+ * pyramid, against the input images (none may be one of its levels). */
+static clv_status check_pyramid_relations(clv__report *r, const clv_param_desc *p,
+                                          const clv_arg *a)
+{
+    const clv_op_desc *op = r->op;
+    const clv_pyramid *pyr = a[p - op->params].v.p;
+    if (!pyr)
+        return CLV_OK;
+    const char *word = clv__param_word(p);
+    const clv_image *l0 = clv_pyramid_level(pyr, 0);
+    const int j = p->like ? clv_op_param_index(op, p->like) : -1;
+    if (j >= 0 && a[j].v.p) {
+        const clv_param_desc *q = &op->params[j];
+        const char *rw = clv__param_word(q);
+        const unsigned f = p->like_flags;
+        if (q->type == CLV_PARAM_IMAGE) {
+            const clv_image *ref = a[j].v.p;
+            if (((f & CLV_LIKE_SIZE) &&
+                 (ref->width != l0->width || ref->height != l0->height)) ||
+                ((f & CLV_LIKE_TYPE) && ref->type != l0->type) ||
+                ((f & CLV_LIKE_CHANNELS) && ref->channels != l0->channels))
+                return clv__report_fail(r, CLV_ERROR_INVALID_ARGUMENT,
+                                        "%s is %dx%d %s c%d, the %s is for %dx%d %s c%d", rw,
+                                        ref->width, ref->height, clv_pixel_type_name(ref->type),
+                                        ref->channels, word, l0->width, l0->height,
+                                        clv_pixel_type_name(l0->type), l0->channels);
+        } else if (q->type == CLV_PARAM_PYRAMID) {
+            const clv_image *m0 = clv_pyramid_level(a[j].v.p, 0);
+            if ((f & CLV_LIKE_TYPE) && m0->type != l0->type)
+                return clv__report_fail(r, CLV_ERROR_INVALID_ARGUMENT, "%s is %s but %s is %s",
+                                        rw, clv_pixel_type_name(m0->type), word,
+                                        clv_pixel_type_name(l0->type));
+            if ((f & CLV_LIKE_CHANNELS) && m0->channels != l0->channels)
+                return clv__report_fail(r, CLV_ERROR_INVALID_ARGUMENT,
+                                        "%s has %d channels but %s has %d", rw, m0->channels,
+                                        word, l0->channels);
+            if ((f & CLV_LIKE_SIZE) && (m0->width != l0->width || m0->height != l0->height))
+                return clv__report_fail(r, CLV_ERROR_INVALID_ARGUMENT,
+                                        "%s is %dx%d at level 0, %s is %dx%d", word, l0->width,
+                                        l0->height, rw, m0->width, m0->height);
+        }
+    }
+    if (!(p->flags & CLV_PARAM_OUTPUT))
+        return CLV_OK;
+    for (int i = 0; i < op->nparams; i++) {
+        if (op->params[i].type != CLV_PARAM_IMAGE || !a[i].v.p)
+            continue;
+        for (int k = 0; k < clv_pyramid_levels(pyr); k++)
+            if (a[i].v.p == clv_pyramid_level(pyr, k))
+                return clv__report_fail(
+                    r, CLV_ERROR_INVALID_ARGUMENT,
+                    "the %s is level %d of the %s itself (in-place is not supported)",
+                    clv__param_word(&op->params[i]), k, word);
+    }
+    return CLV_OK;
+}
+
+/* The INT parameter holding array p's length, or NULL (a descriptor bug). */
+static const clv_param_desc *length_of(const clv_op_desc *op, const clv_param_desc *p, int *j)
+{
+    *j = p->length_param ? clv_op_param_index(op, p->length_param) : -1;
+    return *j >= 0 && op->params[*j].type == CLV_PARAM_INT ? &op->params[*j] : NULL;
+}
+
+static clv_status check_array_param(clv__report *r, const clv_param_desc *p, const clv_arg *a)
+{
+    const clv_op_desc *op = r->op;
+    int j;
+    const clv_param_desc *len = length_of(op, p, &j);
+    if (!len || p->elem_size == 0)
+        return clv__report_fail(r, CLV_ERROR_UNSUPPORTED,
+                                "descriptor: array %s has no INT length parameter or no "
+                                "element size",
+                                p->name);
+    const int n = a[j].v.i; /* its range is checked with the numbers */
+    if (!a[p - op->params].v.p && n > 0 && !(p->flags & CLV_PARAM_OPTIONAL))
+        return clv__report_fail(r, CLV_ERROR_INVALID_ARGUMENT, "%s is NULL (%s %d)",
+                                clv__param_word(p), len->name, n);
+    if (n > 0 && (size_t)n > SIZE_MAX / p->elem_size)
+        return clv__report_fail(r, CLV_ERROR_INVALID_ARGUMENT,
+                                "%s: %d elements of %zu bytes do not fit in memory",
+                                clv__param_word(p), n, p->elem_size);
+    return CLV_OK;
+}
+
+/* Output structs read 0 after any failure (op.h, "Structs"). */
+static void zero_output_structs(const clv_op_desc *op, const clv_arg *a)
+{
+    for (int i = 0; i < op->nparams; i++) {
+        const clv_param_desc *p = &op->params[i];
+        if (p->type == CLV_PARAM_STRUCT && (p->flags & CLV_PARAM_OUTPUT) && a[i].v.p &&
+            p->elem_size > 0)
+            memset(a[i].v.p, 0, p->elem_size);
+    }
+}
+
 clv_status clv__op_validate(clv_context *ctx, const clv_op_desc *op, const clv_arg *a)
 {
     clv__report r = {ctx, op, NULL, 0};
     clv_status s;
+    zero_output_structs(op, a);
     for (int i = 0; i < op->nparams; i++) {
         const clv_param_desc *p = &op->params[i];
         if (p->type == CLV_PARAM_IMAGE) {
             if ((s = check_image_param(&r, p, a)) != CLV_OK)
                 return s;
-        } else if ((p->type == CLV_PARAM_PYRAMID || p->type == CLV_PARAM_STRUCT) && !a[i].v.p &&
-                   !(p->flags & CLV_PARAM_OPTIONAL)) {
+        } else if (p->type == CLV_PARAM_PYRAMID) {
+            if ((s = check_pyramid_param(&r, p, a)) != CLV_OK)
+                return s;
+        } else if (p->type == CLV_PARAM_STRUCT && !a[i].v.p && !(p->flags & CLV_PARAM_OPTIONAL)) {
             return clv__report_fail(&r, CLV_ERROR_INVALID_ARGUMENT, "%s is NULL",
                                     clv__param_word(p));
-        } else if (p->type == CLV_PARAM_ARRAY && !a[i].v.p && !(p->flags & CLV_PARAM_OPTIONAL)) {
-            const int j = p->length_param ? clv_op_param_index(op, p->length_param) : -1;
-            if (j < 0 || a[j].v.i > 0)
-                return clv__report_fail(&r, CLV_ERROR_INVALID_ARGUMENT, "%s is NULL",
-                                        clv__param_word(p));
+        } else if (p->type == CLV_PARAM_ARRAY) {
+            if ((s = check_array_param(&r, p, a)) != CLV_OK)
+                return s;
         }
     }
+    /* relations, once every pyramid and image is known to be valid */
+    for (int i = 0; i < op->nparams; i++)
+        if (op->params[i].type == CLV_PARAM_PYRAMID &&
+            (s = check_pyramid_relations(&r, &op->params[i], a)) != CLV_OK)
+            return s;
     return check_numbers(&r, a);
 }
 
@@ -397,8 +539,10 @@ clv_status clv__op_exec(clv_context *ctx, const clv_op_desc *op, const clv_arg *
 
 clv_status clv__op_run(clv_context *ctx, const clv_op_desc *op, const clv_arg *a)
 {
-    if (!ctx)
+    if (!ctx) {
+        zero_output_structs(op, a);
         return CLV_ERROR_INVALID_ARGUMENT;
+    }
     clv__op_begin(ctx);
     return clv__op_exec(ctx, op, a);
 }
