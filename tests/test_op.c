@@ -13,6 +13,7 @@
  *     2 for every bool are refused, naming the parameter;
  *   - every required image NULL, every image of a type or channel count its
  *     parameter does not take, and an output that is an input are refused;
+ *   - an output of free size (CLV_PARAM_FREE_SIZE) is made (2W+1) x (H-4);
  *   - after each refusal the context still runs the good call.
  * A new operation is covered by its descriptor alone. */
 #include <math.h>
@@ -88,6 +89,12 @@ static int make_call(const clv_op_desc *op, call *c)
         char m[256];
         clv_status s = clv_op_output_shape(op, c->a, op->nparams, i, &w, &h, &cn, &t, m, sizeof m);
         REQUIRE(s == CLV_OK, "%s: output shape of %s: %s", op->name, p->name, m);
+        if (p->flags & CLV_PARAM_FREE_SIZE) {
+            /* the caller's choice: wider and shorter than the inputs */
+            REQUIRE(w == 0 && h == 0, "%s: free-size %s given as %dx%d", op->name, p->name, w, h);
+            w = 2 * W + 1;
+            h = H - 4;
+        }
         REQUIRE_OK(ctx, clv_image_create(ctx, w, h, cn, t, &c->own[i]));
         c->a[i].v.p = c->own[i];
     }
