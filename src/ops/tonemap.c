@@ -151,20 +151,6 @@ out:
     return status;
 }
 
-static clv_status tonemap_shape(clv__report *r, const clv_arg *a, int index, int *width,
-                                int *height, int *channels, clv_pixel_type *type)
-{
-    (void)index;
-    const clv_image *hdr = a[0].v.p;
-    if (!hdr)
-        return clv__report_fail(r, CLV_ERROR_INVALID_ARGUMENT, "out's shape needs hdr");
-    *width = clv_image_width(hdr);
-    *height = clv_image_height(hdr);
-    *channels = 3;
-    *type = CLV_U8;
-    return CLV_OK;
-}
-
 #define TM_P(nm, doc_, unit_, lo, hi, def_)                                               \
     CLV__P_DOUBLE(nm, doc_, unit_, lo, hi, CLV_PARAM_OPTIONAL, def_)
 
@@ -206,7 +192,6 @@ const clv_op_desc clv__op_tonemap_local = {
     .params = tonemap_params,
     .run = tonemap_run,
     .check = tonemap_check,
-    .shape = tonemap_shape,
 };
 
 CLV_API clv_tonemap_params clv_tonemap_params_default(void)
