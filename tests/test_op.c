@@ -17,6 +17,7 @@
  *     refused naming it; an array NULL with length 0 runs; a pyramid of a
  *     type, channel count or size it does not take, and an input image that
  *     is a level of an output pyramid, are refused;
+ *   - an output of free size (CLV_PARAM_FREE_SIZE) is made (2W+1) x (H-4);
  *   - after each refusal the context still runs the good call.
  * Pyramids are made (4 levels, scale 0.5) and built like the image or
  * pyramid they are `like`; arrays hold as many zeroed elements as their
@@ -183,6 +184,12 @@ static int make_call(const clv_op_desc *op, call *c)
         char m[256];
         clv_status s = clv_op_output_shape(op, c->a, op->nparams, i, &w, &h, &cn, &t, m, sizeof m);
         REQUIRE(s == CLV_OK, "%s: output shape of %s: %s", op->name, p->name, m);
+        if (p->flags & CLV_PARAM_FREE_SIZE) {
+            /* the caller's choice: wider and shorter than the inputs */
+            REQUIRE(w == 0 && h == 0, "%s: free-size %s given as %dx%d", op->name, p->name, w, h);
+            w = 2 * W + 1;
+            h = H - 4;
+        }
         REQUIRE_OK(ctx, clv_image_create(ctx, w, h, cn, t, &c->own[i]));
         c->a[i].v.p = c->own[i];
     }
@@ -573,6 +580,92 @@ static void by_name_struct_ops(void)
     clv_image_release(fl2);
 }
 
+/* dst of resize is the caller's size: clv_op_output_shape says 0x0 and
+ * src's type and channels. */
+static void resize_shape(void)
+{
+    clv_image *src;
+    REQUIRE_OK(ctx, clv_image_create(ctx, 11, 7, 3, CLV_U16, &src));
+    const clv_op_desc *op = clv_op_find("resize");
+    REQUIRE(op != NULL, "resize not described");
+    const int dst = clv_op_param_index(op, "dst");
+    REQUIRE(dst >= 0 && (op->params[dst].flags & CLV_PARAM_FREE_SIZE), "resize.dst not free-size");
+    const clv_arg a[] = {CLV_ARG_IMAGE("src", src)};
+    int w = -1, h = -1, cn = -1;
+    clv_pixel_type t = CLV_F32;
+    char m[256];
+    CHECK(clv_op_output_shape(op, a, 1, dst, &w, &h, &cn, &t, m, sizeof m) == CLV_OK, "%s", m);
+    CHECK(w == 0 && h == 0 && cn == 3 && t == CLV_U16, "resize dst shape %dx%d, %d x %s", w, h,
+          cn, clv_pixel_type_name(t));
+    clv_image_release(src);
+}
+
+/* resize and tonemap_local by name, against the typed calls, byte for byte. */
+static void by_name_resize_tonemap(void)
+{
+    enum { SW = 29, SH = 17, DW = 12, DH = 31 };
+    unsigned char in[SW * SH * 3], x[DW * DH * 3], y[DW * DH * 3];
+    for (int i = 0; i < SW * SH * 3; i++)
+        in[i] = (unsigned char)((i * 7919) >> 3);
+    clv_image *src, *d1, *d2;
+    REQUIRE_OK(ctx, clv_image_create(ctx, SW, SH, 3, CLV_U8, &src));
+    REQUIRE_OK(ctx, clv_image_create(ctx, DW, DH, 3, CLV_U8, &d1));
+    REQUIRE_OK(ctx, clv_image_create(ctx, DW, DH, 3, CLV_U8, &d2));
+    REQUIRE_OK(ctx, clv_image_upload(src, in, (size_t)SW * 3));
+    REQUIRE_OK(ctx, clv_resize(ctx, src, d1));
+    const clv_arg a[] = {CLV_ARG_IMAGE("dst", d2), CLV_ARG_IMAGE("src", src)};
+    REQUIRE_OK(ctx, clv_op_call(ctx, clv_op_find("resize"), a, 2));
+    REQUIRE_OK(ctx, clv_image_download(d1, x, (size_t)DW * 3));
+    REQUIRE_OK(ctx, clv_image_download(d2, y, (size_t)DW * 3));
+    CHECK(memcmp(x, y, sizeof x) == 0, "resize by name differs from clv_resize");
+    clv_image_release(src);
+    clv_image_release(d1);
+    clv_image_release(d2);
+
+    /* tonemap_local: HDR values over 12 stops, some parameters by name (in any
+     * order), the rest at their defaults, against the typed call with the
+     * same struct */
+    enum { TW = 41, TH = 23 };
+    static float hdr[TW * TH * 3];
+    static unsigned char u[TW * TH * 3], v[TW * TH * 3];
+    for (int i = 0; i < TW * TH; i++)
+        for (int c = 0; c < 3; c++)
+            hdr[3 * i + c] = (float)ldexp(1.0 + 0.25 * c, (i * 37 % 97) / 8 - 6);
+    clv_image *h, *o1, *o2;
+    REQUIRE_OK(ctx, clv_image_create(ctx, TW, TH, 3, CLV_F32, &h));
+    REQUIRE_OK(ctx, clv_image_create(ctx, TW, TH, 3, CLV_U8, &o1));
+    REQUIRE_OK(ctx, clv_image_create(ctx, TW, TH, 3, CLV_U8, &o2));
+    REQUIRE_OK(ctx, clv_image_upload(h, hdr, (size_t)TW * 3 * sizeof(float)));
+    clv_tonemap_params p = clv_tonemap_params_default();
+    p.contrast = 4.0;
+    p.gamma = 2.2;
+    p.sigma_space = 3.0;
+    p.blend = 0.75;
+    REQUIRE_OK(ctx, clv_tonemap_local(ctx, h, o1, &p));
+    const clv_arg b[] = {CLV_ARG_DOUBLE("blend", 0.75), CLV_ARG_IMAGE("out", o2),
+                         CLV_ARG_DOUBLE("gamma", 2.2), CLV_ARG_INT("sigma_space", 3),
+                         CLV_ARG_IMAGE("hdr", h), CLV_ARG_DOUBLE("contrast", 4.0)};
+    REQUIRE_OK(ctx, clv_op_call(ctx, clv_op_find("tonemap"), b, 6));
+    REQUIRE_OK(ctx, clv_image_download(o1, u, (size_t)TW * 3));
+    REQUIRE_OK(ctx, clv_image_download(o2, v, (size_t)TW * 3));
+    CHECK(memcmp(u, v, sizeof u) == 0, "tonemap_local by name differs from clv_tonemap_local");
+    /* the same refusal, the same message: the derived range cells */
+    p.sigma_range = 0.0125;
+    clv_status s1 = clv_tonemap_local(ctx, h, o1, &p);
+    char m1[512];
+    snprintf(m1, sizeof m1, "%s", clv_last_error(ctx));
+    const clv_arg c[] = {CLV_ARG_IMAGE("hdr", h), CLV_ARG_IMAGE("out", o2),
+                         CLV_ARG_DOUBLE("sigma_range", 0.0125)};
+    clv_status s2 = clv_op_call(ctx, clv_op_find("tonemap_local"), c, 3);
+    CHECK(s1 == CLV_ERROR_INVALID_ARGUMENT && s2 == s1, "sigma_range 0.0125: %d %d", s1, s2);
+    CHECK(strcmp(m1, clv_last_error(ctx)) == 0, "messages differ: '%s' / '%s'", m1,
+          clv_last_error(ctx));
+    CHECK(strstr(m1, "sigma_range 0.0125 needs 5121 range cells") != NULL, "message '%s'", m1);
+    clv_image_release(h);
+    clv_image_release(o1);
+    clv_image_release(o2);
+}
+
 static void introspection(void)
 {
     const int n = clv_op_count();
@@ -604,6 +697,8 @@ int main(void)
     introspection();
     by_name_equals_typed();
     by_name_struct_ops();
+    resize_shape();
+    by_name_resize_tonemap();
     for (int i = 0; i < clv_op_count(); i++)
         matrix(clv_op_get(i));
     clv_context_release(ctx);

@@ -53,11 +53,12 @@ typedef struct clv_grid_params {
 CLV_API clv_grid_params clv_grid_params_default(void);
 
 /* Bilateral filter through the grid: splat (value, 1) into the downsampled
- * grid, blur it, slice with trilinear interpolation and divide. u8 or f32.
- * 1 channel: the grid is built on the value itself. 3 or 4 channels: the grid
- * holds the colour channels plus a weight, and the range axis is the pixel's
- * luminance (Rec. 709 weights on the first three channels; a 4th channel is
- * filtered along). params NULL means defaults; out-of-range or non-finite
+ * grid, blur it, slice with trilinear interpolation and divide. u8, u16 or
+ * f32. 1 channel: the grid is built on the value itself. 3 or 4 channels: the
+ * grid holds the colour channels plus a weight, and the range axis is the
+ * pixel's luminance (Rec. 709 weights on the first three channels, taken as
+ * R, G, B: swap an OpenCV BGR array first; a 4th channel is filtered along).
+ * No border mode: nothing outside the image contributes. params NULL means defaults; out-of-range or non-finite
  * parameters are CLV_ERROR_INVALID_ARGUMENT.
  * NaN/Inf (f32): the range axis spans the edge values, so an image with an
  * infinite edge value (or none finite at all) is CLV_ERROR_INVALID_ARGUMENT.
@@ -92,7 +93,8 @@ typedef struct clv_tonemap_params {
     double sigma_space; /* base layer spatial sigma in pixels (grid s_s), 0..4096; 0 = 2%
                            of the image's larger side (default 0) */
     double sigma_range; /* base layer range sigma in stops (grid s_r), 0.01..64 (default
-                           1.3, about 0.4 in log10 units as in Durand-Dorsey) */
+                           1.3, about 0.4 in log10 units as in Durand-Dorsey); below
+                           64/4095 the grid would need over 4096 range cells: refused */
 } clv_tonemap_params;
 
 CLV_API clv_tonemap_params clv_tonemap_params_default(void);

@@ -250,10 +250,8 @@ out:
 }
 
 static const clv_param_desc bilateral_params[] = {
-    CLV__P_IMAGE("src", "source", "the image, u8/u16/f32 with 1..4 channels", CLV_PARAM_INPUT,
-                 CLV_TYPES_ALL, CLV_CHANNELS_1_4, NULL, 0),
-    CLV__P_IMAGE("dst", "destination", "the result, like src", CLV_PARAM_OUTPUT, 0, 0, "src",
-                 CLV_LIKE_ALL),
+    CLV__P_SRC_ANY,
+    CLV__P_DST_LIKE_SRC,
     CLV__P_DOUBLE("sigma_space", "spatial standard deviation", "px", 0.0, HUGE_VAL,
                   CLV_PARAM_MIN_OPEN, 3.0),
     CLV__P_DOUBLE("sigma_range", "range standard deviation, in the image's units", NULL, 0.0,

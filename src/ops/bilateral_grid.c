@@ -7,36 +7,10 @@
 
 #include "ops/grid_internal.h"
 
-#define OP "bilateral_grid"
-
-CLV_API clv_grid_params clv_grid_params_default(void)
-{
-    clv_grid_params p;
-    p.s_s = 16.0;
-    p.s_r = 25.5;
-    p.blur_sigma = 1.0;
-    return p;
-}
-
 void clv__grid_options(clv_context *ctx, const char *base, char *buf, size_t size)
 {
     snprintf(buf, size, "%s -DZC=%d%s", base, ctx->tune.grid_zc,
              ctx->tune.poly_math ? " -DCLV_POLY_MATH" : "");
-}
-
-clv_status clv__grid_check_params(clv_context *ctx, const char *op, double s_s, double s_r,
-                                  double blur_sigma)
-{
-    if (!isfinite(s_s) || s_s < 1.0)
-        return clv__fail(ctx, CLV_ERROR_INVALID_ARGUMENT, op,
-                         "spatial sampling s_s must be a finite number >= 1 (got %s)", CLV_NUM(s_s));
-    if (!isfinite(s_r) || !(s_r > 0.0))
-        return clv__fail(ctx, CLV_ERROR_INVALID_ARGUMENT, op,
-                         "range sampling s_r must be finite and > 0 (got %s)", CLV_NUM(s_r));
-    if (!isfinite(blur_sigma) || blur_sigma < 0.0 || blur_sigma > 20.0)
-        return clv__fail(ctx, CLV_ERROR_INVALID_ARGUMENT, op,
-                         "grid blur sigma must be in 0..20 cells (got %s)", CLV_NUM(blur_sigma));
-    return CLV_OK;
 }
 
 clv_status clv__grid_plan(clv_context *ctx, const char *op, int w, int h, int nv, double s_s,
@@ -160,8 +134,9 @@ static const char *depth_macro(clv_pixel_type t)
 
 /* Range of the edge values: fixed for integer types, measured for f32 (a
  * small reduction and an 8-byte read, the one synchronisation of the op). */
-static clv_status edge_range(clv_context *ctx, const char *options, const clv_image *vals,
-                             const clv_image *edge, clv_pixel_type etype, double *lo, double *hi)
+static clv_status edge_range(clv_context *ctx, const char *op, const char *options,
+                             const clv_image *vals, const clv_image *edge, clv_pixel_type etype,
+                             double *lo, double *hi)
 {
     clv_status status = CLV_OK;
     if (etype == CLV_U8 || etype == CLV_U16) {
@@ -173,24 +148,24 @@ static clv_status edge_range(clv_context *ctx, const char *options, const clv_im
     cl_kernel k;
     CLV_TRY(clv__get_kernel(ctx, CLV__SRC_GRID, options, "grid_minmax", &k));
     cl_mem pairs;
-    CLV_TRY(clv__scratch(ctx, OP, 1, GROUPS * 2 * sizeof(float), &pairs));
+    CLV_TRY(clv__scratch(ctx, op, 1, GROUPS * 2 * sizeof(float), &pairs));
     const int vp = clv__pitch(vals);
     const int ep = clv__pitch(edge);
     const size_t g[1] = {GROUPS * LOCAL}, l[1] = {LOCAL};
-    CLV_TRY(CLV_LAUNCH(ctx, OP, k, 1, g, l, CLV_ARG(vals->mem), CLV_ARG(vp), CLV_ARG(edge->mem),
+    CLV_TRY(CLV_LAUNCH(ctx, op, k, 1, g, l, CLV_ARG(vals->mem), CLV_ARG(vp), CLV_ARG(edge->mem),
                        CLV_ARG(ep), CLV_ARG(vals->width), CLV_ARG(vals->height), CLV_ARG(pairs),
                        CLV_LOCAL(2 * LOCAL * sizeof(float))));
     float host[GROUPS * 2];
     CLV_CHECK_CL(ctx, clEnqueueReadBuffer(ctx->queue, pairs, CL_TRUE, 0, sizeof host, host, 0, NULL,
                                           NULL),
-                 OP, "clEnqueueReadBuffer(range)");
+                 op, "clEnqueueReadBuffer(range)");
     double mn = INFINITY, mx = -INFINITY;
     for (int i = 0; i < GROUPS; i++) {
         mn = fmin(mn, host[2 * i]);
         mx = fmax(mx, host[2 * i + 1]);
     }
     if (!isfinite(mn) || !isfinite(mx))
-        return clv__fail(ctx, CLV_ERROR_INVALID_ARGUMENT, OP,
+        return clv__fail(ctx, CLV_ERROR_INVALID_ARGUMENT, op,
                          "edge values are not finite (range %g..%g): NaN-only or infinite input",
                          mn, mx);
     *lo = mn;
@@ -199,32 +174,19 @@ out:
     return status;
 }
 
-static clv_status run(clv_context *ctx, const clv_image *src, const clv_image *edge,
-                      clv_image *dst, const clv_grid_params *params)
+/* Range cells of the grid over edge values lo..hi at s_r units per cell. */
+static double range_cells(double lo, double hi, double s_r)
+{
+    return ceil((hi - lo) / s_r) + 1.0;
+}
+
+/* The filter; edge NULL: the range axis comes from src itself. Arguments
+ * already validated by the descriptor; op: the name messages go under. */
+static clv_status grid_apply(clv_context *ctx, const char *op, const clv_image *src,
+                             const clv_image *edge, clv_image *dst, double s_s, double s_r,
+                             double blur_sigma)
 {
     clv_status status = CLV_OK;
-    clv_grid_params p = params ? *params : clv_grid_params_default();
-    clv__op_begin(ctx);
-    CLV_TRY(clv__check_pair(ctx, OP, src, dst));
-    if (dst->width != src->width || dst->height != src->height)
-        return clv__fail(ctx, CLV_ERROR_INVALID_ARGUMENT, OP,
-                         "destination is %dx%d, source is %dx%d", dst->width, dst->height,
-                         src->width, src->height);
-    if (src->channels == 2)
-        return clv__fail(ctx, CLV_ERROR_INVALID_ARGUMENT, OP,
-                         "the bilateral grid takes 1, 3 or 4 channels (got 2)");
-    if (edge) {
-        CLV_TRY(clv__check_image(ctx, OP, "edge", edge));
-        if (edge->channels != 1 || edge->width != src->width || edge->height != src->height)
-            return clv__fail(ctx, CLV_ERROR_INVALID_ARGUMENT, OP,
-                             "edge image must be 1 channel of %dx%d (got %d channels, %dx%d)",
-                             src->width, src->height, edge->channels, edge->width, edge->height);
-        if (edge == dst)
-            return clv__fail(ctx, CLV_ERROR_INVALID_ARGUMENT, OP,
-                             "edge and destination are the same image");
-    }
-    CLV_TRY(clv__grid_check_params(ctx, OP, p.s_s, p.s_r, p.blur_sigma));
-
     char fmt[64], base[128], options[256];
     clv__format_options(fmt, sizeof fmt, src->type, src->channels);
     const clv_pixel_type etype = edge ? edge->type : src->type;
@@ -237,14 +199,14 @@ static clv_status run(clv_context *ctx, const clv_image *src, const clv_image *e
     const clv_image *e = edge ? edge : src;
 
     double lo = 0.0, hi = 0.0;
-    CLV_TRY(edge_range(ctx, options, src, e, etype, &lo, &hi));
-    double cells = ceil((hi - lo) / p.s_r) + 1.0;
+    CLV_TRY(edge_range(ctx, op, options, src, e, etype, &lo, &hi));
+    const double cells = range_cells(lo, hi, s_r);
     if (cells > CLV__GRID_MAX_GD)
-        return clv__fail(ctx, CLV_ERROR_INVALID_ARGUMENT, OP,
-                         "range %g..%g with s_r %g needs %.0f range cells (max %d): raise s_r",
-                         lo, hi, p.s_r, cells, CLV__GRID_MAX_GD);
+        return clv__fail(ctx, CLV_ERROR_INVALID_ARGUMENT, op,
+                         "range %g..%g with s_r %s needs %.0f range cells (max %d): raise s_r",
+                         lo, hi, CLV_NUM(s_r), cells, CLV__GRID_MAX_GD);
     clv__grid g;
-    CLV_TRY(clv__grid_plan(ctx, OP, src->width, src->height, src->channels, p.s_s, p.s_r,
+    CLV_TRY(clv__grid_plan(ctx, op, src->width, src->height, src->channels, s_s, s_r,
                            (int)cells, &g));
     if (src->type == CLV_F32) {
         /* A cell gathers at most (floor(s_s) + 2)^2 pixels (and at most the
@@ -252,7 +214,7 @@ static clv_status run(clv_context *ctx, const clv_image *src, const clv_image *e
          * count, so no cell sum of finite values overflows (exact scaling:
          * the result is unchanged unless values are within that factor of
          * the subnormal range). */
-        const double side = floor(p.s_s) + 2.0, npix = (double)src->width * src->height;
+        const double side = floor(s_s) + 2.0, npix = (double)src->width * src->height;
         const double most = side * side < npix ? side * side : npix;
         int e2;
         (void)frexp(most, &e2);
@@ -260,18 +222,18 @@ static clv_status run(clv_context *ctx, const clv_image *src, const clv_image *e
         g.ivk = (float)ldexp(1.0, e2);
     }
     const float rng_host[2] = {(float)lo, (float)hi};
-    CLV_TRY(clv__param_store_if_new(ctx, OP, CLV__PARAM_GRID_RANGE, rng_host, sizeof rng_host,
+    CLV_TRY(clv__param_store_if_new(ctx, op, CLV__PARAM_GRID_RANGE, rng_host, sizeof rng_host,
                                     &g.rng));
 
     const int vp = clv__pitch(src);
     const int ep = clv__pitch(e);
     const int dp = clv__pitch(dst);
-    CLV_TRY(clv__grid_build(ctx, OP, options, src->mem, vp, e->mem, ep, src->width, src->height,
-                            p.blur_sigma, &g));
+    CLV_TRY(clv__grid_build(ctx, op, options, src->mem, vp, e->mem, ep, src->width, src->height,
+                            blur_sigma, &g));
     cl_kernel kslice;
     CLV_TRY(clv__get_kernel(ctx, CLV__SRC_GRID, options, "grid_slice", &kslice));
     const size_t gs[2] = {(size_t)src->width, (size_t)src->height};
-    CLV_TRY(CLV_LAUNCH(ctx, OP, kslice, 2, gs, NULL, CLV_ARG(src->mem), CLV_ARG(vp),
+    CLV_TRY(CLV_LAUNCH(ctx, op, kslice, 2, gs, NULL, CLV_ARG(src->mem), CLV_ARG(vp),
                        CLV_ARG(e->mem), CLV_ARG(ep), CLV_ARG(dst->mem), CLV_ARG(dp),
                        CLV_ARG(src->width), CLV_ARG(src->height), CLV_ARG(g.inv_ss),
                        CLV_ARG(g.inv_sr), CLV_ARG(g.rng), CLV_ARG(g.grid), CLV_ARG(g.gw),
@@ -280,22 +242,115 @@ out:
     return status;
 }
 
+static clv_status grid_run(clv_context *ctx, const clv_arg *a)
+{
+    return grid_apply(ctx, clv__op_bilateral_grid.name, a[0].v.p, NULL, a[1].v.p, a[2].v.d,
+                      a[3].v.d, a[4].v.d);
+}
+
+static clv_status grid_cross_run(clv_context *ctx, const clv_arg *a)
+{
+    return grid_apply(ctx, clv__op_bilateral_grid_cross.name, a[0].v.p, a[1].v.p, a[2].v.p,
+                      a[3].v.d, a[4].v.d, a[5].v.d);
+}
+
+/* The clv_grid_params fields, flattened; both ops take them after their
+ * images. Their defaults are clv_grid_params_default's. */
+#define GRID_P_S_S                                                                        \
+    {.name = "s_s", .type = CLV_PARAM_DOUBLE, .flags = CLV_PARAM_INPUT | CLV_PARAM_OPTIONAL, \
+     .doc = "spatial sampling: pixels per grid cell (about the spatial sigma)", .unit = "px", \
+     .min = 1.0, .max = HUGE_VAL, .def = 16.0, .cli_alias = "--sigma-space"}
+#define GRID_P_S_R                                                                        \
+    {.name = "s_r", .type = CLV_PARAM_DOUBLE,                                             \
+     .flags = CLV_PARAM_INPUT | CLV_PARAM_OPTIONAL | CLV_PARAM_MIN_OPEN,                  \
+     .doc = "range sampling: units of the range axis (the image's, or edge's) per cell, "  \
+            "about the range sigma; 25.5 is 0.1 of the u8 range",                          \
+     .min = 0.0, .max = HUGE_VAL, .def = 25.5, .cli_alias = "--sigma-range"}
+#define GRID_P_BLUR                                                                       \
+    {.name = "blur_sigma", .type = CLV_PARAM_DOUBLE,                                      \
+     .flags = CLV_PARAM_INPUT | CLV_PARAM_OPTIONAL,                                       \
+     .doc = "Gaussian blur of the grid along all three axes (1: close to a bilateral with " \
+            "sigma_space = s_s, sigma_range = s_r)",                                      \
+     .unit = "cells", .min = 0.0, .max = 20.0, .def = 1.0, .special_doc = "0: no blur",    \
+     .cli_alias = "--blur"}
+
+static const clv_param_desc grid_params[] = {
+    CLV__P_IMAGE("src", "source", "the image, u8/u16/f32 with 1, 3 or 4 channels (RGB, RGBA)",
+                 CLV_PARAM_INPUT, CLV_TYPES_ALL,
+                 CLV_CHANNELS(1) | CLV_CHANNELS(3) | CLV_CHANNELS(4), NULL, 0),
+    CLV__P_DST_LIKE_SRC,
+    GRID_P_S_S,
+    GRID_P_S_R,
+    GRID_P_BLUR,
+};
+
+/* What both grid ops' docs say about borders and cost. */
+#define GRID_DOC_BORDERS                                                                  \
+    "No border mode: nothing outside the image is splatted and each output is divided by " \
+    "the weight gathered, so near an edge the average is over the pixels inside. The "    \
+    "grid is sized from the image and s_s, s_r at every call."
+
+const clv_op_desc clv__op_bilateral_grid = {
+    .name = "bilateral_grid",
+    .summary = "bilateral filter through a bilateral grid (Chen, Paris, Durand 2007)",
+    .doc = "1 channel: the range axis is the value itself. 3 or 4 channels: the range axis is "
+           "the luminance 0.2126 c0 + 0.7152 c1 + 0.0722 c2 (Rec. 709), so the channels are "
+           "taken as R, G, B: swap an OpenCV BGR array to RGB first, or the weights fall on the "
+           "wrong channels; a 4th channel (alpha) is filtered along. " GRID_DOC_BORDERS,
+    .cli_name = "grid",
+    .nparams = 5,
+    .params = grid_params,
+    .run = grid_run,
+};
+
+static const clv_param_desc grid_cross_params[] = {
+    CLV__P_IMAGE("src", "source", "the values, u8/u16/f32 with 1, 3 or 4 channels",
+                 CLV_PARAM_INPUT, CLV_TYPES_ALL,
+                 CLV_CHANNELS(1) | CLV_CHANNELS(3) | CLV_CHANNELS(4), NULL, 0),
+    CLV__P_IMAGE("edge", "edge", "the range axis: 1 channel of src's size, any pixel type "
+                 "(s_r is in its units)", CLV_PARAM_INPUT, CLV_TYPES_ALL, CLV_CHANNELS(1), "src",
+                 CLV_LIKE_SIZE),
+    CLV__P_DST_LIKE_SRC,
+    GRID_P_S_S,
+    GRID_P_S_R,
+    GRID_P_BLUR,
+};
+
+const clv_op_desc clv__op_bilateral_grid_cross = {
+    .name = "bilateral_grid_cross",
+    .summary = "cross (joint) bilateral grid: values from src, edges from edge",
+    .doc = "Every channel of src is averaged with weights from the one-channel edge image, so "
+           "src's channel order is kept as it is (RGB or BGR alike); make edge from colour as "
+           "luminance of R, G, B. " GRID_DOC_BORDERS,
+    .nparams = 6,
+    .params = grid_cross_params,
+    .run = grid_cross_run,
+};
+
+CLV_API clv_grid_params clv_grid_params_default(void)
+{
+    clv_grid_params p;
+    p.s_s = grid_params[2].def;
+    p.s_r = grid_params[3].def;
+    p.blur_sigma = grid_params[4].def;
+    return p;
+}
+
 CLV_API clv_status clv_bilateral_grid(clv_context *ctx, const clv_image *src, clv_image *dst,
                                       const clv_grid_params *params)
 {
-    if (!ctx)
-        return CLV_ERROR_INVALID_ARGUMENT;
-    return run(ctx, src, NULL, dst, params);
+    const clv_grid_params p = params ? *params : clv_grid_params_default();
+    const clv_arg a[] = {CLV__IMG(src),   CLV__IMG(dst),   CLV__DBL(p.s_s),
+                         CLV__DBL(p.s_r), CLV__DBL(p.blur_sigma)};
+    return clv__op_run(ctx, &clv__op_bilateral_grid, a);
 }
 
 CLV_API clv_status clv_bilateral_grid_cross(clv_context *ctx, const clv_image *src,
                                             const clv_image *edge, clv_image *dst,
                                             const clv_grid_params *params)
 {
-    if (!ctx)
-        return CLV_ERROR_INVALID_ARGUMENT;
-    clv__op_begin(ctx);
-    if (!edge)
-        return clv__fail(ctx, CLV_ERROR_INVALID_ARGUMENT, OP, "edge image is NULL");
-    return run(ctx, src, edge, dst, params);
+    const clv_grid_params p = params ? *params : clv_grid_params_default();
+    const clv_arg a[] = {CLV__IMG(src),   CLV__IMG(edge),  CLV__IMG(dst),
+                         CLV__DBL(p.s_s), CLV__DBL(p.s_r), CLV__DBL(p.blur_sigma)};
+    return clv__op_run(ctx, &clv__op_bilateral_grid_cross, a);
 }

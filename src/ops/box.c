@@ -185,10 +185,8 @@ out:
 }
 
 static const clv_param_desc box_params[] = {
-    CLV__P_IMAGE("src", "source", "the image, u8/u16/f32 with 1..4 channels", CLV_PARAM_INPUT,
-                 CLV_TYPES_ALL, CLV_CHANNELS_1_4, NULL, 0),
-    CLV__P_IMAGE("dst", "destination", "the result, like src", CLV_PARAM_OUTPUT, 0, 0, "src",
-                 CLV_LIKE_ALL),
+    CLV__P_SRC_ANY,
+    CLV__P_DST_LIKE_SRC,
     {.name = "ksize_x", .type = CLV_PARAM_INT, .flags = CLV_PARAM_INPUT, .doc = "window width",
      .unit = "px", .min = 1, .max = CLV_BOX_MAX_KSIZE, .def = 3, .cli_alias = "--ksize"},
     {.name = "ksize_y", .type = CLV_PARAM_INT, .flags = CLV_PARAM_INPUT, .doc = "window height",

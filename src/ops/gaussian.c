@@ -259,10 +259,8 @@ out:
 }
 
 static const clv_param_desc gaussian_params[] = {
-    CLV__P_IMAGE("src", "source", "the image, u8/u16/f32 with 1..4 channels", CLV_PARAM_INPUT,
-                 CLV_TYPES_ALL, CLV_CHANNELS_1_4, NULL, 0),
-    CLV__P_IMAGE("dst", "destination", "the result, like src", CLV_PARAM_OUTPUT, 0, 0, "src",
-                 CLV_LIKE_ALL),
+    CLV__P_SRC_ANY,
+    CLV__P_DST_LIKE_SRC,
     {.name = "sigma_x", .type = CLV_PARAM_DOUBLE, .flags = CLV_PARAM_INPUT | CLV_PARAM_MIN_OPEN,
      .doc = "horizontal standard deviation", .unit = "px", .min = 0.0, .max = HUGE_VAL,
      .def = 1.0, .cli_alias = "--sigma"},
@@ -292,13 +290,25 @@ const clv_op_desc clv__op_gaussian_blur = {
     .check = gaussian_check,
 };
 
+/* The positional arguments of the typed fronts, in gaussian_params' order. */
+static void gaussian_pack(clv_arg a[7], const clv_image *src, clv_image *dst, double sigma_x,
+                          double sigma_y, int ksize_x, int ksize_y, clv_border border)
+{
+    a[0] = CLV__IMG(src);
+    a[1] = CLV__IMG(dst);
+    a[2] = CLV__DBL(sigma_x);
+    a[3] = CLV__DBL(sigma_y);
+    a[4] = CLV__INT(ksize_x);
+    a[5] = CLV__INT(ksize_y);
+    a[6] = CLV__INT((int)border);
+}
+
 CLV_API clv_status clv_gaussian_blur(clv_context *ctx, const clv_image *src, clv_image *dst,
                                      double sigma_x, double sigma_y, int ksize_x, int ksize_y,
                                      clv_border border)
 {
-    const clv_arg a[] = {CLV__IMG(src),     CLV__IMG(dst),     CLV__DBL(sigma_x),
-                         CLV__DBL(sigma_y), CLV__INT(ksize_x), CLV__INT(ksize_y),
-                         CLV__INT((int)border)};
+    clv_arg a[7];
+    gaussian_pack(a, src, dst, sigma_x, sigma_y, ksize_x, ksize_y, border);
     return clv__op_run(ctx, &clv__op_gaussian_blur, a);
 }
 
@@ -306,8 +316,7 @@ clv_status clv__gaussian_blur(clv_context *ctx, const clv_image *src, clv_image 
                               double sigma_x, double sigma_y, int ksize_x, int ksize_y,
                               clv_border border)
 {
-    const clv_arg a[] = {CLV__IMG(src),     CLV__IMG(dst),     CLV__DBL(sigma_x),
-                         CLV__DBL(sigma_y), CLV__INT(ksize_x), CLV__INT(ksize_y),
-                         CLV__INT((int)border)};
+    clv_arg a[7];
+    gaussian_pack(a, src, dst, sigma_x, sigma_y, ksize_x, ksize_y, border);
     return clv__op_exec(ctx, &clv__op_gaussian_blur, a);
 }

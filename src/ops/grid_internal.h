@@ -34,8 +34,4 @@ clv_status clv__grid_build(clv_context *ctx, const char *op, const char *options
                            int vpitch, cl_mem edge, int epitch, int w, int h, double blur_sigma,
                            clv__grid *g) CLV_WUR;
 
-/* Check grid parameters (finite, s_s >= 1, s_r > 0, blur_sigma >= 0). */
-clv_status clv__grid_check_params(clv_context *ctx, const char *op, double s_s, double s_r,
-                                  double blur_sigma) CLV_WUR;
-
 #endif

@@ -48,14 +48,6 @@ int32_t *clv__resize_table(int sw, int sh, int dw, int dh)
     return tab;
 }
 
-CLV_API clv_status clv_resize(clv_context *ctx, const clv_image *src, clv_image *dst)
-{
-    if (!ctx)
-        return CLV_ERROR_INVALID_ARGUMENT;
-    clv__op_begin(ctx);
-    return clv__resize(ctx, src, dst);
-}
-
 /* The CPU strip kernel's table: flat value indices x0[nx], x1[nx] and x1's
  * weight[nx] (float bits) for the nx = dw*cn rounded up to 16 destination
  * values (padding repeats the last value, so indices never fall along a
@@ -139,10 +131,11 @@ typedef struct resize_plan {
 static clv_status resize_choose(clv_context *ctx, const clv_image *src, const clv_image *dst,
                                 resize_plan *pl) CLV_WUR;
 
-clv_status clv__resize(clv_context *ctx, const clv_image *src, clv_image *dst)
+static clv_status resize_run(clv_context *ctx, const clv_arg *a)
 {
     clv_status status = CLV_OK;
-    CLV_TRY(clv__check_pair(ctx, OP, src, dst));
+    const clv_image *src = a[0].v.p;
+    clv_image *dst = a[1].v.p;
     const int sw = src->width, sh = src->height, dw = dst->width, dh = dst->height;
     const int sp = clv__pitch(src), dp = clv__pitch(dst);
 
@@ -220,4 +213,36 @@ static clv_status resize_choose(clv_context *ctx, const clv_image *src, const cl
 out:
     free(tab);
     return status;
+}
+
+static const clv_param_desc resize_params[] = {
+    CLV__P_SRC_ANY,
+    {.name = "dst", .label = "destination", .type = CLV_PARAM_IMAGE,
+     .flags = CLV_PARAM_OUTPUT | CLV_PARAM_FREE_SIZE,
+     .doc = "the result: any size from 1x1 (the caller's choice), src's type and channels",
+     .like = "src", .like_flags = CLV_LIKE_TYPE | CLV_LIKE_CHANNELS},
+};
+
+const clv_op_desc clv__op_resize = {
+    .name = "resize",
+    .summary = "bilinear resize to dst's size (OpenCV INTER_LINEAR)",
+    .doc = "sx = (dx + 0.5) * sw / dw - 0.5, computed exactly on the host, and likewise for y; "
+           "a sample beyond the edge takes the edge pixel (border replicate). Channels are "
+           "resampled independently: any channel order (RGB or OpenCV's BGR) comes out as it "
+           "went in.",
+    .nparams = 2,
+    .params = resize_params,
+    .run = resize_run,
+};
+
+CLV_API clv_status clv_resize(clv_context *ctx, const clv_image *src, clv_image *dst)
+{
+    const clv_arg a[] = {CLV__IMG(src), CLV__IMG(dst)};
+    return clv__op_run(ctx, &clv__op_resize, a);
+}
+
+clv_status clv__resize(clv_context *ctx, const clv_image *src, clv_image *dst)
+{
+    const clv_arg a[] = {CLV__IMG(src), CLV__IMG(dst)};
+    return clv__op_exec(ctx, &clv__op_resize, a);
 }

@@ -31,68 +31,52 @@ typedef struct tm_tile {
 } tm_tile;
 static const tm_tile tm_tile_default = {4096, 256, 256, 64};
 
-CLV_API clv_tonemap_params clv_tonemap_params_default(void)
+/* Range cells of the base layer's grid: TM_MAX_STOPS at sigma_range stops
+ * per cell. The one place that rule lives (the check and the body). */
+static int tm_range_cells(double sigma_range)
 {
-    clv_tonemap_params p;
-    p.contrast = 5.0;
-    p.exposure = 0.0;
-    p.saturation = 1.0;
-    p.gamma = 0.0;
-    p.blend = 1.0;
-    p.sigma_space = 0.0;
-    p.sigma_range = 1.3;
-    return p;
+    const double cells = ceil(TM_MAX_STOPS / sigma_range) + 1.0;
+    return cells > CLV__GRID_MAX_GD ? -1 : (int)cells;
 }
 
-static clv_status check_params(clv_context *ctx, const clv_tonemap_params *p)
+/* The grid's spatial sampling: sigma_space, or 0: 2 % of the image's larger
+ * side; at least 1. */
+static double tm_spatial(double sigma_space, int w, int h)
 {
-    const struct {
-        const char *name;
-        double v, lo, hi;
-    } rules[] = {
-        {"contrast", p->contrast, 0.1, 30.0},     {"exposure", p->exposure, -30.0, 30.0},
-        {"saturation", p->saturation, 0.0, 4.0},  {"gamma", p->gamma, 0.0, 10.0},
-        {"blend", p->blend, 0.0, 1.0},            {"sigma_space", p->sigma_space, 0.0, 4096.0},
-        {"sigma_range", p->sigma_range, 0.01, 64.0},
-    };
-    for (size_t i = 0; i < sizeof rules / sizeof rules[0]; i++)
-        if (!(rules[i].v >= rules[i].lo && rules[i].v <= rules[i].hi))
-            return clv__fail(ctx, CLV_ERROR_INVALID_ARGUMENT, OP, "%s must be in %g..%g (got %s)",
-                             rules[i].name, rules[i].lo, rules[i].hi, CLV_NUM(rules[i].v));
+    const double larger = w > h ? w : h;
+    const double s_s = sigma_space > 0.0 ? sigma_space : 0.02 * larger;
+    return s_s < 1.0 ? 1.0 : s_s;
+}
+
+static clv_status tonemap_check(clv__report *r, const clv_arg *a)
+{
+    const double sigma_range = a[8].v.d;
+    if (tm_range_cells(sigma_range) < 0)
+        return clv__report_fail(r, CLV_ERROR_INVALID_ARGUMENT,
+                                "sigma_range %s needs %s range cells over the %g stops of the "
+                                "base layer, above the limit of %d",
+                                CLV_NUM(sigma_range),
+                                CLV_NUM(ceil(TM_MAX_STOPS / sigma_range) + 1.0), TM_MAX_STOPS,
+                                CLV__GRID_MAX_GD);
     return CLV_OK;
 }
 
-CLV_API clv_status clv_tonemap_local(clv_context *ctx, const clv_image *hdr, clv_image *out,
-                                     const clv_tonemap_params *params)
+static clv_status tonemap_run(clv_context *ctx, const clv_arg *a)
 {
     clv_status status = CLV_OK;
-    if (!ctx)
-        return CLV_ERROR_INVALID_ARGUMENT;
-    clv__op_begin(ctx);
-    clv_tonemap_params p = params ? *params : clv_tonemap_params_default();
-    CLV_TRY(clv__check_image(ctx, OP, "source", hdr));
-    CLV_TRY(clv__check_image(ctx, OP, "destination", out));
-    if (hdr->type != CLV_F32 || (hdr->channels != 3 && hdr->channels != 4))
-        return clv__fail(ctx, CLV_ERROR_INVALID_ARGUMENT, OP,
-                         "source must be f32 RGB or RGBA (got %s with %d channels)",
-                         clv_pixel_type_name(hdr->type), hdr->channels);
-    if (out->type != CLV_U8 || out->channels != 3 || out->width != hdr->width ||
-        out->height != hdr->height)
-        return clv__fail(ctx, CLV_ERROR_INVALID_ARGUMENT, OP,
-                         "destination must be u8 RGB of %dx%d (got %s, %d channels, %dx%d)",
-                         hdr->width, hdr->height, clv_pixel_type_name(out->type), out->channels,
-                         out->width, out->height);
-    CLV_TRY(check_params(ctx, &p));
-
+    const clv_image *hdr = a[0].v.p;
+    clv_image *out = a[1].v.p;
+    const clv_tonemap_params p = {.contrast = a[2].v.d,
+                                  .exposure = a[3].v.d,
+                                  .saturation = a[4].v.d,
+                                  .gamma = a[5].v.d,
+                                  .blend = a[6].v.d,
+                                  .sigma_space = a[7].v.d,
+                                  .sigma_range = a[8].v.d};
     const int w = hdr->width, h = hdr->height;
-    const double larger = w > h ? w : h;
-    double s_s = p.sigma_space > 0.0 ? p.sigma_space : 0.02 * larger;
-    if (s_s < 1.0)
-        s_s = 1.0;
-    const double s_r = p.sigma_range;
-    CLV_TRY(clv__grid_check_params(ctx, OP, s_s, s_r, 1.0));
+    const double s_s = tm_spatial(p.sigma_space, w, h), s_r = p.sigma_range;
     clv__grid g;
-    CLV_TRY(clv__grid_plan(ctx, OP, w, h, 1, s_s, s_r, (int)ceil(TM_MAX_STOPS / s_r) + 1, &g));
+    CLV_TRY(clv__grid_plan(ctx, OP, w, h, 1, s_s, s_r, tm_range_cells(s_r), &g));
 
     /* Work-groups from the limits (issue 13 #22): tm_range is built for
      * TM_RANGE_WG items, a power of two up to range_wg within the device's
@@ -165,4 +149,71 @@ CLV_API clv_status clv_tonemap_local(clv_context *ctx, const clv_image *hdr, clv
                        CLV_ARG(saturation), CLV_ARG(gamma), CLV_ARG(blend), CLV_ARG(headroom)));
 out:
     return status;
+}
+
+#define TM_P(nm, doc_, unit_, lo, hi, def_)                                               \
+    CLV__P_DOUBLE(nm, doc_, unit_, lo, hi, CLV_PARAM_OPTIONAL, def_)
+
+/* The clv_tonemap_params fields, flattened; their defaults are
+ * clv_tonemap_params_default's. */
+static const clv_param_desc tonemap_params[] = {
+    CLV__P_IMAGE("hdr", "source", "linear-light f32 RGB or RGBA (alpha ignored)",
+                 CLV_PARAM_INPUT, CLV_TYPES(CLV_F32), CLV_CHANNELS(3) | CLV_CHANNELS(4), NULL, 0),
+    CLV__P_IMAGE("out", "destination", "u8 RGB of hdr's size", CLV_PARAM_OUTPUT,
+                 CLV_TYPES(CLV_U8), CLV_CHANNELS(3), "hdr", CLV_LIKE_SIZE),
+    TM_P("contrast", "the range the base layer is compressed to", "stops", 0.1, 30.0, 5.0),
+    TM_P("exposure", "added at the end", "stops", -30.0, 30.0, 0.0),
+    TM_P("saturation", "colour saturation: 1 keeps the input's, 0 gives grey", NULL, 0.0, 4.0,
+         1.0),
+    {.name = "gamma", .type = CLV_PARAM_DOUBLE, .flags = CLV_PARAM_INPUT | CLV_PARAM_OPTIONAL,
+     .doc = "output encoding x^(1/gamma)", .min = 0.0, .max = 10.0, .def = 0.0,
+     .special_doc = "0: the sRGB curve"},
+    TM_P("blend", "0: global compression of the whole log luminance, 1: full local (base "
+         "compressed, detail kept)", NULL, 0.0, 1.0, 1.0),
+    {.name = "sigma_space", .type = CLV_PARAM_DOUBLE,
+     .flags = CLV_PARAM_INPUT | CLV_PARAM_OPTIONAL,
+     .doc = "base layer spatial sigma (the grid's s_s, at least 1)", .unit = "px", .min = 0.0,
+     .max = 4096.0, .def = 0.0, .special_doc = "0: 2% of the image's larger side"},
+    TM_P("sigma_range", "base layer range sigma (the grid's s_r; 1.3 is about 0.4 in log10 "
+         "units, as in Durand-Dorsey)", "stops", 0.01, 64.0, 1.3),
+};
+
+const clv_op_desc clv__op_tonemap_local = {
+    .name = "tonemap_local",
+    .summary = "local tone mapping (Durand-Dorsey on a bilateral grid) of linear HDR to u8 RGB",
+    .doc = "Channels are R, G, B (luminance 0.2126 R + 0.7152 G + 0.0722 B, Rec. 709), in and "
+           "out: swap an OpenCV BGR array to RGB first and the result back. A 4th input "
+           "channel is ignored. The base layer comes from a bilateral grid over log2 "
+           "luminance, which has no border mode: nothing outside the image contributes. NaN "
+           "and negative inputs count as 0, +Inf as the largest float. No host "
+           "synchronisation.",
+    .cli_name = "tonemap",
+    .nparams = 9,
+    .params = tonemap_params,
+    .run = tonemap_run,
+    .check = tonemap_check,
+};
+
+CLV_API clv_tonemap_params clv_tonemap_params_default(void)
+{
+    clv_tonemap_params p;
+    p.contrast = tonemap_params[2].def;
+    p.exposure = tonemap_params[3].def;
+    p.saturation = tonemap_params[4].def;
+    p.gamma = tonemap_params[5].def;
+    p.blend = tonemap_params[6].def;
+    p.sigma_space = tonemap_params[7].def;
+    p.sigma_range = tonemap_params[8].def;
+    return p;
+}
+
+CLV_API clv_status clv_tonemap_local(clv_context *ctx, const clv_image *hdr, clv_image *out,
+                                     const clv_tonemap_params *params)
+{
+    const clv_tonemap_params p = params ? *params : clv_tonemap_params_default();
+    const clv_arg a[] = {CLV__IMG(hdr),          CLV__IMG(out),        CLV__DBL(p.contrast),
+                         CLV__DBL(p.exposure),   CLV__DBL(p.saturation), CLV__DBL(p.gamma),
+                         CLV__DBL(p.blend),      CLV__DBL(p.sigma_space),
+                         CLV__DBL(p.sigma_range)};
+    return clv__op_run(ctx, &clv__op_tonemap_local, a);
 }

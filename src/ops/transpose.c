@@ -119,8 +119,7 @@ out:
 }
 
 static const clv_param_desc transpose_params[] = {
-    CLV__P_IMAGE("src", "source", "the image, u8/u16/f32 with 1..4 channels", CLV_PARAM_INPUT,
-                 CLV_TYPES_ALL, CLV_CHANNELS_1_4, NULL, 0),
+    CLV__P_SRC_ANY,
     CLV__P_IMAGE("dst", "destination", "height x width of src, same type and channels",
                  CLV_PARAM_OUTPUT, 0, 0, "src",
                  CLV_LIKE_TYPE | CLV_LIKE_CHANNELS | CLV_LIKE_TRANSPOSED),

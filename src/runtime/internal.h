@@ -411,6 +411,14 @@ clv_status clv__op_run(clv_context *ctx, const clv_op_desc *op, const clv_arg *a
 #define CLV__P_IMAGE(nm, lbl, doc_, fl, types_, chans, like_, likefl) \
     {.name = (nm), .label = (lbl), .type = CLV_PARAM_IMAGE, .flags = (fl), .doc = (doc_), \
      .types = (types_), .channels = (chans), .like = (like_), .like_flags = (likefl)}
+/* The source image most filters take, and their destination of the same
+ * size, type and channels. */
+#define CLV__P_SRC_ANY                                                                    \
+    CLV__P_IMAGE("src", "source", "the image, u8/u16/f32 with 1..4 channels",             \
+                 CLV_PARAM_INPUT, CLV_TYPES_ALL, CLV_CHANNELS_1_4, NULL, 0)
+#define CLV__P_DST_LIKE_SRC                                                               \
+    CLV__P_IMAGE("dst", "destination", "the result, like src", CLV_PARAM_OUTPUT, 0, 0,     \
+                 "src", CLV_LIKE_ALL)
 /* The border parameter every filter shares (names and values: border.c). */
 extern const char *const clv__border_names[5];
 extern const int clv__border_values[5];
