@@ -65,12 +65,16 @@ typedef enum clv_color_code {
  * channels the code does not take (1 for a *2GRAY code, 3 for RGBA2RGB,
  * ...) are CLV_ERROR_INVALID_ARGUMENT.
  *
- * Results equal OpenCV's cv::cvtColor (4.x) bit for bit:
+ * Results equal OpenCV's cv::cvtColor (4.x) bit for bit, f32 gray to about
+ * an ulp:
  *   - u8 and u16 gray, Rec. 601: OpenCV's fixed point,
  *     (9798 R + 19235 G + 3735 B + 16384) >> 15;
  *   - f32 gray, Rec. 601: fma(B, 0.114f, fma(G, 0.587f, R * 0.299f)) in
- *     single precision, as OpenCV's SIMD path on CPUs with FMA (without FMA
- *     OpenCV rounds each step, so it can differ by 1 ulp);
+ *     single precision, OpenCV's vector loop on x86-64 with FMA. OpenCV
+ *     itself is not the same everywhere: the last (width % vector width)
+ *     pixels of each row take its scalar loop, which sums in another order,
+ *     and CPUs without FMA round each step; those differ from this by about
+ *     an ulp of the largest channel value;
  *   - Rec. 709 (no OpenCV code): u8 and u16 exactly rounded half up,
  *     (2126 R + 7152 G + 722 B + 5000) / 10000 in integers; f32
  *     fma(B, 0.0722f, fma(G, 0.7152f, R * 0.2126f));
