@@ -446,6 +446,49 @@ static const row rows[] = {
     GOOD("clv_gaussian_blur", "1x1, sigma 40, wrap", .a = I_U8_1, .b = I_U8_1B, .d0 = 40,
          .i2 = CLV_BORDER_WRAP),
 
+    /* ---- color.h ---- */
+    BARE("clv_convert_color", "NULL context", E_ARG, .flags = F_NOCTX, .a = I_U8C3, .b = I_U8,
+         .i0 = CLV_COLOR_RGB2GRAY),
+    CTXF("clv_convert_color", "NULL source", E_ARG, "source", .a = I_NULL, .b = I_U8),
+    CTXF("clv_convert_color", "NULL destination", E_ARG, "destination", .a = I_U8C3, .b = I_NULL),
+    CTXF("clv_convert_color", "gray source to gray", E_ARG, "3 or 4 channels", .a = I_U8,
+         .b = I_U8B, .i0 = CLV_COLOR_RGB2GRAY),
+    CTXF("clv_convert_color", "RGBA destination of bgr2gray", E_ARG, "1 channel", .a = I_U8C3,
+         .b = I_U8C4, .i0 = CLV_COLOR_BGR2GRAY),
+    CTXF("clv_convert_color", "2-channel source", E_ARG, "source", .a = I_U8C2, .b = I_U8),
+    CTXF("clv_convert_color", "u8 -> f32", E_ARG, "f32", .a = I_U8C3, .b = I_F32),
+    CTXF("clv_convert_color", "destination of another size", E_ARG, "destination",
+         .a = I_U8C3S, .b = I_U8),
+    CTXF("clv_convert_color", "code 9", E_ARG, "code", .a = I_U8C3, .b = I_U8, .i0 = 9),
+    CTXF("clv_convert_color", "code -1", E_ARG, "code", .a = I_U8C3, .b = I_U8, .i0 = -1),
+    CTXF("clv_convert_color", "in place", E_ARG, "same image", .a = I_U8C3, .b = I_U8C3,
+         .i0 = CLV_COLOR_RGB2BGR),
+    CTXF("clv_convert_color", "source of another context", E_ARG, "another context",
+         .a = I_OTHER, .b = I_U8C3, .i0 = CLV_COLOR_GRAY2RGB),
+    GOOD("clv_convert_color", "rgb2gray", .a = I_U8C3, .b = I_U8B, .i0 = CLV_COLOR_RGB2GRAY),
+    GOOD("clv_convert_color", "rgba2rgb", .a = I_U8C4, .b = I_U8C3,
+         .i0 = CLV_COLOR_RGBA2RGB),
+    GOOD("clv_convert_color", "1x1 gray2rgb", .a = I_U8_1, .b = I_U8C3_1,
+         .i0 = CLV_COLOR_GRAY2RGB),
+    BARE("clv_convert_type", "NULL context", E_ARG, .flags = F_NOCTX, .a = I_U8, .b = I_F32,
+         .d0 = 1),
+    CTXF("clv_convert_type", "NULL source", E_ARG, "source", .a = I_NULL, .b = I_F32, .d0 = 1),
+    CTXF("clv_convert_type", "NULL destination", E_ARG, "destination", .a = I_U8, .b = I_NULL,
+         .d0 = 1),
+    CTXF("clv_convert_type", "1 -> 3 channels", E_ARG, "channels", .a = I_U8, .b = I_F32C3,
+         .d0 = 1),
+    CTXF("clv_convert_type", "destination of another size", E_ARG, "destination", .a = I_U8S,
+         .b = I_F32, .d0 = 1),
+    CTXF("clv_convert_type", "scale NaN", E_ARG, "scale", .a = I_U8, .b = I_F32, .d0 = NAN),
+    CTXF("clv_convert_type", "scale +Inf", E_ARG, "scale", .a = I_U8, .b = I_F32, .d0 = INFINITY),
+    CTXF("clv_convert_type", "scale 1e39 (beyond float)", E_ARG, "scale", .a = I_U8, .b = I_F32,
+         .d0 = 1e39),
+    CTXF("clv_convert_type", "in place", E_ARG, "same image", .a = I_U8, .b = I_U8, .d0 = 1),
+    GOOD("clv_convert_type", "u8 -> f32 / 255", .a = I_U8, .b = I_F32B, .d0 = 1.0 / 255.0),
+    GOOD("clv_convert_type", "f32 with NaN -> u16", .a = I_F32NAN, .b = I_U16B, .d0 = 1),
+    GOOD("clv_convert_type", "scale 0", .a = I_U16, .b = I_U8B, .d0 = 0),
+    GOOD("clv_convert_type", "1x1 f32 -> u8", .a = I_F32_1, .b = I_U8_1B, .d0 = 255),
+
     /* ---- edge.h ---- */
     BARE("clv_bilateral", "NULL context", E_ARG, .flags = F_NOCTX, .a = I_U8, .b = I_U8B, .d0 = 2, .d1 = 20),
     CTXF("clv_bilateral", "NULL source", E_ARG, "source", .a = I_NULL, .b = I_U8B, .d0 = 2, .d1 = 20),
@@ -1730,6 +1773,13 @@ static long h_flow_eval(const row *r)
 
 static long h_warp(const row *r) { return clv_warp(CTX(r), IM(r->a), IM(r->b), IM(r->c)); }
 
+static long h_convert_color(const row *r)
+{
+    return clv_convert_color(CTX(r), IM(r->a), IM(r->b), (clv_color_code)r->i0);
+}
+
+static long h_convert_type(const row *r) { return clv_convert_type(CTX(r), IM(r->a), IM(r->b), r->d0); }
+
 static long h_set_max_pixels(const row *r)
 {
     (void)r;
@@ -2145,6 +2195,8 @@ static const struct api {
     {"clv_flow_to_color", h_flow_to_color},
     {"clv_flow_eval", h_flow_eval},
     {"clv_warp", h_warp},
+    {"clv_convert_color", h_convert_color},
+    {"clv_convert_type", h_convert_type},
     {"clv_io_set_max_pixels", h_set_max_pixels},
     {"clv_io_max_pixels", h_max_pixels},
     {"clv_jpeg_set_max_scans", h_set_max_scans},
@@ -3012,6 +3064,38 @@ static void nan_host(clv_context *ctx)
     unlink(path_in("nan.hdr"));
 }
 
+/* convert_type: NaN -> 0 and +-Inf saturated for integers, propagated to
+ * f32; convert_color's gray: per pixel; its channel moves: bit for bit. */
+static void nan_convert(clv_context *ctx)
+{
+    float in[NW * NH * 3], f[NW * NH * 3], g[NW * NH];
+    uint8_t u[NW * NH * 3];
+    for (int i = 0; i < NW * NH * 3; i++)
+        in[i] = (float)(i % 7) * 0.25f;
+    in[4] = NAN;
+    in[10] = INFINITY;
+    in[11] = -INFINITY;
+    clv_image *a = nimg(ctx, NW, NH, 3, CLV_F32, in), *b = nimg(ctx, NW, NH, 3, CLV_U8, NULL);
+    clv_image *c = nimg(ctx, NW, NH, 3, CLV_F32, NULL), *d = nimg(ctx, NW, NH, 1, CLV_F32, NULL);
+    REQUIRE_OK(ctx, clv_convert_type(ctx, a, b, 4.0));
+    REQUIRE_OK(ctx, clv_image_download(b, u, 0));
+    T(u[4] == 0 && u[10] == 255 && u[11] == 0 && u[5] == 5,
+      "convert_type f32 -> u8: NaN %d, +Inf %d, -Inf %d (want 0, 255, 0)", u[4], u[10], u[11]);
+    REQUIRE_OK(ctx, clv_convert_color(ctx, a, c, CLV_COLOR_RGB2BGR));
+    REQUIRE_OK(ctx, clv_image_download(c, f, 0));
+    T(isnan(f[4]) && f[10] == INFINITY && f[9] == -INFINITY, "convert_color rgb2bgr: NaN/Inf moved");
+    REQUIRE_OK(ctx, clv_convert_color(ctx, a, d, CLV_COLOR_RGB2GRAY));
+    REQUIRE_OK(ctx, clv_image_download(d, g, 0));
+    int others = 1;
+    for (int i = 4; i < NW * NH; i++)
+        others &= isfinite(g[i]);
+    T(isnan(g[1]) && !isfinite(g[3]) && others, "convert_color rgb2gray: NaN/Inf beyond their pixels");
+    clv_image_release(a);
+    clv_image_release(b);
+    clv_image_release(c);
+    clv_image_release(d);
+}
+
 static const struct nan_check {
     const char *fn;
     void (*check)(clv_context *ctx);
@@ -3022,7 +3106,7 @@ static const struct nan_check {
     {"clv_tonemap_local", nan_tonemap},   {"clv_pyramid_build", nan_pyramid},
     {"clv_corners_shi_tomasi", nan_corners}, {"clv_lk_track", nan_lk},
     {"clv_farneback", nan_farneback},     {"clv_flow_to_color", nan_flow_util},
-    {"clv_image_upload", nan_host},
+    {"clv_image_upload", nan_host},       {"clv_convert_type", nan_convert},
 };
 
 /* ---- coverage: the public functions named in the headers ---------------- */

@@ -1073,7 +1073,7 @@ def test_corners(tmp, inputs):
             cx, cy = int(round(vals[0][0])), int(round(vals[0][1]))
             check([d.at(cx, cy, c) for c in range(3)] == [255, 0, 0], "a red marker at the strongest corner")
             check([d.at(0, 35, c) for c in range(3)] == [20, 20, 20], "unmarked pixels are the input, gray to RGB")
-    # Colour input (Rec. 709 luma on the host), 16-bit input, --block-size.
+    # Colour input (gray on the device), 16-bit input, --block-size.
     for name, path, img in inputs:
         csv = os.path.join(tmp, "corners_%s.csv" % name)
         r = clv("corners", "--max=5", "--quality=0.01", "--min-distance=2", "--block-size", "5", path, csv)
@@ -1100,6 +1100,83 @@ def test_corners(tmp, inputs):
             exp = {(float(r[1]), float(r[2])) for r in want[:10]}
             check(len(rows) == len(want) and got == exp,
                   "camera.png corners: OpenCV's count and 10 strongest", "%d vs %d rows" % (len(rows), len(want)))
+
+
+def gray_of(img, weights):
+    """The gray the CLI makes of an 8-bit RGB(A) image: Rec. 601 in OpenCV's
+    15-bit fixed point (cv2.cvtColor(COLOR_RGB2GRAY) exactly; test_color
+    checks it against OpenCV's own values), or Rec. 709 rounded half up."""
+    out = []
+    cn = img.channels
+    for i in range(0, len(img.pixels), cn):
+        r, g, b = img.pixels[i:i + 3]
+        if weights == 601:
+            out.append((r * 9798 + g * 19235 + b * 3735 + 16384) >> 15)
+        else:
+            out.append((r * 2126 + g * 7152 + b * 722 + 5000) // 10000)
+    return Image(img.width, img.height, 1, 8, out)
+
+
+def test_gray_weights(tmp):
+    """Colour input to corners, track and flow is gray of OpenCV's Rec. 601
+    weights unless --gray 709 says otherwise (the CLI used Rec. 709 before,
+    and its corners on a photo then disagreed with OpenCV's)."""
+    src = os.path.join(DATA, "chelsea.png")
+    img = png_read(src)
+    check(img.channels == 3 and img.depth == 8, "chelsea.png is 8-bit RGB", repr(img))
+    grays = {}
+    for w in (601, 709):
+        grays[w] = os.path.join(tmp, "chelsea_gray%d.png" % w)
+        png_write(grays[w], gray_of(img, w))
+    args = ["--max", "200", "--quality", "0.01", "--min-distance", "10"]
+
+    def corners(path, *extra):
+        csv = os.path.join(tmp, "gw_%d.csv" % len(os.listdir(tmp)))
+        r = clv("corners", *(args + list(extra)), path, csv)
+        if not ok(r, "corners %s %s" % (os.path.basename(path), " ".join(extra))):
+            return None
+        with open(csv) as f:
+            return f.read()
+
+    on_601, on_709 = corners(grays[601]), corners(grays[709])
+    default, g601, g709 = corners(src), corners(src, "--gray", "601"), corners(src, "--gray=709")
+    check(default is not None and default == on_601,
+          "corners on colour = corners on its Rec. 601 gray (OpenCV's COLOR_RGB2GRAY)")
+    check(g601 is not None and g601 == on_601, "corners --gray 601 = corners on the Rec. 601 gray")
+    check(g709 is not None and g709 == on_709, "corners --gray 709 = corners on the Rec. 709 gray")
+    check(on_601 != on_709, "the two weights give different corners on chelsea.png")
+    # flow and track: the same for a colour pair (chelsea cut twice, 2 px apart)
+    def crop(x0, y0, w, h):
+        px = []
+        for y in range(y0, y0 + h):
+            i = (y * img.width + x0) * 3
+            px += img.pixels[i:i + w * 3]
+        return Image(w, h, 3, 8, px)
+    frames = [crop(100, 60, 96, 72), crop(102, 61, 96, 72)]
+    col, gry = [], []
+    for i, fr in enumerate(frames):
+        col.append(os.path.join(tmp, "fcol%d.png" % i))
+        png_write(col[-1], fr)
+        gry.append(os.path.join(tmp, "fgray%d.png" % i))
+        png_write(gry[-1], gray_of(fr, 601))
+    outs = {}
+    for label, pair in (("colour", col), ("gray", gry)):
+        f = os.path.join(tmp, "gw_%s.flo" % label)
+        t = os.path.join(tmp, "gw_%s_track.csv" % label)
+        if ok(clv("flow", pair[0], pair[1], f), "flow on the %s pair" % label) and \
+           ok(clv("track", "--corners", "50", pair[0], pair[1], t), "track on the %s pair" % label):
+            with open(f, "rb") as ff, open(t) as ft:
+                outs[label] = (ff.read(), ft.read())
+    if check(len(outs) == 2, "flow and track ran on both pairs"):
+        check(outs["colour"][0] == outs["gray"][0], "flow on colour = flow on its Rec. 601 gray")
+        check(outs["colour"][1] == outs["gray"][1], "track on colour = track on its Rec. 601 gray")
+    for cmd in (["corners"] + args, ["track"], ["flow"], ["flow-seq"], ["grid", "--sigma-space", "4",
+                                                                     "--sigma-range", "20"]):
+        r = clv(*cmd, "--help")
+        check(r.code == 0 and "--gray 601|709" in r.out, "%s --help names --gray" % cmd[0], r.describe())
+    r = clv("corners", *args, "--gray", "2020", src, os.path.join(tmp, "x.csv"))
+    check(r.code == 2 and "expected 601 or 709" in r.err, "corners --gray 2020 is a usage error",
+          r.describe())
 
 
 def test_track(tmp, inputs):
@@ -1852,6 +1929,7 @@ def run_all(tmp):
         test_bundled(tmp)
         test_pyramid(tmp, inputs)
         test_corners(tmp, inputs)
+        test_gray_weights(tmp)
         test_track(tmp, inputs)
         test_flow(tmp, inputs)
         test_flow_eval(tmp)

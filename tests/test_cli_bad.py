@@ -508,7 +508,7 @@ def described_command(F, name):
             continue
         elif r["type"] == "enum":
             names = r["choices"].split(",")
-            args += [r["spelling"], names[-1]]
+            args += [r["spelling"], names[0]]
             opts[r["spelling"]] = ["nosuch", "", names[0] + "x", "-1", ",".join(names[:2])]
             words.append(r["spelling"])
         else:
@@ -521,9 +521,10 @@ def described_command(F, name):
     for r in rows:
         if r["kind"] == "in":
             types, chans = r["choices"].split(";")
+            u8 = "u8" in types.split(",")
             path = F.flo if (types, chans) == ("f32", "2") else \
-                F.img if "u8" in types.split(",") else F.hdr
-            ins[len(args)] = "flo" if path == F.flo else "img" if path == F.img else "hdr"
+                F.rgb if u8 and "3" in chans.split(",") else F.img if u8 else F.hdr
+            ins[len(args)] = "flo" if path == F.flo else "hdr" if path == F.hdr else "img"
             args.append(path)
     for r in rows:
         if r["kind"] == "out":

@@ -115,8 +115,29 @@ static double valid_number(const clv_param_desc *p)
 }
 
 
-/* The good call; 0 when the op takes something this test cannot make. */
-static int make_call(const clv_op_desc *op, call *c)
+/* The k-th channel count (from 0) accepted by an image parameter, or the last
+ * one when it accepts fewer. */
+static int nth_channels(const clv_param_desc *p, int k)
+{
+    const unsigned mask = p->channels ? p->channels : CLV_CHANNELS(1);
+    int cn = -1;
+    for (int b = 1; b <= 4; b++)
+        if (mask & CLV_CHANNELS(b)) {
+            cn = b;
+            if (k-- == 0)
+                break;
+        }
+    return cn;
+}
+
+static void free_call(call *c);
+
+/* One try at the good call with every input image of the k-th channel count
+ * its parameter accepts, parameter `fix` (-1: none) set to fix_value. 1: made;
+ * 0: the op takes something this test cannot make; -1: no output shape for
+ * these channel counts (shape_msg says why). */
+static int try_call(const clv_op_desc *op, call *c, int k, int fix, int fix_value,
+                    char *shape_msg, size_t msg_size)
 {
     memset(c, 0, sizeof *c);
     c->op = op;
@@ -131,12 +152,12 @@ static int make_call(const clv_op_desc *op, call *c)
         case CLV_PARAM_INT:
         case CLV_PARAM_BOOL:
         case CLV_PARAM_ENUM:
-            c->a[i].v.i = (int)valid_number(p);
+            c->a[i].v.i = i == fix ? fix_value : (int)valid_number(p);
             break;
         case CLV_PARAM_IMAGE:
             if (p->flags & CLV_PARAM_INPUT) {
                 const int t = first_bit(p->types ? p->types : CLV_TYPES_ALL, CLV_U8);
-                const int cn = first_bit(p->channels ? p->channels : CLV_CHANNELS(1), 1);
+                const int cn = nth_channels(p, k);
                 REQUIRE(t >= 0 && cn >= 1, "%s.%s accepts nothing", op->name, p->name);
                 REQUIRE_OK(ctx, clv_image_create(ctx, W, H, cn, (clv_pixel_type)t, &c->own[i]));
                 c->a[i].v.p = c->own[i];
@@ -181,9 +202,12 @@ static int make_call(const clv_op_desc *op, call *c)
             continue;
         int w, h, cn;
         clv_pixel_type t;
-        char m[256];
-        clv_status s = clv_op_output_shape(op, c->a, op->nparams, i, &w, &h, &cn, &t, m, sizeof m);
-        REQUIRE(s == CLV_OK, "%s: output shape of %s: %s", op->name, p->name, m);
+        clv_status s =
+            clv_op_output_shape(op, c->a, op->nparams, i, &w, &h, &cn, &t, shape_msg, msg_size);
+        if (s != CLV_OK) {
+            free_call(c);
+            return -1;
+        }
         if (p->flags & CLV_PARAM_FREE_SIZE) {
             /* the caller's choice: wider and shorter than the inputs */
             REQUIRE(w == 0 && h == 0, "%s: free-size %s given as %dx%d", op->name, p->name, w, h);
@@ -195,6 +219,25 @@ static int make_call(const clv_op_desc *op, call *c)
     }
     return 1;
 }
+
+/* The good call (with parameter `fix` at fix_value, or fix -1): input images
+ * of the first channel counts their parameters accept for which every
+ * output has a shape (an enum such as convert_color's code decides which
+ * channel counts its source takes); 0 when the op takes something this test
+ * cannot make. */
+static int make_call_with(const clv_op_desc *op, call *c, int fix, int fix_value)
+{
+    char m[256] = "";
+    for (int k = 0; k < 4; k++) {
+        const int r = try_call(op, c, k, fix, fix_value, m, sizeof m);
+        if (r >= 0)
+            return r;
+    }
+    REQUIRE(0, "%s: no output shape for any accepted channel count: %s", op->name, m);
+    return 0;
+}
+
+static int make_call(const clv_op_desc *op, call *c) { return make_call_with(op, c, -1, 0); }
 
 static void free_call(call *c)
 {
@@ -346,9 +389,12 @@ static void matrix(const clv_op_desc *op)
             }
             if (p->type == CLV_PARAM_ENUM)
                 for (int k = 0; k < p->n_enum; k++) {
-                    c.a[i].v.i = p->enum_values[k];
+                    /* its own call: the value may change the images' shapes */
+                    call e;
+                    REQUIRE(make_call_with(op, &e, i, p->enum_values[k]), "%s", op->name);
                     snprintf(what, sizeof what, "%s = %s", p->name, p->enum_names[k]);
-                    expect_runs(&c, what), rows++;
+                    expect_runs(&e, what), rows++;
+                    free_call(&e);
                 }
         } else if (p->type == CLV_PARAM_IMAGE) {
             const char *word = p->label ? p->label : p->name;

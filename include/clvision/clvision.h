@@ -12,5 +12,6 @@
 #include "io.h"
 #include "flow.h"
 #include "op.h"
+#include "color.h"
 
 #endif

@@ -56,8 +56,9 @@ CLV_API clv_grid_params clv_grid_params_default(void);
  * grid, blur it, slice with trilinear interpolation and divide. u8, u16 or
  * f32. 1 channel: the grid is built on the value itself. 3 or 4 channels: the
  * grid holds the colour channels plus a weight, and the range axis is the
- * pixel's luminance (Rec. 709 weights on the first three channels, taken as
- * R, G, B: swap an OpenCV BGR array first; a 4th channel is filtered along).
+ * pixel's luminance (Rec. 709 weights on the first three channels; a 4th
+ * channel is filtered along). Channel order: R, G, B (OpenCV's BGR arrays:
+ * swap them first with clv_convert_color(..., CLV_COLOR_RGB2BGR), color.h).
  * No border mode: nothing outside the image contributes. params NULL means defaults; out-of-range or non-finite
  * parameters are CLV_ERROR_INVALID_ARGUMENT.
  * NaN/Inf (f32): the range axis spans the edge values, so an image with an
@@ -101,7 +102,7 @@ CLV_API clv_tonemap_params clv_tonemap_params_default(void);
 
 /* Tone map a linear-light f32 RGB (3 or 4 channels; alpha ignored) HDR image
  * to u8 RGB (3 channels) of the same size, entirely on the device (no host
- * synchronisation):
+ * synchronisation). Channel order R, G, B in and out (BGR data: color.h).
  *   lum = 0.2126 R + 0.7152 G + 0.0722 B,  L = log2(max(lum, 2^-32))
  *   lo, hi = the 0.1 % and 99.9 % points of L (from a 1/32-stop histogram;
  *            hi - lo capped at 64 stops), a = contrast / (hi - lo)

@@ -5,7 +5,10 @@
  * Flow fields are 2-channel f32 images: channel 0 = u (x displacement),
  * channel 1 = v (y displacement), in pixels, from the first image to the
  * second: I1(x + u, y + v) ~ I0(x, y). Same threading and ownership rules as
- * the rest of the API.
+ * the rest of the API. Pyramids, corners and flow take 1-channel images: make
+ * gray of colour with clv_convert_color (color.h; CLV_COLOR_RGB2GRAY is
+ * OpenCV's COLOR_RGB2GRAY) and f32 with clv_convert_type. clv_flow_to_color
+ * writes R, G, B.
  */
 #ifndef CLVISION_FLOW_H
 #define CLVISION_FLOW_H

@@ -1,5 +1,7 @@
 /* clvision — image files on the host (no OpenCL involved).
  *
+ * Channel order: colour images are read (and written) as R, G, B[, A], not
+ * OpenCV's B, G, R (clv_convert_color in color.h converts).
  * PNG (libpng): 8/16-bit gray, gray+alpha, RGB, RGBA and palette images.
  * Gray+alpha is expanded to RGBA, palette to RGB (RGBA when it carries
  * transparency), bit depths below 8 to 8 bits; 16-bit stays u16.

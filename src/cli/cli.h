@@ -215,27 +215,63 @@ CLI_MUST_USE int cli_download(const char *cmd, clv_context *ctx, const clv_image
 /* "gray", "gray+alpha"... name for a channel count. */
 const char *cli_channels_name(int channels);
 
-/* New packed 1-channel image of the same type: Rec. 709 luma
- * 0.2126 R + 0.7152 G + 0.0722 B of a 3 or 4 channel image (alpha ignored;
- * u8/u16 rounded to nearest), a copy of a 1-channel one. Prints the error. */
-CLI_MUST_USE int cli_host_luma(const char *cmd, const clv_host_image *in, clv_host_image *out);
-
 /* New packed 3-channel image of the same type with R = G = B = the value of
  * a 1-channel image. Prints the error. */
 CLI_MUST_USE int cli_host_gray_to_rgb(const char *cmd, const clv_host_image *in,
                                       clv_host_image *out);
 
-/* The 1-channel image the flow operations take (they read u8 or f32):
- * Rec. 709 luma as cli_host_luma (a copy of a 1-channel image), u8 kept as
- * u8 (rounded), u16 and f32 as f32 with the type's full scale (65535, 1.0)
- * mapped to f32_full. cli_host_gray allocates *out; cli_host_gray_into
- * fills a packed 1-channel image of cli_gray_type(in->type) and in's size
- * (no allocation, for frame loops). Print the error. */
+/* ---- colour to gray, on the device (clv_convert_color) ---------------- */
+
+/* The weights of the commands' colour -> gray conversion (--gray 601|709).
+ * Files are read as RGB(A); alpha is ignored.
+ *   CLI_GRAY_601  Rec. 601 luma 0.299 R + 0.587 G + 0.114 B, the default:
+ *                 OpenCV's cvtColor(COLOR_RGB2GRAY), bit for bit for 8 and
+ *                 16 bits, so corners and flow match OpenCV on the same file
+ *   CLI_GRAY_709  Rec. 709 0.2126 R + 0.7152 G + 0.0722 B (what clv used
+ *                 before; the bilateral grid's colour luminance) */
+typedef enum cli_gray_weights { CLI_GRAY_601 = 0, CLI_GRAY_709 = 1 } cli_gray_weights;
+
+/* The value of the option just returned as 601 or 709. 0, or
+ * CLI_EXIT_USAGE with the error printed. */
+CLI_MUST_USE int cli_args_gray(cli_args *a, const char *name, cli_gray_weights *out);
+
+/* The gray type the flow operations take for a file's type (they read u8
+ * or f32): u8 stays u8, u16 and f32 become f32. */
 clv_pixel_type cli_gray_type(clv_pixel_type type);
-CLI_MUST_USE int cli_host_gray(const char *cmd, const clv_host_image *in, double f32_full,
-                               clv_host_image *out);
-CLI_MUST_USE int cli_host_gray_into(const char *cmd, const clv_host_image *in, double f32_full,
-                                    clv_host_image *out);
+
+/* Turns frames of one shape (1, 3 or 4 channels) into 1-channel gray of
+ * out_type (cli_gray_type of the frames', or f32 for an 8-bit frame among
+ * others) on the device. Gray of 3 or 4 channels has the frame's type
+ * (clv_convert_color, with the weights); f32 results have the frame type's
+ * full scale (255, 65535, 1.0) at f32_full (clv_convert_type, after the
+ * gray for u8 frames and before it for u16 and f32 ones). One converter
+ * for a frame loop: nothing is allocated per frame. */
+typedef struct cli_gray {
+    clv_context *ctx;
+    int width, height, channels;
+    clv_pixel_type in_type, out_type;
+    clv_color_code code;
+    double scale;   /* to f32: of clv_convert_type */
+    clv_image *mid; /* between the two steps, or NULL; owned */
+} cli_gray;
+
+/* shape: a frame's size, channels and type (its data is not read). Prints
+ * the error (more than 4 or 2 channels too). */
+CLI_MUST_USE int cli_gray_init(const char *cmd, clv_context *ctx, const clv_host_image *shape,
+                               clv_pixel_type out_type, cli_gray_weights weights,
+                               double f32_full, cli_gray *gc);
+/* 1 when the frame is its own gray (1 channel, out_type, no scaling). */
+int cli_gray_identity(const cli_gray *gc);
+/* Enqueue the conversion of the device image frame (the converter's shape)
+ * into out (1 channel of out_type, same size). Prints the error. */
+CLI_MUST_USE int cli_gray_convert(const char *cmd, cli_gray *gc, const clv_image *frame,
+                                  clv_image *out);
+void cli_gray_free(cli_gray *gc);
+/* Upload the host image and make its gray in a new device image *out
+ * (the upload itself when it is its own gray). Prints the error. */
+CLI_MUST_USE int cli_gray_upload(const char *cmd, clv_context *ctx, const clv_host_image *in,
+                                 clv_pixel_type out_type, cli_gray_weights weights,
+                                 double f32_full, clv_image **out);
 
 /* Read a Middlebury .flo file (2-channel f32). Prints the error. */
 CLI_MUST_USE int cli_read_flo(const char *cmd, const char *path, clv_host_image *out);
@@ -323,8 +359,9 @@ CLI_MUST_USE int cli_run_op(const char *cmd, const char *what, clv_context *ctx,
                             double *wall_ms, double *device_ms);
 
 /* One operation from a host image to a file: upload src (and edge, when not
- * NULL, whose device image is stored in *edge_slot, inside params, for the
- * run), create a width x height result (0 x 0: src's size) with channels
+ * NULL, turned into gray of its own type with edge_gray's weights when it
+ * has colour, whose device image is stored in *edge_slot, inside params, for
+ * the run), create a width x height result (0 x 0: src's size) with channels
  * and type, run op (cli_run_op, timed with --time), download the result,
  * write it to out and print the times when asked. */
 typedef struct cli_job {
@@ -333,6 +370,7 @@ typedef struct cli_job {
     const clv_host_image *src;
     const clv_host_image *edge;
     const clv_image **edge_slot;
+    cli_gray_weights edge_gray;
     int width, height;
     int channels;
     clv_pixel_type type;

@@ -612,59 +612,6 @@ static int alloc_like(const char *cmd, const clv_host_image *in, int channels,
     return 0;
 }
 
-int cli_host_luma(const char *cmd, const clv_host_image *in, clv_host_image *out)
-{
-    if (in->channels != 1 && in->channels != 3 && in->channels != 4) {
-        cli_error(cmd, "cannot make a gray image from %d channels", in->channels);
-        return CLI_EXIT_RUNTIME;
-    }
-    int rc = alloc_like(cmd, in, 1, out);
-    if (rc)
-        return rc;
-    const size_t es = clv_pixel_type_size(in->type);
-    const int cn = in->channels;
-    const double max = in->type == CLV_U16 ? 65535.0 : 255.0;
-    for (int y = 0; y < in->height; y++) {
-        const unsigned char *row = (const unsigned char *)in->data + (size_t)y * in->stride;
-        unsigned char *orow = (unsigned char *)out->data + (size_t)y * out->stride;
-        if (cn == 1) {
-            memcpy(orow, row, (size_t)in->width * es);
-            continue;
-        }
-        for (int x = 0; x < in->width; x++) {
-            const size_t i = (size_t)x * (size_t)cn;
-            double r, g, b;
-            if (in->type == CLV_U8) {
-                r = row[i];
-                g = row[i + 1];
-                b = row[i + 2];
-            } else if (in->type == CLV_U16) {
-                const uint16_t *p = (const uint16_t *)row;
-                r = p[i];
-                g = p[i + 1];
-                b = p[i + 2];
-            } else {
-                const float *p = (const float *)row;
-                r = p[i];
-                g = p[i + 1];
-                b = p[i + 2];
-            }
-            const double l = 0.2126 * r + 0.7152 * g + 0.0722 * b;
-            if (in->type == CLV_F32) {
-                ((float *)orow)[x] = (float)l;
-            } else {
-                double q = floor(l + 0.5);
-                q = q < 0.0 ? 0.0 : q > max ? max : q;
-                if (in->type == CLV_U16)
-                    ((uint16_t *)orow)[x] = (uint16_t)q;
-                else
-                    orow[x] = (unsigned char)q;
-            }
-        }
-    }
-    return 0;
-}
-
 int cli_host_gray_to_rgb(const char *cmd, const clv_host_image *in, clv_host_image *out)
 {
     if (in->channels != 1) {
@@ -690,60 +637,123 @@ clv_pixel_type cli_gray_type(clv_pixel_type type)
     return type == CLV_U8 ? CLV_U8 : CLV_F32;
 }
 
-int cli_host_gray_into(const char *cmd, const clv_host_image *in, double f32_full,
-                       clv_host_image *out)
+int cli_args_gray(cli_args *a, const char *name, cli_gray_weights *out)
 {
-    if (in->channels != 1 && in->channels != 3 && in->channels != 4) {
-        cli_error(cmd, "cannot make a gray image from %d channels", in->channels);
-        return CLI_EXIT_RUNTIME;
-    }
-    if (out->width != in->width || out->height != in->height || out->channels != 1 ||
-        out->type != cli_gray_type(in->type)) {
-        cli_error(cmd, "internal error: gray image of the wrong shape");
-        return CLI_EXIT_RUNTIME;
-    }
-    const int cn = in->channels;
-    /* u16 and f32 become f32 with full scale at f32_full. */
-    const double scale = in->type == CLV_U16 ? f32_full / 65535.0 : f32_full;
-    for (int y = 0; y < in->height; y++) {
-        const unsigned char *row = (const unsigned char *)in->data + (size_t)y * in->stride;
-        unsigned char *orow = (unsigned char *)out->data + (size_t)y * out->stride;
-        for (int x = 0; x < in->width; x++) {
-            const size_t i = (size_t)x * (size_t)cn;
-            double v[3];
-            for (int c = 0; c < (cn == 1 ? 1 : 3); c++) {
-                if (in->type == CLV_U8)
-                    v[c] = row[i + (size_t)c];
-                else if (in->type == CLV_U16)
-                    v[c] = ((const uint16_t *)row)[i + (size_t)c];
-                else
-                    v[c] = ((const float *)row)[i + (size_t)c];
-            }
-            const double l = cn == 1 ? v[0] : 0.2126 * v[0] + 0.7152 * v[1] + 0.0722 * v[2];
-            if (in->type == CLV_U8) {
-                double q = floor(l + 0.5);
-                orow[x] = (unsigned char)(q < 0.0 ? 0.0 : q > 255.0 ? 255.0 : q);
-            } else {
-                ((float *)orow)[x] = (float)(l * scale);
-            }
-        }
-    }
+    const char *v = cli_args_value(a, name);
+    if (!v)
+        return CLI_EXIT_USAGE;
+    if (strcmp(v, "601") == 0)
+        *out = CLI_GRAY_601;
+    else if (strcmp(v, "709") == 0)
+        *out = CLI_GRAY_709;
+    else
+        return cli_usage_error(a->cmd, "bad %s '%s' (expected 601 or 709)", name, v);
     return 0;
 }
 
-int cli_host_gray(const char *cmd, const clv_host_image *in, double f32_full,
-                  clv_host_image *out)
+static int gray_fail(const char *cmd, clv_context *ctx, clv_status s)
 {
-    clv_status s =
-        clv_host_image_alloc(out, in->width, in->height, 1, cli_gray_type(in->type));
-    if (s != CLV_OK) {
-        cli_error(cmd, "cannot allocate a %dx%d gray image: %s", in->width, in->height,
-                  clv_status_string(s));
+    return cli_fail_status(cmd, ctx, s, "cannot convert to gray");
+}
+
+int cli_gray_init(const char *cmd, clv_context *ctx, const clv_host_image *shape,
+                  clv_pixel_type out_type, cli_gray_weights weights, double f32_full,
+                  cli_gray *gc)
+{
+    memset(gc, 0, sizeof *gc);
+    const int cn = shape->channels;
+    if (cn != 1 && cn != 3 && cn != 4) {
+        cli_error(cmd, "cannot make a gray image from %d channels", cn);
         return CLI_EXIT_RUNTIME;
     }
-    int rc = cli_host_gray_into(cmd, in, f32_full, out);
+    if (out_type != shape->type && out_type != CLV_F32) {
+        cli_error(cmd, "internal error: gray of %s as %s", clv_pixel_type_name(shape->type),
+                  clv_pixel_type_name(out_type));
+        return CLI_EXIT_RUNTIME;
+    }
+    gc->ctx = ctx;
+    gc->width = shape->width;
+    gc->height = shape->height;
+    gc->channels = cn;
+    gc->in_type = shape->type;
+    gc->out_type = out_type;
+    gc->code = weights == CLI_GRAY_709 ? CLV_COLOR_RGB2GRAY_709 : CLV_COLOR_RGB2GRAY;
+    /* f32 results: the type's full scale (255, 65535, 1.0) at f32_full */
+    gc->scale = shape->type == CLV_U8 ? f32_full / 255.0
+                : shape->type == CLV_U16 ? f32_full / 65535.0
+                                         : f32_full;
+    /* Gray in the frame's type, or two steps: u8 colour -> u8 gray -> f32
+     * (gray rounded first, as an 8-bit gray file would be); u16/f32 colour ->
+     * scaled f32 colour -> f32 gray. */
+    clv_status st = CLV_OK;
+    const int same = out_type == shape->type && (out_type != CLV_F32 || gc->scale == 1.0);
+    if (cn > 1 && !same && shape->type == CLV_U8)
+        st = clv_image_create(ctx, gc->width, gc->height, 1, CLV_U8, &gc->mid);
+    else if (cn > 1 && !same)
+        st = clv_image_create(ctx, gc->width, gc->height, cn, CLV_F32, &gc->mid);
+    if (st != CLV_OK)
+        return cli_fail_status(cmd, ctx, st, "cannot create a device image");
+    return 0;
+}
+
+int cli_gray_identity(const cli_gray *gc)
+{
+    return gc->channels == 1 && gc->in_type == gc->out_type &&
+           (gc->out_type != CLV_F32 || gc->scale == 1.0);
+}
+
+int cli_gray_convert(const char *cmd, cli_gray *gc, const clv_image *frame, clv_image *out)
+{
+    clv_status s;
+    if (gc->channels == 1)
+        s = clv_convert_type(gc->ctx, frame, out, gc->out_type == CLV_F32 ? gc->scale : 1.0);
+    else if (!gc->mid)
+        s = clv_convert_color(gc->ctx, frame, out, gc->code);
+    else if (gc->in_type == CLV_U8) {
+        s = clv_convert_color(gc->ctx, frame, gc->mid, gc->code);
+        if (s == CLV_OK)
+            s = clv_convert_type(gc->ctx, gc->mid, out, gc->scale);
+    } else {
+        s = clv_convert_type(gc->ctx, frame, gc->mid, gc->scale);
+        if (s == CLV_OK)
+            s = clv_convert_color(gc->ctx, gc->mid, out, gc->code);
+    }
+    return s == CLV_OK ? 0 : gray_fail(cmd, gc->ctx, s);
+}
+
+void cli_gray_free(cli_gray *gc)
+{
+    clv_image_release(gc->mid);
+    gc->mid = NULL;
+}
+
+int cli_gray_upload(const char *cmd, clv_context *ctx, const clv_host_image *in,
+                    clv_pixel_type out_type, cli_gray_weights weights, double f32_full,
+                    clv_image **out)
+{
+    *out = NULL;
+    cli_gray gc;
+    clv_image *frame = NULL;
+    int rc = cli_gray_init(cmd, ctx, in, out_type, weights, f32_full, &gc);
     if (rc)
-        clv_host_image_free(out);
+        return rc;
+    rc = cli_upload(cmd, ctx, in, &frame);
+    if (rc == 0 && cli_gray_identity(&gc)) {
+        *out = frame; /* already the gray image wanted */
+        frame = NULL;
+    } else if (rc == 0) {
+        clv_status s = clv_image_create(ctx, in->width, in->height, 1, out_type, out);
+        if (s != CLV_OK)
+            rc = cli_fail_status(cmd, ctx, s, "cannot create a device image");
+        else
+            rc = cli_gray_convert(cmd, &gc, frame, *out);
+        if (rc) {
+            clv_image_release(*out);
+            *out = NULL;
+        }
+    }
+    clv_image_release(frame); /* kernels still queued keep what they use */
+    cli_gray_free(&gc);
     return rc;
 }
 
@@ -1200,7 +1210,9 @@ int cli_run_job(const cli_globals *g, const cli_job *job)
     if (rc)
         goto out;
     if (job->edge) {
-        rc = cli_upload(job->cmd, ctx, job->edge, &edge);
+        /* colour edges become gray on the device (cli_gray_upload) */
+        rc = cli_gray_upload(job->cmd, ctx, job->edge, job->edge->type, job->edge_gray, 1.0,
+                             &edge);
         if (rc)
             goto out;
         *job->edge_slot = edge;

@@ -433,7 +433,7 @@ static int demo_edge(const demo_state *st, const char *data_dir)
 {
     const char *cmd = st->cmd;
     const char *chelsea = demo_images[0], *camera = demo_images[1];
-    clv_host_image c_host = {0}, k_host = {0}, luma = {0}, hdr = {0}, exr = {0}, exr_rgb = {0};
+    clv_host_image c_host = {0}, k_host = {0}, hdr = {0}, exr = {0}, exr_rgb = {0};
     clv_image *c_dev = NULL, *k_dev = NULL, *luma_dev = NULL;
     char path[DEMO_PATH_MAX];
     int rc;
@@ -455,13 +455,18 @@ static int demo_edge(const demo_state *st, const char *data_dir)
     if (rc)
         goto out;
 
-    /* Cross: chelsea's values, its own luma as the edge image. */
-    rc = cli_host_luma(cmd, &c_host, &luma);
-    if (rc)
-        goto out;
-    rc = cli_upload(cmd, st->ctx, &luma, &luma_dev);
-    if (rc)
-        goto out;
+    /* Cross: chelsea's values, its own luminance as the edge image (Rec. 709,
+     * the grid's own colour luminance), made on the device. */
+    {
+        clv_status s = clv_image_create(st->ctx, c_host.width, c_host.height, 1, c_host.type,
+                                        &luma_dev);
+        if (s == CLV_OK)
+            s = clv_convert_color(st->ctx, c_dev, luma_dev, CLV_COLOR_RGB2GRAY_709);
+        if (s != CLV_OK) {
+            rc = cli_fail_status(cmd, st->ctx, s, "cannot make the edge image");
+            goto out;
+        }
+    }
     cli_grid_params cross = demo_grid;
     cross.edge = luma_dev;
     rc = demo_same(st, "grid cross", chelsea, "grid_cross", c_dev, cli_op_grid, &cross);
@@ -518,7 +523,6 @@ out:
     clv_host_image_free(&exr_rgb);
     clv_host_image_free(&exr);
     clv_host_image_free(&hdr);
-    clv_host_image_free(&luma);
     clv_host_image_free(&k_host);
     clv_host_image_free(&c_host);
     return rc;
@@ -568,7 +572,7 @@ static int cmp_double(const void *a, const void *b)
 static int demo_corners(const demo_state *st, const char *data_dir)
 {
     const char *cmd = st->cmd, *file = demo_images[1];
-    clv_host_image host = {0}, gray = {0}, rgb = {0};
+    clv_host_image host = {0}, rgb = {0};
     clv_image *dev = NULL;
     clv_corner *corners = NULL;
     int count = 0;
@@ -578,8 +582,9 @@ static int demo_corners(const demo_state *st, const char *data_dir)
     cp.max_corners = 500;
 
     int rc = read_data(st, data_dir, file, &host);
-    if (rc || (rc = cli_host_gray(cmd, &host, 1.0, &gray)) != 0 ||
-        (rc = cli_upload(cmd, st->ctx, &gray, &dev)) != 0 ||
+    if (rc ||
+        (rc = cli_gray_upload(cmd, st->ctx, &host, cli_gray_type(host.type), CLI_GRAY_601, 1.0,
+                              &dev)) != 0 ||
         (rc = cli_find_corners(cmd, st->ctx, dev, &cp, &corners, &count, &wall_ms,
                                &device_ms)) != 0 ||
         (rc = demo_path(st, "camera_corners.csv", csv, sizeof csv)) != 0 ||
@@ -597,7 +602,6 @@ out:
     free(corners);
     clv_image_release(dev);
     clv_host_image_free(&rgb);
-    clv_host_image_free(&gray);
     clv_host_image_free(&host);
     return rc;
 }
@@ -763,7 +767,6 @@ out:
 static int demo_pair(const demo_state *st, const char *data_dir, const char *f0, const char *f1,
                      clv_host_image *h0, clv_host_image *h1, clv_image **d0, clv_image **d1)
 {
-    clv_host_image g0 = {0}, g1 = {0};
     int rc = read_data(st, data_dir, f0, h0);
     if (!rc)
         rc = read_data(st, data_dir, f1, h1);
@@ -777,15 +780,9 @@ static int demo_pair(const demo_state *st, const char *data_dir, const char *f0,
         rc = CLI_EXIT_RUNTIME;
     }
     if (!rc)
-        rc = cli_host_gray(st->cmd, h0, 1.0, &g0);
+        rc = cli_gray_upload(st->cmd, st->ctx, h0, CLV_U8, CLI_GRAY_601, 1.0, d0);
     if (!rc)
-        rc = cli_host_gray(st->cmd, h1, 1.0, &g1);
-    if (!rc)
-        rc = cli_upload(st->cmd, st->ctx, &g0, d0);
-    if (!rc)
-        rc = cli_upload(st->cmd, st->ctx, &g1, d1);
-    clv_host_image_free(&g1);
-    clv_host_image_free(&g0);
+        rc = cli_gray_upload(st->cmd, st->ctx, h1, CLV_U8, CLI_GRAY_601, 1.0, d1);
     return rc;
 }
 

@@ -79,6 +79,7 @@ int cli_cmd_grid(const cli_globals *g, int argc, char **argv)
     const char *pos[CLI_MAX_POS];
     int npos = 0;
     const char *edge_path = NULL;
+    cli_gray_weights edge_gray = CLI_GRAY_601;
     cli_grid_params gp = {clv_grid_params_default(), NULL};
     double sigma_space = 0.0, sigma_range = 0.0;
     const cli_range at_least_one = {1.0, INFINITY, 0};
@@ -91,7 +92,7 @@ int cli_cmd_grid(const cli_globals *g, int argc, char **argv)
             cli_keep_positional(&npos, pos, p);
         } else if (cli_wants_help(name)) {
             printf("usage: clv grid --sigma-space S --sigma-range R [--blur B] [--edge EDGE]\n"
-                   "                IN OUT\n"
+                   "                [--gray 601|709] IN OUT\n"
                    "Bilateral filter through a bilateral grid (Chen, Paris, Durand 2007), fast\n"
                    "at any sigma. S: grid cell size in pixels (>= 1, e.g. 16). R: range cell\n"
                    "size in the image's units (> 0): 0..255 for 8-bit images (e.g. 25.5),\n"
@@ -99,8 +100,11 @@ int cli_cmd_grid(const cli_globals *g, int argc, char **argv)
                    "in cells (0..20, default %g; 0 = none). Gray images are filtered along\n"
                    "their value, RGB(A) along their Rec. 709 luminance; the pixel type is kept.\n"
                    "--edge EDGE: cross (joint) bilateral grid: values from IN, edges from the\n"
-                   "image EDGE, of IN's size (RGB(A) is turned into Rec. 709 luma on the host,\n"
-                   "keeping its pixel type); R is then in EDGE's units.\n",
+                   "image EDGE, of IN's size (RGB(A) is turned into gray on the device, keeping\n"
+                   "its pixel type); R is then in EDGE's units.\n"
+                   "--gray 601|709: the weights of EDGE's gray: Rec. 601 (0.299 R + 0.587 G +\n"
+                   "0.114 B, OpenCV's COLOR_RGB2GRAY; the default) or Rec. 709 (0.2126 R +\n"
+                   "0.7152 G + 0.0722 B, the luminance IN's own colour path uses).\n",
                    gp.grid.blur_sigma);
             return CLI_EXIT_OK;
         } else if (strcmp(name, "--sigma-space") == 0) {
@@ -120,6 +124,9 @@ int cli_cmd_grid(const cli_globals *g, int argc, char **argv)
             if (!*v)
                 return cli_usage_error(cmd, "empty --edge file name");
             edge_path = v;
+        } else if (strcmp(name, "--gray") == 0) {
+            if ((rc = cli_args_gray(&a, name, &edge_gray)) != 0)
+                return rc;
         } else {
             return cli_usage_error(cmd, "unknown option '%s'", name);
         }
@@ -136,7 +143,6 @@ int cli_cmd_grid(const cli_globals *g, int argc, char **argv)
 
     clv_host_image host = {0};
     clv_host_image edge_file = {0};
-    clv_host_image edge = {0};
     rc = cli_read(cmd, in, &host);
     if (rc)
         goto out;
@@ -150,14 +156,12 @@ int cli_cmd_grid(const cli_globals *g, int argc, char **argv)
             rc = CLI_EXIT_RUNTIME;
             goto out;
         }
-        rc = cli_host_luma(cmd, &edge_file, &edge);
-        if (rc)
-            goto out;
     }
     cli_job job = {.cmd = cmd,
                     .what = edge_path ? "cross bilateral grid failed" : "bilateral grid failed",
                     .src = &host,
-                    .edge = edge_path ? &edge : NULL,
+                    .edge = edge_path ? &edge_file : NULL,
+                    .edge_gray = edge_gray,
                     .edge_slot = edge_path ? &gp.edge : NULL,
                     .channels = host.channels,
                     .type = host.type,
@@ -167,7 +171,6 @@ int cli_cmd_grid(const cli_globals *g, int argc, char **argv)
     rc = cli_run_job(g, &job);
 
 out:
-    clv_host_image_free(&edge);
     clv_host_image_free(&edge_file);
     clv_host_image_free(&host);
     return rc;

@@ -125,32 +125,28 @@ static int add_device_time(const char *cmd, clv_context *ctx, double *sum)
     return 0;
 }
 
-/* The gray images of two inputs of one size (cli_host_gray), in one type:
- * u8 when both are u8, else f32 with full scale at f32_full (an 8-bit
- * image among them is scaled to match). */
-static int gray_pair(const char *cmd, const clv_host_image *const in[2], double f32_full,
-                     clv_host_image *out[2])
+/* The gray images of two inputs of one size, made on the device
+ * (cli_gray_upload), in one type: u8 when both are u8, else f32 with full
+ * scale at f32_full (an 8-bit image among them is scaled to match). */
+static int gray_pair(const char *cmd, clv_context *ctx, const clv_host_image *const in[2],
+                     double f32_full, cli_gray_weights weights, clv_image *out[2])
 {
     const clv_pixel_type gt =
         in[0]->type == CLV_U8 && in[1]->type == CLV_U8 ? CLV_U8 : CLV_F32;
     for (int i = 0; i < 2; i++) {
-        clv_host_image tmp = {0};
-        int rc = cli_host_gray(cmd, in[i], f32_full, cli_gray_type(in[i]->type) == gt ? out[i]
-                                                                                       : &tmp);
+        int rc = cli_gray_upload(cmd, ctx, in[i], gt, weights, f32_full, &out[i]);
         if (rc)
             return rc;
-        if (!tmp.data)
-            continue;
-        /* u8 -> f32 */
-        clv_status s = clv_host_image_to_f32(&tmp, out[i], f32_full / 255.0);
-        clv_host_image_free(&tmp);
-        if (s != CLV_OK) {
-            cli_error(cmd, "cannot convert to f32: %s", clv_status_string(s));
-            return CLI_EXIT_RUNTIME;
-        }
     }
     return 0;
 }
+
+/* The --gray option's help line. */
+#define GRAY_HELP                                                                               \
+    "--gray 601|709: colour input is turned into gray on the device with Rec. 601\n"            \
+    "weights (0.299 R + 0.587 G + 0.114 B, OpenCV's COLOR_RGB2GRAY; the default) or\n"          \
+    "Rec. 709 ones (0.2126 R + 0.7152 G + 0.0722 B); files are read as RGB, alpha is\n"         \
+    "ignored.\n"
 
 /* ---- pyramid ----------------------------------------------------------- */
 
@@ -405,6 +401,7 @@ int cli_cmd_corners(const cli_globals *g, int argc, char **argv)
     const char *pos[CLI_MAX_POS];
     int npos = 0, rc;
     const char *draw = NULL;
+    cli_gray_weights weights = CLI_GRAY_601;
     clv_corner_params cp = clv_corner_params_default();
     int have_max = 0, have_quality = 0, have_distance = 0;
     cli_args a;
@@ -416,14 +413,15 @@ int cli_cmd_corners(const cli_globals *g, int argc, char **argv)
             cli_keep_positional(&npos, pos, p);
         } else if (cli_wants_help(name)) {
             printf("usage: clv corners --max N --quality Q --min-distance D [--block-size B]\n"
-                   "                   IN OUT.csv [--draw OUT.png]\n"
+                   "                   [--gray 601|709] IN OUT.csv [--draw OUT.png]\n"
                    "Shi-Tomasi corners (OpenCV goodFeaturesToTrack): the minimum eigenvalue of\n"
                    "the structure tensor over a B x B window (odd 1..31, default 3) of Sobel\n"
                    "gradients, kept where it is at least Q (0 < Q <= 1) times the largest, is a\n"
                    "3x3 local maximum and no stronger corner is within D pixels (>= 0); the N\n"
-                   "strongest (1..%d). Colour input is turned into Rec. 709 luma on the host.\n"
+                   "strongest (1..%d). 16-bit and f32 input is taken as f32 (full scale 1).\n"
                    "OUT.csv: header x,y,response, then one corner a line, strongest first.\n"
-                   "--draw OUT.png: IN as RGB (pixel type kept) with a red cross at each corner.\n",
+                   "--draw OUT.png: IN as RGB (pixel type kept) with a red cross at each corner.\n"
+                   GRAY_HELP,
                    MAX_CORNERS);
             return CLI_EXIT_OK;
         } else if (strcmp(name, "--max") == 0) {
@@ -449,6 +447,9 @@ int cli_cmd_corners(const cli_globals *g, int argc, char **argv)
         } else if (strcmp(name, "--draw") == 0) {
             if ((rc = path_option(&a, name, &draw)) != 0)
                 return rc;
+        } else if (strcmp(name, "--gray") == 0) {
+            if ((rc = cli_args_gray(&a, name, &weights)) != 0)
+                return rc;
         } else {
             return cli_usage_error(cmd, "unknown option '%s'", name);
         }
@@ -470,7 +471,7 @@ int cli_cmd_corners(const cli_globals *g, int argc, char **argv)
             return rc;
     }
 
-    clv_host_image host = {0}, gray = {0}, rgb = {0};
+    clv_host_image host = {0}, rgb = {0};
     clv_context *ctx = NULL;
     clv_image *dev = NULL;
     clv_corner *corners = NULL;
@@ -482,13 +483,10 @@ int cli_cmd_corners(const cli_globals *g, int argc, char **argv)
     rc = cli_read(cmd, paths[0], &host);
     if (rc)
         goto out;
-    rc = cli_host_gray(cmd, &host, 1.0, &gray);
-    if (rc)
-        goto out;
     rc = cli_context(cmd, g, g->time, &ctx);
     if (rc)
         goto out;
-    rc = cli_upload(cmd, ctx, &gray, &dev);
+    rc = cli_gray_upload(cmd, ctx, &host, cli_gray_type(host.type), weights, 1.0, &dev);
     if (rc)
         goto out;
     rc = cli_find_corners(cmd, ctx, dev, &cp, &corners, &count, g->time ? &wall_ms : NULL,
@@ -517,7 +515,6 @@ out:
     clv_image_release(dev);
     clv_context_release(ctx);
     clv_host_image_free(&rgb);
-    clv_host_image_free(&gray);
     clv_host_image_free(&host);
     return rc;
 }
@@ -822,6 +819,7 @@ int cli_cmd_track(const cli_globals *g, int argc, char **argv)
     const char *pos[CLI_MAX_POS];
     int npos = 0, rc, win = 0;
     track_job job = {clv_lk_params_default(), NULL, 0, NULL, NULL, NULL};
+    cli_gray_weights weights = CLI_GRAY_601;
     cli_args a;
     const char *name = NULL, *p = NULL;
     int k;
@@ -830,10 +828,10 @@ int cli_cmd_track(const cli_globals *g, int argc, char **argv)
         if (k == 2) {
             cli_keep_positional(&npos, pos, p);
         } else if (cli_wants_help(name)) {
-            printf("usage: clv track [--win W] [--levels L] [--iterations I]\n"
+            printf("usage: clv track [--win W] [--levels L] [--iterations I] [--gray 601|709]\n"
                    "                 [--points IN.csv | --corners N] PREV NEXT OUT.csv\n"
                    "Pyramidal Lucas-Kanade (OpenCV calcOpticalFlowPyrLK) of points from PREV into\n"
-                   "NEXT (images of one size; colour is turned into Rec. 709 luma on the host).\n"
+                   "NEXT (images of one size).\n"
                    "W: odd window side 3..%d (default %d); L: pyramid levels (scale 0.5) 1..%d\n"
                    "(default %d; fewer when the images are too small, as OpenCV); I: iterations\n"
                    "per level 1..%d (default %d; stop below %g px).\n"
@@ -843,7 +841,7 @@ int cli_cmd_track(const cli_globals *g, int argc, char **argv)
                    "(quality 0.01, minimum distance 10); default --corners 500.\n"
                    "OUT.csv: header x0,y0,x1,y1,status,error, one point a line in input order;\n"
                    "status 1 tracked, 0 lost; error = mean absolute difference over the window\n"
-                   "(0..255 units). --time measures the pyramids and the tracking.\n",
+                   "(0..255 units). --time measures the pyramids and the tracking.\n" GRAY_HELP,
                    MAX_LK_WIN, job.lk.win_width, CLV_PYRAMID_MAX_LEVELS, job.lk.levels,
                    MAX_LK_ITER, job.lk.max_iterations, job.lk.epsilon, CLI_CSV_MAX_BYTES >> 20,
                    CLI_CSV_MAX_LINE);
@@ -870,6 +868,9 @@ int cli_cmd_track(const cli_globals *g, int argc, char **argv)
             if ((rc = int_option(&a, name, 1, MAX_CORNERS, "an integer 1..1048576",
                                  &job.corners)) != 0)
                 return rc;
+        } else if (strcmp(name, "--gray") == 0) {
+            if ((rc = cli_args_gray(&a, name, &weights)) != 0)
+                return rc;
         } else {
             return cli_usage_error(cmd, "unknown option '%s'", name);
         }
@@ -889,7 +890,7 @@ int cli_cmd_track(const cli_globals *g, int argc, char **argv)
     job.next = paths[1];
     job.out = paths[2];
 
-    clv_host_image h_prev = {0}, h_next = {0}, g_prev = {0}, g_next = {0};
+    clv_host_image h_prev = {0}, h_next = {0};
     clv_context *ctx = NULL;
     clv_image *d_prev = NULL, *d_next = NULL;
     clv_pyramid *p_prev = NULL, *p_next = NULL;
@@ -909,20 +910,22 @@ int cli_cmd_track(const cli_globals *g, int argc, char **argv)
         (rc = cli_read(cmd, job.next, &h_next)) != 0 ||
         (rc = same_size(cmd, job.prev, &h_prev, job.next, &h_next)) != 0)
         goto out;
+    if ((rc = cli_context(cmd, g, g->time, &ctx)) != 0)
+        goto out;
     {
         const clv_host_image *const in[2] = {&h_prev, &h_next};
-        clv_host_image *gray[2] = {&g_prev, &g_next};
-        if ((rc = gray_pair(cmd, in, 1.0, gray)) != 0)
+        clv_image *gray[2] = {NULL, NULL};
+        rc = gray_pair(cmd, ctx, in, 1.0, weights, gray);
+        d_prev = gray[0];
+        d_next = gray[1];
+        if (rc)
             goto out;
     }
-    if ((rc = cli_context(cmd, g, g->time, &ctx)) != 0 ||
-        (rc = cli_upload(cmd, ctx, &g_prev, &d_prev)) != 0 ||
-        (rc = cli_upload(cmd, ctx, &g_next, &d_next)) != 0)
-        goto out;
-    clv_status s = clv_pyramid_create(ctx, g_prev.width, g_prev.height, 1, g_prev.type,
+    const clv_pixel_type gtype = clv_image_type(d_prev);
+    clv_status s = clv_pyramid_create(ctx, h_prev.width, h_prev.height, 1, gtype,
                                       job.lk.levels, 0.5, &p_prev);
     if (s == CLV_OK)
-        s = clv_pyramid_create(ctx, g_prev.width, g_prev.height, 1, g_prev.type, job.lk.levels,
+        s = clv_pyramid_create(ctx, h_prev.width, h_prev.height, 1, gtype, job.lk.levels,
                                0.5, &p_next);
     if (s != CLV_OK) {
         rc = cli_fail_status(cmd, ctx, s, "cannot create the pyramids");
@@ -984,8 +987,6 @@ out:
     clv_image_release(d_next);
     clv_image_release(d_prev);
     clv_context_release(ctx);
-    clv_host_image_free(&g_next);
-    clv_host_image_free(&g_prev);
     clv_host_image_free(&h_next);
     clv_host_image_free(&h_prev);
     return rc;
@@ -1041,8 +1042,8 @@ static int farneback_option(cli_args *a, const char *name, clv_farneback_params 
     "  --poly-n N      polynomial expansion neighbourhood, 5 or 7 (default 5)\n"                \
     "  --poly-sigma S  its Gaussian sigma, 0 < S < 100 (default 1.2)\n"                         \
     "  --gaussian      Gaussian instead of box averaging window\n"                              \
-    "Colour input is turned into Rec. 709 luma on the host; 16-bit and f32 images are\n"       \
-    "scaled to 8-bit units (f32 0..1 -> 0..255) as OpenCV's 8-bit input.\n"
+    "16-bit and f32 images are scaled to 8-bit units (f32 0..1 -> 0..255) as OpenCV's\n"      \
+    "8-bit input.\n" GRAY_HELP
 
 /* ---- flow -------------------------------------------------------------- */
 
@@ -1092,6 +1093,7 @@ int cli_cmd_flow(const cli_globals *g, int argc, char **argv)
     const char *pos[CLI_MAX_POS];
     int npos = 0, rc;
     const char *color = NULL;
+    cli_gray_weights weights = CLI_GRAY_601;
     clv_farneback_params fp = clv_farneback_params_default();
     cli_args a;
     const char *name = NULL, *p = NULL;
@@ -1104,8 +1106,8 @@ int cli_cmd_flow(const cli_globals *g, int argc, char **argv)
         }
         if (cli_wants_help(name)) {
             printf("usage: clv flow [--pyr-scale S] [--levels N] [--winsize W] [--iterations I]\n"
-                   "                [--poly-n N] [--poly-sigma S] [--gaussian] PREV NEXT OUT.flo\n"
-                   "                [--color OUT.png]\n"
+                   "                [--poly-n N] [--poly-sigma S] [--gaussian] [--gray 601|709]\n"
+                   "                PREV NEXT OUT.flo [--color OUT.png]\n"
                    "Flow from PREV to NEXT (images of one size): NEXT(x + u, y + v) ~ PREV(x, y),\n"
                    "written as a Middlebury .flo file.\n" FARNEBACK_HELP
                    "--color OUT.png: the flow in the Middlebury colour wheel (hue = direction,\n"
@@ -1114,6 +1116,11 @@ int cli_cmd_flow(const cli_globals *g, int argc, char **argv)
         }
         if (strcmp(name, "--color") == 0) {
             if ((rc = path_option(&a, name, &color)) != 0)
+                return rc;
+            continue;
+        }
+        if (strcmp(name, "--gray") == 0) {
+            if ((rc = cli_args_gray(&a, name, &weights)) != 0)
                 return rc;
             continue;
         }
@@ -1139,7 +1146,7 @@ int cli_cmd_flow(const cli_globals *g, int argc, char **argv)
             return rc;
     }
 
-    clv_host_image h_prev = {0}, h_next = {0}, g_prev = {0}, g_next = {0};
+    clv_host_image h_prev = {0}, h_next = {0};
     clv_host_image h_flow = {0}, h_rgb = {0};
     clv_context *ctx = NULL;
     clv_image *d_prev = NULL, *d_next = NULL, *d_flow = NULL, *d_rgb = NULL;
@@ -1152,19 +1159,21 @@ int cli_cmd_flow(const cli_globals *g, int argc, char **argv)
         (rc = same_size(cmd, paths[0], &h_prev, paths[1], &h_next)) != 0)
         goto out;
     const int w = h_prev.width, h = h_prev.height;
-    {
-        const clv_host_image *const in[2] = {&h_prev, &h_next};
-        clv_host_image *gray[2] = {&g_prev, &g_next};
-        if ((rc = gray_pair(cmd, in, FLOW_F32_FULL, gray)) != 0)
-            goto out;
-    }
     if ((rc = cli_host_alloc(cmd, w, h, 2, CLV_F32, &h_flow)) != 0 ||
         (color && (rc = cli_host_alloc(cmd, w, h, 3, CLV_U8, &h_rgb)) != 0))
         goto out;
-    if ((rc = cli_context(cmd, g, g->time, &ctx)) != 0 ||
-        (rc = cli_upload(cmd, ctx, &g_prev, &d_prev)) != 0 ||
-        (rc = cli_upload(cmd, ctx, &g_next, &d_next)) != 0 ||
-        (rc = create_image(cmd, ctx, w, h, 2, CLV_F32, &d_flow)) != 0 ||
+    if ((rc = cli_context(cmd, g, g->time, &ctx)) != 0)
+        goto out;
+    {
+        const clv_host_image *const in[2] = {&h_prev, &h_next};
+        clv_image *gray[2] = {NULL, NULL};
+        rc = gray_pair(cmd, ctx, in, FLOW_F32_FULL, weights, gray);
+        d_prev = gray[0];
+        d_next = gray[1];
+        if (rc)
+            goto out;
+    }
+    if ((rc = create_image(cmd, ctx, w, h, 2, CLV_F32, &d_flow)) != 0 ||
         (color && (rc = create_image(cmd, ctx, w, h, 3, CLV_U8, &d_rgb)) != 0))
         goto out;
     if (g->time) {
@@ -1196,8 +1205,6 @@ out:
     clv_context_release(ctx);
     clv_host_image_free(&h_rgb);
     clv_host_image_free(&h_flow);
-    clv_host_image_free(&g_next);
-    clv_host_image_free(&g_prev);
     clv_host_image_free(&h_next);
     clv_host_image_free(&h_prev);
     return rc;
@@ -1537,6 +1544,7 @@ int cli_cmd_flow_seq(const cli_globals *g, int argc, char **argv)
     const char *pos[CLI_MAX_POS];
     int npos = 0, rc, color = 0;
     double max_flow = 0.0; /* 0: the first pair's largest motion */
+    cli_gray_weights weights = CLI_GRAY_601;
     clv_farneback_params fp = clv_farneback_params_default();
     cli_args a;
     const char *name = NULL, *p = NULL;
@@ -1550,7 +1558,8 @@ int cli_cmd_flow_seq(const cli_globals *g, int argc, char **argv)
         if (cli_wants_help(name)) {
             printf("usage: clv flow-seq [--pyr-scale S] [--levels N] [--winsize W]\n"
                    "                    [--iterations I] [--poly-n N] [--poly-sigma S]\n"
-                   "                    [--gaussian] [--color [--max-flow M]] FRAME_GLOB OUT_DIR\n"
+                   "                    [--gaussian] [--gray 601|709] [--color [--max-flow M]]\n"
+                   "                    FRAME_GLOB OUT_DIR\n"
                    "Flow between consecutive frames: FRAME_GLOB (quote it) is expanded and put in\n"
                    "natural order (digit runs by value: f_2 before f_10); OUT_DIR/flow_NNNN.flo\n"
                    "is the flow from frame NNNN to frame NNNN+1 (from 0). At least 2 frames, all\n"
@@ -1581,6 +1590,11 @@ int cli_cmd_flow_seq(const cli_globals *g, int argc, char **argv)
         if (strcmp(name, "--max-flow") == 0) {
             const cli_range positive = {0.0, INFINITY, 1};
             if ((rc = cli_args_number(&a, name, positive, &max_flow)) != 0)
+                return rc;
+            continue;
+        }
+        if (strcmp(name, "--gray") == 0) {
+            if ((rc = cli_args_gray(&a, name, &weights)) != 0)
                 return rc;
             continue;
         }
@@ -1619,9 +1633,10 @@ int cli_cmd_flow_seq(const cli_globals *g, int argc, char **argv)
     qsort(files, (size_t)frames, sizeof *files, frame_order);
     const int pairs = frames - 1;
 
-    clv_host_image first = {0}, frame = {0}, gray[2] = {{0}, {0}}, h_flow = {0}, h_rgb = {0};
+    clv_host_image hf[2] = {{0}, {0}}, h_flow = {0}, h_rgb = {0};
     clv_context *ctx = NULL;
-    clv_image *dev[3] = {NULL, NULL, NULL}, *d_flow = NULL, *d_rgb = NULL;
+    clv_image *dev[3] = {NULL, NULL, NULL}, *col[2] = {NULL, NULL}, *d_flow = NULL, *d_rgb = NULL;
+    cli_gray gc = {0};
     char *first_created = NULL;
     int made_dir = 0, signals_set = 0;
     const int show = isatty(STDERR_FILENO);
@@ -1629,65 +1644,75 @@ int cli_cmd_flow_seq(const cli_globals *g, int argc, char **argv)
     double scale = max_flow; /* of the colour frames; 0 until the first pair sets it */
     clv_status s;
 
-    if ((rc = seq_check_frames(cmd, files, frames, show, &first)) != 0)
+    if ((rc = seq_check_frames(cmd, files, frames, show, &hf[0])) != 0)
         goto out;
-    const int w = first.width, h = first.height;
-    const clv_pixel_type type = first.type;
-    const clv_host_image shape = {.width = w, .height = h, .type = type}; /* of every frame */
-    if ((rc = cli_host_alloc(cmd, w, h, 1, cli_gray_type(type), &gray[0])) != 0 ||
-        (rc = cli_host_alloc(cmd, w, h, 1, cli_gray_type(type), &gray[1])) != 0 ||
-        (rc = cli_host_gray_into(cmd, &first, FLOW_F32_FULL, &gray[0])) != 0 ||
-        (rc = cli_host_alloc(cmd, w, h, 2, CLV_F32, &h_flow)) != 0 ||
+    const int w = hf[0].width, h = hf[0].height, cn = hf[0].channels;
+    const clv_pixel_type type = hf[0].type;
+    const clv_host_image shape = {.width = w, .height = h, .channels = cn, .type = type};
+    if ((rc = cli_host_alloc(cmd, w, h, 2, CLV_F32, &h_flow)) != 0 ||
         (color && (rc = cli_host_alloc(cmd, w, h, 3, CLV_U8, &h_rgb)) != 0))
         goto out;
-    clv_host_image_free(&first);
     seq_signals_install(pairs, show);
     signals_set = 1;
     if ((rc = cli_make_dirs(cmd, out_dir, &first_created)) != 0)
         goto out;
     made_dir = 1;
-    /* Everything the loop needs, made once: three frame images in a ring
-     * (frame i+1 uploads asynchronously, on the context's transfer queue,
-     * while the pair (i-1, i) is computed), two host frame buffers, the flow
-     * and its colour. Nothing is allocated per frame. */
+    /* Everything the loop needs, made once: the files' frames upload
+     * asynchronously, on the context's transfer queue, while the pair
+     * before is computed (two host frames and, unless a frame is its own
+     * gray, two device frames, in rings), each is turned into gray on the
+     * device after that pair (three gray images in a ring), the flow and its
+     * colour. Nothing is allocated per frame. */
     if ((rc = cli_context(cmd, g, g->time, &ctx)) != 0 ||
-        (rc = create_image(cmd, ctx, w, h, 1, gray[0].type, &dev[0])) != 0 ||
-        (rc = create_image(cmd, ctx, w, h, 1, gray[0].type, &dev[1])) != 0 ||
-        (rc = create_image(cmd, ctx, w, h, 1, gray[0].type, &dev[2])) != 0 ||
+        (rc = cli_gray_init(cmd, ctx, &shape, cli_gray_type(type), weights, FLOW_F32_FULL,
+                            &gc)) != 0)
+        goto out;
+    const int direct = cli_gray_identity(&gc); /* frames upload into dev[] */
+    if ((rc = create_image(cmd, ctx, w, h, 1, gc.out_type, &dev[0])) != 0 ||
+        (rc = create_image(cmd, ctx, w, h, 1, gc.out_type, &dev[1])) != 0 ||
+        (rc = create_image(cmd, ctx, w, h, 1, gc.out_type, &dev[2])) != 0 ||
+        (!direct && (rc = create_image(cmd, ctx, w, h, cn, type, &col[0])) != 0) ||
+        (!direct && (rc = create_image(cmd, ctx, w, h, cn, type, &col[1])) != 0) ||
         (rc = create_image(cmd, ctx, w, h, 2, CLV_F32, &d_flow)) != 0 ||
         (color && (rc = create_image(cmd, ctx, w, h, 3, CLV_U8, &d_rgb)) != 0))
         goto out;
-    s = clv_image_upload_async(dev[0], gray[0].data, gray[0].stride);
-    if (s != CLV_OK) {
-        rc = cli_fail_status(cmd, ctx, s, "cannot upload a frame");
-        goto out;
-    }
     seq_progress(show, 0, pairs);
-    /* load frame k into host buffer k % 2 and start its upload into dev[k % 3];
-     * the frames were checked, but a file can change since */
+    /* The upload of frame k from host frame hf[k % 2] goes into: */
+#define UPLOAD_TARGET(k) (direct ? dev[(k) % 3] : col[(k) % 2])
+    /* Start the upload of frame k (frame 0 is in hf[0] already); the frames
+     * were checked, but a file can change since. */
 #define LOAD_FRAME(k)                                                                            \
     do {                                                                                         \
-        clv_host_image *gk = &gray[(k) % 2];                                                     \
-        /* the buffer's previous upload (frame k-2) must be done before reuse */                 \
-        s = clv_image_wait(dev[((k) + 1) % 3]);                                                  \
-        if (s != CLV_OK) {                                                                       \
-            rc = cli_fail_status(cmd, ctx, s, "cannot upload a frame");                         \
-            goto out;                                                                            \
+        clv_host_image *hk = &hf[(k) % 2];                                                       \
+        if ((k) > 0) {                                                                           \
+            /* the host frame's previous upload (frame k-2) must be done before reuse */         \
+            s = clv_image_wait(direct ? dev[((k) + 1) % 3] : col[(k) % 2]);                      \
+            if (s != CLV_OK) {                                                                   \
+                rc = cli_fail_status(cmd, ctx, s, "cannot upload a frame");                     \
+                goto out;                                                                        \
+            }                                                                                    \
+            clv_host_image_free(hk);                                                             \
+            if ((rc = cli_read(cmd, files[k], hk)) != 0)                                         \
+                goto out;                                                                        \
+            if ((rc = seq_same_frame(cmd, files, k, hk, &shape)) != 0)                           \
+                goto out;                                                                        \
         }                                                                                        \
-        if ((rc = cli_read(cmd, files[k], &frame)) != 0)                                         \
-            goto out;                                                                            \
-        if ((rc = seq_same_frame(cmd, files, k, &frame, &shape)) != 0)                           \
-            goto out;                                                                            \
-        if ((rc = cli_host_gray_into(cmd, &frame, FLOW_F32_FULL, gk)) != 0)                      \
-            goto out;                                                                            \
-        clv_host_image_free(&frame);                                                             \
-        s = clv_image_upload_async(dev[(k) % 3], gk->data, gk->stride);                          \
+        s = clv_image_upload_async(UPLOAD_TARGET(k), hk->data, hk->stride);                      \
         if (s != CLV_OK) {                                                                       \
             rc = cli_fail_status(cmd, ctx, s, "cannot upload a frame");                         \
             goto out;                                                                            \
         }                                                                                        \
     } while (0)
+    /* Enqueue frame k's gray into dev[k % 3] (it waits for the upload). */
+#define GRAY_FRAME(k)                                                                            \
+    do {                                                                                         \
+        if (!direct && (rc = cli_gray_convert(cmd, &gc, col[(k) % 2], dev[(k) % 3])) != 0)       \
+            goto out;                                                                            \
+    } while (0)
+    LOAD_FRAME(0);
+    GRAY_FRAME(0);
     LOAD_FRAME(1);
+    GRAY_FRAME(1);
     for (int i = 1; i < frames; i++) {
         clv_image *prev = dev[(i - 1) % 3], *next = dev[i % 3];
         if (i + 1 < frames)
@@ -1705,6 +1730,8 @@ int cli_cmd_flow_seq(const cli_globals *g, int argc, char **argv)
         if ((rc = cli_flow_pair(cmd, ctx, prev, next, d_flow, NULL, &fp, &h_flow, NULL,
                                 g->time ? &wall_ms : NULL, g->time ? &device_ms : NULL)) != 0)
             goto out;
+        if (i + 1 < frames)
+            GRAY_FRAME(i + 1); /* after the flow: its upload had the flow's time */
         if (color) {
             if (scale <= 0.0)
                 scale = seq_largest_motion(&h_flow); /* one scale for the whole sequence */
@@ -1715,6 +1742,8 @@ int cli_cmd_flow_seq(const cli_globals *g, int argc, char **argv)
             goto out;
         seq_progress(show, i, pairs);
     }
+#undef GRAY_FRAME
+#undef UPLOAD_TARGET
 #undef LOAD_FRAME
     cli_status_end();
     if (g->time)
@@ -1735,16 +1764,17 @@ out:
     free(first_created);
     clv_image_release(d_rgb);
     clv_image_release(d_flow);
-    clv_image_release(dev[2]); /* releasing waits for an upload still in flight */
+    clv_image_release(col[1]); /* releasing waits for an upload still in flight */
+    clv_image_release(col[0]);
+    clv_image_release(dev[2]);
     clv_image_release(dev[1]);
     clv_image_release(dev[0]);
+    cli_gray_free(&gc);
     clv_context_release(ctx);
     clv_host_image_free(&h_rgb);
     clv_host_image_free(&h_flow);
-    clv_host_image_free(&gray[0]);
-    clv_host_image_free(&gray[1]);
-    clv_host_image_free(&frame);
-    clv_host_image_free(&first);
+    clv_host_image_free(&hf[0]);
+    clv_host_image_free(&hf[1]);
     globfree(&gl);
     return rc;
 }

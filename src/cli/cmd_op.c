@@ -13,11 +13,12 @@
  *   - a value breaking its parameter's own rule, or a rule between
  *     parameters (clv_op_check), is a usage error before any file is read.
  *
- * Input files are converted to what the operation takes when that is
- * lossless in meaning: colour to gray (Rec. 709 luma, see cli_host_luma)
- * when only one channel is taken, gray to RGB when three are, 16-bit to f32
- * (full scale 1.0) when u16 is not taken. Files ending in .flo are read and
- * written as Middlebury flow fields. */
+ * Input files are uploaded as they are and converted on the device
+ * (clv_convert_color, clv_convert_type) to what the operation takes: colour
+ * to gray (Rec. 601, or 709 with --gray 709) when only one channel is taken,
+ * gray to RGB or RGBA to RGB when three are, 16-bit to f32 (full scale 1.0)
+ * when u16 is not taken. Files ending in .flo are read and written as
+ * Middlebury flow fields. */
 #include "cli.h"
 
 #include <limits.h>
@@ -54,6 +55,8 @@ typedef struct op_line {
     const char *path[MAX_PARAMS]; /* image parameters: their files */
     int size_w, size_h;           /* --size, for the FREE_SIZE output */
     int free_size;                /* index of that output, or -1 */
+    int takes_gray;               /* an input takes 1 channel only: --gray applies */
+    cli_gray_weights gray;        /* --gray 601|709 */
 } op_line;
 
 static int is_image(const clv_param_desc *p) { return p->type == CLV_PARAM_IMAGE; }
@@ -122,6 +125,8 @@ static void build_options(op_line *l)
     l->free_size = -1;
     for (int i = 0; i < op->nparams; i++) {
         const clv_param_desc *p = &op->params[i];
+        if (is_image(p) && !is_output(p) && p->channels == CLV_CHANNELS(1))
+            l->takes_gray = 1;
         if (is_image(p)) {
             if (is_output(p) && (p->flags & CLV_PARAM_FREE_SIZE) && l->free_size < 0) {
                 l->free_size = i;
@@ -407,6 +412,11 @@ static void print_help(const op_line *l)
                  o->kind != OPT_FLAG ? rule : "", special, def);
         print_entry(left, text);
     }
+    if (l->takes_gray)
+        print_entry("--gray 601|709", "weights of the colour -> gray conversion of a colour "
+                                      "file: Rec. 601 (OpenCV's, the default) or Rec. 709");
+    printf("\nInput files are converted on the device to what the operation takes: colour to\n"
+           "gray, gray to RGB, RGBA to RGB, 16-bit to f32 (full scale 1.0).\n");
     printf("\nglobal options (--device, --time, --verbose) may come before or after the\n"
            "command name.\n");
 }
@@ -440,6 +450,11 @@ static int parse_line(op_line *l, int argc, char **argv, int *help)
         if (cli_wants_help(name)) {
             *help = 1;
             return 0;
+        }
+        if (l->takes_gray && strcmp(name, "--gray") == 0 && !find_opt(l, name)) {
+            if ((rc = cli_args_gray(&a, name, &l->gray)) != 0)
+                return rc;
+            continue;
         }
         const opt_spec *o = find_opt(l, name);
         if (!o)
@@ -535,55 +550,65 @@ static int parse_line(op_line *l, int argc, char **argv, int *help)
 
 /* ---- files in and out --------------------------------------------------- */
 
-/* Read parameter p's file and convert it to what p takes (see the top). */
-static int read_input(const op_line *l, const clv_param_desc *p, const char *path,
-                      clv_host_image *out)
+/* Read parameter p's file (a .flo file as a flow field). */
+static int read_input(const op_line *l, const char *path, clv_host_image *out)
 {
-    clv_host_image file = {0}, tmp = {0};
-    int rc = cli_has_ext(path, ".flo") ? cli_read_flo(l->cmd, path, &file)
-                                       : cli_read(l->cmd, path, &file);
-    if (rc)
-        return rc;
+    return cli_has_ext(path, ".flo") ? cli_read_flo(l->cmd, path, out)
+                                     : cli_read(l->cmd, path, out);
+}
+
+/* The uploaded file *img as parameter p takes it, converted on the device
+ * (see the top): colour to gray with the --gray weights, gray to RGB, RGBA
+ * to RGB, then u16 to f32. *img is replaced by the converted image. */
+static int to_accepted(const op_line *l, clv_context *ctx, const clv_param_desc *p,
+                       const char *path, clv_image **img)
+{
     const unsigned cm = p->channels ? p->channels : CLV_CHANNELS_1_4;
     const unsigned tm = p->types ? p->types : CLV_TYPES_ALL;
-    if (!(cm & CLV_CHANNELS(file.channels))) {
-        if (file.channels >= 3 && (cm & CLV_CHANNELS(1)))
-            rc = cli_host_luma(l->cmd, &file, &tmp);
-        else if (file.channels == 1 && (cm & CLV_CHANNELS(3)))
-            rc = cli_host_gray_to_rgb(l->cmd, &file, &tmp);
-        else
-            rc = -1;
-        if (rc == 0) {
-            clv_host_image_free(&file);
-            file = tmp;
-            tmp = (clv_host_image){0};
+    for (int step = 0; step < 2; step++) {
+        const int cn = clv_image_channels(*img);
+        const clv_pixel_type t = clv_image_type(*img);
+        int want_cn = cn, code = -1;
+        clv_pixel_type want_t = t;
+        if (step == 0 && !(cm & CLV_CHANNELS(cn))) {
+            if (cn >= 3 && (cm & CLV_CHANNELS(1))) {
+                want_cn = 1;
+                code = l->gray == CLI_GRAY_709 ? CLV_COLOR_RGB2GRAY_709 : CLV_COLOR_RGB2GRAY;
+            } else if (cn == 1 && (cm & CLV_CHANNELS(3))) {
+                want_cn = 3;
+                code = CLV_COLOR_GRAY2RGB;
+            } else if (cn == 4 && (cm & CLV_CHANNELS(3))) {
+                want_cn = 3;
+                code = CLV_COLOR_RGBA2RGB;
+            }
+        } else if (step == 1 && !(tm & CLV_TYPES(t)) && t == CLV_U16 && (tm & CLV_TYPES(CLV_F32))) {
+            want_t = CLV_F32; /* 16-bit full scale -> 1.0 */
         }
-    }
-    if (rc == 0 && !(tm & CLV_TYPES(file.type)) && file.type == CLV_U16 &&
-        (tm & CLV_TYPES(CLV_F32))) {
-        clv_status s = clv_host_image_to_f32(&file, &tmp, 1.0 / 65535.0);
+        if (want_cn == cn && want_t == t)
+            continue;
+        clv_image *out = NULL;
+        clv_status s = clv_image_create(ctx, clv_image_width(*img), clv_image_height(*img),
+                                        want_cn, want_t, &out);
+        if (s == CLV_OK)
+            s = code >= 0 ? clv_convert_color(ctx, *img, out, (clv_color_code)code)
+                          : clv_convert_type(ctx, *img, out, 1.0 / 65535.0);
         if (s != CLV_OK) {
-            cli_error(l->cmd, "cannot convert '%s' to f32: %s", path, clv_status_string(s));
-            rc = CLI_EXIT_RUNTIME;
-        } else {
-            clv_host_image_free(&file);
-            file = tmp;
+            clv_image_release(out);
+            return cli_fail_status(l->cmd, ctx, s, "cannot convert the input");
         }
+        clv_image_release(*img);
+        *img = out;
     }
-    if (rc == 0 && (!(tm & CLV_TYPES(file.type)) || !(cm & CLV_CHANNELS(file.channels))))
-        rc = -1;
-    if (rc == -1) {
+    const int cn = clv_image_channels(*img);
+    const clv_pixel_type t = clv_image_type(*img);
+    if (!(tm & CLV_TYPES(t)) || !(cm & CLV_CHANNELS(cn))) {
         char rule[160];
         clv_param_rule(p, rule, sizeof rule);
-        cli_error(l->cmd, "'%s' is a %d-channel %s image; %s takes %s", path, file.channels,
-                  clv_pixel_type_name(file.type), p->name, rule);
-        rc = CLI_EXIT_RUNTIME;
+        cli_error(l->cmd, "'%s' is a %d-channel %s image; %s takes %s", path, cn,
+                  clv_pixel_type_name(t), p->name, rule);
+        return CLI_EXIT_RUNTIME;
     }
-    if (rc)
-        clv_host_image_free(&file);
-    else
-        *out = file;
-    return rc;
+    return 0;
 }
 
 static clv_status run_by_name(clv_context *ctx, const clv_image *src, clv_image *dst,
@@ -612,17 +637,19 @@ static int run_line(const cli_globals *g, op_line *l)
 
     for (int i = 0; i < op->nparams && !rc; i++)
         if (is_image(&op->params[i]) && !is_output(&op->params[i]) && l->path[i])
-            rc = read_input(l, &op->params[i], l->path[i], &host[i]);
+            rc = read_input(l, l->path[i], &host[i]);
     if (!rc)
         rc = cli_context(l->cmd, g, g->time, &ctx);
     for (int i = 0; i < op->nparams && !rc; i++) {
-        if (!is_image(&op->params[i]))
+        if (!is_image(&op->params[i]) || is_output(&op->params[i]))
             continue;
-        if (!is_output(&op->params[i])) {
-            if (l->path[i])
-                rc = cli_upload(l->cmd, ctx, &host[i], &img[i]);
-            l->args[i].v.p = img[i];
+        if (l->path[i]) {
+            rc = cli_upload(l->cmd, ctx, &host[i], &img[i]);
+            if (!rc)
+                rc = to_accepted(l, ctx, &op->params[i], l->path[i], &img[i]);
+            clv_host_image_free(&host[i]);
         }
+        l->args[i].v.p = img[i];
     }
     /* outputs, shaped from the inputs and numbers */
     for (int i = 0; i < op->nparams && !rc; i++) {
