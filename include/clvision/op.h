@@ -147,8 +147,11 @@ typedef struct clv_param_desc {
      * ("--sigma"), or NULL. One spelling given to two consecutive INT
      * parameters takes one value "WxH" for both (ksize_x and ksize_y:
      * "--ksize 5x3"). The clv command line takes required images as
-     * positionals (inputs, then outputs) and optional ones as options naming
-     * a file (--edge FILE). */
+     * positionals (inputs, then outputs) and optional ones, and required
+     * ones with a spelling here, as options naming a file (--edge FILE).
+     * Operations may share a cli_name (bilateral_grid and
+     * bilateral_grid_cross are both "grid"): the command runs the first
+     * whose options cover those given (grid --edge FILE: the cross one). */
     const char *cli_alias;
 } clv_param_desc;
 

@@ -38,9 +38,6 @@ typedef int (*cli_command_fn)(const cli_globals *g, int argc, char **argv);
 
 /* Sub-commands (cmd_filter.c, cmd_edge.c, cmd_flow.c, cmd_demo.c). */
 int cli_cmd_devices(const cli_globals *g, int argc, char **argv);
-int cli_cmd_resize(const cli_globals *g, int argc, char **argv);
-int cli_cmd_grid(const cli_globals *g, int argc, char **argv);
-int cli_cmd_tonemap(const cli_globals *g, int argc, char **argv);
 int cli_cmd_pyramid(const cli_globals *g, int argc, char **argv);
 int cli_cmd_corners(const cli_globals *g, int argc, char **argv);
 int cli_cmd_track(const cli_globals *g, int argc, char **argv);
@@ -54,6 +51,10 @@ int cli_cmd_demo(const cli_globals *g, int argc, char **argv);
 int cli_op_supported(const clv_op_desc *op);
 int cli_cmd_op(const cli_globals *g, const clv_op_desc *op, int argc, char **argv);
 int cli_op_help(const clv_op_desc *op, const char *cmd);
+/* The operation a command line runs (operations may share a command name)
+ * and the help of every operation of that name (cmd_op.c). */
+const clv_op_desc *cli_op_pick(const char *name, int argc, char **argv);
+int cli_op_help_all(const char *name);
 /* 'clv help --params OP': the descriptor as tab-separated lines (cmd_op.c). */
 int cli_op_params(const clv_op_desc *op, const char *cmd);
 

@@ -18,11 +18,6 @@ typedef struct cli_command {
  * cli_cmd_op from its descriptor. */
 static const cli_command commands[] = {
     {"devices", cli_cmd_devices, "list OpenCL platforms and devices"},
-    {"resize", cli_cmd_resize, "--size WxH IN OUT: bilinear resize"},
-    {"grid", cli_cmd_grid,
-     "--sigma-space S --sigma-range R [--blur B] [--edge E] IN OUT: fast bilateral"},
-    {"tonemap", cli_cmd_tonemap,
-     "[--contrast C] [--exposure E] ... IN OUT: tone map HDR to 8-bit RGB"},
     {"pyramid", cli_cmd_pyramid, "--levels N [--scale S] IN OUT_PREFIX: Gaussian pyramid"},
     {"corners", cli_cmd_corners,
      "--max N --quality Q --min-distance D IN OUT.csv: Shi-Tomasi corners"},
@@ -49,6 +44,15 @@ static const clv_op_desc *find_op(const char *name)
         return NULL;
     const clv_op_desc *op = clv_op_find(name);
     return op && cli_op_supported(op) ? op : NULL;
+}
+
+/* -h or --help among a command's arguments (before a "--"). */
+static int help_asked(int argc, char **argv)
+{
+    for (int k = 1; k < argc && strcmp(argv[k], "--") != 0; k++)
+        if (cli_wants_help(argv[k]))
+            return 1;
+    return 0;
 }
 
 static void usage(FILE *f)
@@ -174,15 +178,25 @@ int main(int argc, char **argv)
             return cli_usage_error("help", "give one command name (help [--params] COMMAND)");
         const char *topic = argv[i + 1 + params];
         if (params) {
-            const clv_op_desc *op = find_op(topic);
-            if (op)
-                return cli_op_params(op, topic);
+            if (find_op(topic)) {
+                /* each operation of that name: a "# name" line, then its lines */
+                for (int k = 0; k < clv_op_count(); k++) {
+                    const clv_op_desc *op = clv_op_get(k);
+                    if (cli_op_supported(op) &&
+                        (strcmp(op->name, topic) == 0 ||
+                         (op->cli_name && strcmp(op->cli_name, topic) == 0))) {
+                        printf("# %s\n", op->name);
+                        if (cli_op_params(op, topic) != CLI_EXIT_OK)
+                            return CLI_EXIT_RUNTIME;
+                    }
+                }
+                return CLI_EXIT_OK;
+            }
             cli_error(topic, "not an operation (only described operations have --params)");
             return CLI_EXIT_USAGE;
         }
-        const clv_op_desc *op = find_op(topic);
-        if (op)
-            return cli_op_help(op, topic);
+        if (find_op(topic) && cli_op_help_all(topic))
+            return CLI_EXIT_OK;
         const cli_command *w = find_workflow(topic);
         if (w) {
             char *help_argv[] = {(char *)w->name, (char *)"--help", NULL};
@@ -232,8 +246,12 @@ int main(int argc, char **argv)
     int rc;
     if (g.device && !*g.device)
         rc = cli_usage_error(name, "--device needs a non-empty SPEC");
+    else if (w)
+        rc = w->fn(&g, n, args);
+    else if (help_asked(n, args))
+        rc = cli_op_help_all(name) ? CLI_EXIT_OK : CLI_EXIT_USAGE;
     else
-        rc = w ? w->fn(&g, n, args) : cli_cmd_op(&g, op, n, args);
+        rc = cli_cmd_op(&g, cli_op_pick(name, n, args), n, args);
     free(args);
     return rc;
 }

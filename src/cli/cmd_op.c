@@ -62,6 +62,11 @@ typedef struct op_line {
 static int is_image(const clv_param_desc *p) { return p->type == CLV_PARAM_IMAGE; }
 static int is_output(const clv_param_desc *p) { return (p->flags & CLV_PARAM_OUTPUT) != 0; }
 static int is_optional(const clv_param_desc *p) { return (p->flags & CLV_PARAM_OPTIONAL) != 0; }
+/* A required image given as a positional (not by an option spelling). */
+static int is_positional(const clv_param_desc *p)
+{
+    return p->type == CLV_PARAM_IMAGE && !(p->flags & CLV_PARAM_OPTIONAL) && !p->cli_alias;
+}
 static int is_scalar(const clv_param_desc *p)
 {
     return p->type == CLV_PARAM_INT || p->type == CLV_PARAM_DOUBLE ||
@@ -95,6 +100,9 @@ static void add_opt(op_line *l, const char *spelling, opt_kind kind, int param, 
 {
     if (l->nopts >= MAX_OPTS)
         return;
+    for (int k = 0; k < l->nopts; k++)
+        if (strcmp(l->opts[k].spelling, spelling) == 0)
+            return; /* an alias that is the dashed name itself */
     opt_spec *o = &l->opts[l->nopts++];
     snprintf(o->spelling, sizeof o->spelling, "%s", spelling);
     o->kind = kind;
@@ -132,7 +140,7 @@ static void build_options(op_line *l)
                 l->free_size = i;
                 add_opt(l, "--size", OPT_SIZE, i, -1);
             }
-            if (!is_optional(p))
+            if (is_positional(p))
                 continue;
         }
         const opt_kind kind = is_image(p) ? OPT_FILE : p->type == CLV_PARAM_BOOL ? OPT_FLAG
@@ -338,6 +346,29 @@ static void print_entry(const char *left, const char *text)
     printf("\n");
 }
 
+/* Text wrapped to 79 columns. */
+static void print_paragraph(const char *text)
+{
+    int col = 0;
+    for (const char *s = text; *s;) {
+        while (*s == ' ')
+            s++;
+        const char *e = s;
+        while (*e && *e != ' ')
+            e++;
+        const int n = (int)(e - s);
+        if (n == 0)
+            break;
+        if (col && col + 1 + n > 79) {
+            printf("\n");
+            col = 0;
+        }
+        col += printf("%s%.*s", col ? " " : "", n, s);
+        s = e;
+    }
+    printf("\n");
+}
+
 static void print_help(const op_line *l)
 {
     const clv_op_desc *op = l->op;
@@ -346,19 +377,21 @@ static void print_help(const op_line *l)
     for (int pass = 0; pass < 2; pass++)
         for (int i = 0; i < op->nparams; i++) {
             const clv_param_desc *p = &op->params[i];
-            if (is_image(p) && !is_optional(p) && is_output(p) == pass) {
+            if (is_positional(p) && is_output(p) == pass) {
                 upper(p, buf, sizeof buf);
                 printf(" %s", buf);
             }
         }
-    printf("\n%s.\n", op->summary);
-    if (op->doc)
-        printf("%s\n", op->doc);
-    printf("The library's operation: %s (C: clv_%s).\n\n", op->name, op->name);
+    printf("\n");
+    char text[1200];
+    snprintf(text, sizeof text, "%s.%s%s The library's operation: %s (C: clv_%s).", op->summary,
+             op->doc ? " " : "", op->doc ? op->doc : "", op->name, op->name);
+    print_paragraph(text);
+    printf("\n");
     for (int pass = 0; pass < 2; pass++)
         for (int i = 0; i < op->nparams; i++) {
             const clv_param_desc *p = &op->params[i];
-            if (!is_image(p) || is_optional(p) || is_output(p) != pass)
+            if (!is_positional(p) || is_output(p) != pass)
                 continue;
             upper(p, buf, sizeof buf);
             clv_param_rule(p, rule, sizeof rule);
@@ -499,7 +532,7 @@ static int parse_line(op_line *l, int argc, char **argv, int *help)
     for (int pass = 0; pass < 2; pass++)
         for (int i = 0; i < op->nparams; i++) {
             const clv_param_desc *d = &op->params[i];
-            if (is_image(d) && !is_optional(d) && is_output(d) == pass) {
+            if (is_positional(d) && is_output(d) == pass) {
                 char up[SPELL_MAX];
                 upper(d, up, sizeof up);
                 size_t n = strlen(names);
@@ -517,6 +550,8 @@ static int parse_line(op_line *l, int argc, char **argv, int *help)
             return cli_usage_error(l->cmd, "an empty file name");
     for (int i = 0; i < op->nparams; i++) {
         const clv_param_desc *d = &op->params[i];
+        if (is_image(d) && !is_positional(d) && !is_optional(d) && !l->path[i])
+            return cli_usage_error(l->cmd, "missing %s FILE", spelling_of(l, i));
         if (is_scalar(d) && !is_optional(d) && !l->given[i]) {
             char rule[160];
             clv_param_rule(d, rule, sizeof rule);
@@ -775,8 +810,7 @@ static void print_param_line(const char *spelling, const char *kind, const clv_p
         {CLV_PARAM_SPECIAL_BELOW, "special_below"}, {CLV_PARAM_FREE_SIZE, "free_size"}};
     int n = 0;
     printf("\t");
-    if (!is_optional(p) && (p->type != CLV_PARAM_IMAGE || strcmp(kind, "size") == 0 ||
-                            strcmp(kind, "in") == 0 || strcmp(kind, "out") == 0))
+    if (!is_optional(p))
         n += printf("required") > 0;
     for (size_t k = 0; k < sizeof fl / sizeof fl[0]; k++)
         if (p->flags & fl[k].bit)
@@ -821,7 +855,7 @@ int cli_op_params(const clv_op_desc *op, const char *cmd)
     for (int pass = 0; pass < 2; pass++)
         for (int i = 0; i < op->nparams; i++) {
             const clv_param_desc *p = &op->params[i];
-            if (is_image(p) && !is_optional(p) && is_output(p) == pass) {
+            if (is_positional(p) && is_output(p) == pass) {
                 upper(p, buf, sizeof buf);
                 print_param_line(buf, pass ? "out" : "in", p, NULL);
             }
@@ -834,4 +868,63 @@ int cli_op_params(const clv_op_desc *op, const char *cmd)
     }
     free(l);
     return CLI_EXIT_OK;
+}
+
+/* The operation command `name` runs: every supported operation whose CLI
+ * or descriptor name it is, the first whose options cover all those on the
+ * command line (bilateral_grid_cross for grid --edge FILE), else the first
+ * of them; NULL for none. */
+const clv_op_desc *cli_op_pick(const char *name, int argc, char **argv)
+{
+    const clv_op_desc *first = NULL;
+    op_line *l = calloc(1, sizeof *l);
+    if (!l)
+        return clv_op_find(name);
+    for (int i = 0; i < clv_op_count(); i++) {
+        const clv_op_desc *op = clv_op_get(i);
+        const int named = strcmp(op->name, name) == 0 ||
+                          (op->cli_name && strcmp(op->cli_name, name) == 0);
+        if (!named || !cli_op_supported(op))
+            continue;
+        if (!first)
+            first = op;
+        memset(l, 0, sizeof *l);
+        l->op = op;
+        build_options(l);
+        int fits = 1;
+        for (int k = 1; k < argc && fits; k++) {
+            const char *arg = argv[k];
+            if (strcmp(arg, "--") == 0)
+                break;
+            if (arg[0] != '-' || arg[1] == '\0' || cli_wants_help(arg))
+                continue;
+            char opt[SPELL_MAX];
+            const size_t n = strcspn(arg, "=");
+            snprintf(opt, sizeof opt, "%.*s", (int)(n < sizeof opt ? n : sizeof opt - 1), arg);
+            if (!find_opt(l, opt) && !(l->takes_gray && strcmp(opt, "--gray") == 0))
+                fits = 0;
+        }
+        if (fits) {
+            free(l);
+            return op;
+        }
+    }
+    free(l);
+    return first;
+}
+
+/* Every operation command `name` can run, for its help: 0 when none. */
+int cli_op_help_all(const char *name)
+{
+    int n = 0;
+    for (int i = 0; i < clv_op_count(); i++) {
+        const clv_op_desc *op = clv_op_get(i);
+        if ((strcmp(op->name, name) == 0 || (op->cli_name && strcmp(op->cli_name, name) == 0)) &&
+            cli_op_supported(op)) {
+            if (n++)
+                printf("\n");
+            (void)cli_op_help(op, name);
+        }
+    }
+    return n;
 }

@@ -307,9 +307,10 @@ static const clv_param_desc grid_cross_params[] = {
     CLV__P_IMAGE("src", "source", "the values, u8/u16/f32 with 1, 3 or 4 channels",
                  CLV_PARAM_INPUT, CLV_TYPES_ALL,
                  CLV_CHANNELS(1) | CLV_CHANNELS(3) | CLV_CHANNELS(4), NULL, 0),
-    CLV__P_IMAGE("edge", "edge", "the range axis: 1 channel of src's size, any pixel type "
-                 "(s_r is in its units)", CLV_PARAM_INPUT, CLV_TYPES_ALL, CLV_CHANNELS(1), "src",
-                 CLV_LIKE_SIZE),
+    {.name = "edge", .label = "edge", .type = CLV_PARAM_IMAGE, .flags = CLV_PARAM_INPUT,
+     .doc = "the range axis: 1 channel of src's size, any pixel type (s_r is in its units)",
+     .types = CLV_TYPES_ALL, .channels = CLV_CHANNELS(1), .like = "src",
+     .like_flags = CLV_LIKE_SIZE, .cli_alias = "--edge"},
     CLV__P_DST_LIKE_SRC,
     GRID_P_S_S,
     GRID_P_S_R,
@@ -322,6 +323,7 @@ const clv_op_desc clv__op_bilateral_grid_cross = {
     .doc = "Every channel of src is averaged with weights from the one-channel edge image, so "
            "src's channel order is kept as it is (RGB or BGR alike); make edge from colour as "
            "luminance of R, G, B. " GRID_DOC_BORDERS,
+    .cli_name = "grid", /* clv grid --edge FILE */
     .nparams = 6,
     .params = grid_cross_params,
     .run = grid_cross_run,
