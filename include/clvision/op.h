@@ -184,8 +184,8 @@ typedef struct clv_op_desc {
 /* Number of operations, and operation i (0..count-1), in a fixed order. */
 CLV_API int clv_op_count(void);
 CLV_API const clv_op_desc *clv_op_get(int i);
-/* The operation named `name` (descriptor name, or the CLI short name), or
- * NULL. */
+/* The operation named `name` (descriptor name, or the CLI short name; of
+ * several sharing a CLI name, the first in clv_op_get's order), or NULL. */
 CLV_API const clv_op_desc *clv_op_find(const char *name);
 /* Index of parameter `name` of op, or -1. */
 CLV_API int clv_op_param_index(const clv_op_desc *op, const char *name);
