@@ -1335,6 +1335,25 @@ def test_flow_eval(tmp):
           "--time flow-eval: figures on stdout, time on stderr", r.describe())
 
 
+def test_generic_ops(tmp, inputs):
+    """Commands that exist only through their descriptors: an output type
+    the caller picks (--type), an f32 result."""
+    name, path, img = [i for i in inputs if i[2].depth == 8][0]
+    out = os.path.join(tmp, "ct16.png")
+    r = clv("convert_type", "--type", "u16", "--scale", "257", path, out)
+    if ok(r, "convert_type --type u16 --scale 257"):
+        got = png_read(out)
+        check(got.depth == 16 and (got.width, got.height, got.channels)
+              == (img.width, img.height, img.channels)
+              and list(got.pixels) == [257 * v for v in img.pixels],
+              "convert_type to u16 times 257", repr(got))
+    r = clv("convert_type", "--type", "f64", path, out)
+    check(r.code == 2 and one_error_line(r), "convert_type --type f64 is a usage error",
+          r.describe())
+    r = clv("help", "sobel")
+    check(r.code == 0 and "--dx" in r.out and "0..2" in r.out, "clv help sobel", r.describe())
+
+
 def test_warp(tmp, inputs):
     r = clv("warp", "--help")
     check(r.code == 0 and r.err == "" and "FLOW.flo" in r.out, "warp --help", r.describe())
@@ -1938,6 +1957,7 @@ def run_all(tmp):
         test_flow(tmp, inputs)
         test_flow_eval(tmp)
         test_warp(tmp, inputs)
+        test_generic_ops(tmp, inputs)
         test_flow_seq(tmp, inputs)
         test_flow_seq_order(tmp)
         test_flow_seq_incremental(tmp)

@@ -494,6 +494,11 @@ def described_command(F, name, rows, shared=False):
             required.append(r["spelling"])
             ints.append(r["spelling"])
             continue
+        if k == "type":  # an output's pixel type: u8 keeps the base's PNG writable
+            args += [r["spelling"], "u8"]
+            opts[r["spelling"]] = ["f64", "", "U8", "uint8", "u8,f32"]
+            words.append(r["spelling"])
+            continue
         if k == "pair":
             v = fmt(r, good_value(r))
             args += [r["spelling"], "%sx%s" % (v, v)]

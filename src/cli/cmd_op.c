@@ -35,6 +35,7 @@ typedef enum opt_kind {
     OPT_FLAG,  /* BOOL */
     OPT_FILE,  /* an optional image: a file path */
     OPT_SIZE,  /* --size WxH of a FREE_SIZE output */
+    OPT_TYPE,  /* --type T of an output whose type is the caller's choice */
 } opt_kind;
 
 typedef struct opt_spec {
@@ -53,6 +54,7 @@ typedef struct op_line {
     int given[MAX_PARAMS];
     const char *given_as[MAX_PARAMS]; /* the spelling the user set it with */
     const char *path[MAX_PARAMS]; /* image parameters: their files */
+    int out_type[MAX_PARAMS];     /* --type of an output, or -1: the op's shape rule */
     int size_w, size_h;           /* --size, for the FREE_SIZE output */
     int free_size;                /* index of that output, or -1 */
     int takes_gray;               /* an input takes 1 channel only: --gray applies */
@@ -126,6 +128,14 @@ static int has_word(const char *aliases, const char *word)
     return 0;
 }
 
+static const opt_spec *find_opt(const op_line *l, const char *name)
+{
+    for (int k = 0; k < l->nopts; k++)
+        if (strcmp(l->opts[k].spelling, name) == 0)
+            return &l->opts[k];
+    return NULL;
+}
+
 static void build_options(op_line *l)
 {
     const clv_op_desc *op = l->op;
@@ -140,6 +150,11 @@ static void build_options(op_line *l)
                 l->free_size = i;
                 add_opt(l, "--size", OPT_SIZE, i, -1);
             }
+            /* a type neither fixed nor taken from its like: the caller's */
+            const unsigned tm = p->types ? p->types : CLV_TYPES_ALL;
+            if (is_output(p) && !(p->like_flags & CLV_LIKE_TYPE) && (tm & (tm - 1)) &&
+                !find_opt(l, "--type"))
+                add_opt(l, "--type", OPT_TYPE, i, -1);
             if (is_positional(p))
                 continue;
         }
@@ -171,13 +186,6 @@ static void build_options(op_line *l)
     }
 }
 
-static const opt_spec *find_opt(const op_line *l, const char *name)
-{
-    for (int k = 0; k < l->nopts; k++)
-        if (strcmp(l->opts[k].spelling, name) == 0)
-            return &l->opts[k];
-    return NULL;
-}
 
 /* The message of a library check without its "op_name: " prefix. */
 static const char *unprefixed(const op_line *l, const char *msg)
@@ -417,6 +425,12 @@ static void print_help(const op_line *l)
                      CLV_MAX_DIMENSION);
             print_entry(left, text);
             continue;
+        case OPT_TYPE:
+            snprintf(left, sizeof left, "%s T", o->spelling);
+            snprintf(text, sizeof text, "the pixel type of %s: u8, u16 or f32 (default: %s)",
+                     p->name, p->like ? "as the operation's rule gives, from its inputs" : "-");
+            print_entry(left, text);
+            continue;
         case OPT_FLAG:
             snprintf(left, sizeof left, "%s", o->spelling);
             break;
@@ -465,6 +479,8 @@ static int parse_line(op_line *l, int argc, char **argv, int *help)
     const char *name = NULL, *p = NULL;
     int k;
     *help = 0;
+    for (int i = 0; i < MAX_PARAMS; i++)
+        l->out_type[i] = -1;
     for (int i = 0; i < op->nparams; i++) {
         const clv_param_desc *d = &op->params[i];
         l->args[i] = (clv_arg){d->name, d->type, {0}};
@@ -519,6 +535,19 @@ static int parse_line(op_line *l, int argc, char **argv, int *help)
             rc = v[0] ? 0 : cli_usage_error(l->cmd, "%s needs a file name", o->spelling);
             l->path[o->param] = v;
             break;
+        case OPT_TYPE: {
+            const unsigned tm = op->params[o->param].types ? op->params[o->param].types
+                                                           : CLV_TYPES_ALL;
+            int t = -1;
+            for (int k = CLV_U8; k <= CLV_F32; k++)
+                if ((tm & CLV_TYPES(k)) && strcmp(v, clv_pixel_type_name((clv_pixel_type)k)) == 0)
+                    t = k;
+            rc = t < 0 ? cli_usage_error(l->cmd, "bad %s '%s' (expected u8, u16 or f32)",
+                                         o->spelling, v)
+                       : 0;
+            l->out_type[o->param] = t;
+            break;
+        }
         default:
             rc = 0;
             break;
@@ -704,6 +733,8 @@ static int run_line(const cli_globals *g, op_line *l)
             w = l->size_w;
             h = l->size_h;
         }
+        if (l->out_type[i] >= 0)
+            t = (clv_pixel_type)l->out_type[i];
         clv_status s = clv_image_create(ctx, w, h, c, t, &img[i]);
         if (s != CLV_OK)
             rc = cli_fail_status(l->cmd, ctx, s, "cannot create the result image");
@@ -810,7 +841,7 @@ static void print_param_line(const char *spelling, const char *kind, const clv_p
         {CLV_PARAM_SPECIAL_BELOW, "special_below"}, {CLV_PARAM_FREE_SIZE, "free_size"}};
     int n = 0;
     printf("\t");
-    if (!is_optional(p))
+    if (!is_optional(p) && strcmp(kind, "type") != 0)
         n += printf("required") > 0;
     for (size_t k = 0; k < sizeof fl / sizeof fl[0]; k++)
         if (p->flags & fl[k].bit)
@@ -860,7 +891,7 @@ int cli_op_params(const clv_op_desc *op, const char *cmd)
                 print_param_line(buf, pass ? "out" : "in", p, NULL);
             }
         }
-    static const char *const kinds[] = {"value", "pair", "flag", "file", "size"};
+    static const char *const kinds[] = {"value", "pair", "flag", "file", "size", "type"};
     for (int k = 0; k < l->nopts; k++) {
         const opt_spec *o = &l->opts[k];
         print_param_line(o->spelling, kinds[o->kind], &op->params[o->param],
