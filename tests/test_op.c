@@ -9,8 +9,9 @@
  *   - each number at both finite ends of its range runs (closed ends), and
  *     just outside (the next integer, or the next double) is
  *     CLV_ERROR_INVALID_ARGUMENT with the parameter named in the message;
- *   - NaN and +-Inf for every double, a value off the enum for every enum,
- *     2 for every bool are refused, naming the parameter;
+ *   - NaN and +-Inf for every double; for every enum one past its largest
+ *     value, 99 and -1; 2 and -1 for every bool are refused, naming the
+ *     parameter;
  *   - every required image NULL, every image of a type or channel count its
  *     parameter does not take, and an output that is an input are refused;
  *   - an image against its `like` image (like_flags): every other type and
@@ -488,8 +489,14 @@ static void matrix(const clv_op_desc *op)
                 }
             }
         } else if (p->type == CLV_PARAM_ENUM || p->type == CLV_PARAM_BOOL) {
-            const int bad[2] = {p->type == CLV_PARAM_BOOL ? 2 : 99, -1};
-            for (int k = 0; k < 2; k++) {
+            /* one past the largest value, far off, below */
+            int top = p->type == CLV_PARAM_BOOL ? 1 : 0;
+            for (int k = 0; p->type == CLV_PARAM_ENUM && k < p->n_enum; k++)
+                top = p->enum_values[k] > top ? p->enum_values[k] : top;
+            const int bad[3] = {top + 1, 99, -1};
+            for (int k = 0; k < 3; k++) {
+                if (k == 1 && top + 1 == 99)
+                    continue;
                 c.a[i].v.i = bad[k];
                 snprintf(what, sizeof what, "%s = %d", p->name, bad[k]);
                 expect_refused(&c, what, p->name), rows++;
@@ -507,7 +514,8 @@ static void matrix(const clv_op_desc *op)
             const char *word = p->label ? p->label : p->name;
             if (!(p->flags & CLV_PARAM_OPTIONAL)) {
                 c.a[i].v.p = NULL;
-                expect_refused(&c, "NULL image", word), rows++;
+                snprintf(what, sizeof what, "%s NULL", p->name);
+                expect_refused(&c, what, word), rows++;
             }
             if (p->types) {
                 for (int t = CLV_U8; t <= CLV_F32; t++) {
