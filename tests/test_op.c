@@ -9,6 +9,8 @@
  *   - each number at both finite ends of its range runs (closed ends), and
  *     just outside (the next integer, or the next double) is
  *     CLV_ERROR_INVALID_ARGUMENT with the parameter named in the message;
+ *     an odd-only integer (CLV_PARAM_ODD) is refused at the two even values
+ *     after its smallest odd one (2 and 4 for 1..255);
  *   - NaN and +-Inf for every double; for every enum one past its largest
  *     value, 99 and -1; 2 and -1 for every bool are refused, naming the
  *     parameter;
@@ -479,6 +481,20 @@ static void matrix(const clv_op_desc *op)
                     c.a[i].v.d = out;
                 snprintf(what, sizeof what, "%s = %.17g (outside)", p->name, out);
                 expect_refused(&c, what, p->name), rows++;
+            }
+            if (is_int && (p->flags & CLV_PARAM_ODD)) {
+                /* the even values next to the smallest odd one in range */
+                double odd = isfinite(p->min) ? p->min : 1;
+                if (odd <= 0 || fmod(odd, 2.0) == 0.0)
+                    odd = fmod(odd, 2.0) == 0.0 && odd > 0 ? odd + 1 : 1;
+                for (int k = 0; k < 2; k++) {
+                    const double even = odd + (k ? 3 : 1);
+                    if (even > p->max || ((p->flags & CLV_PARAM_HAS_SPECIAL) && even == p->special))
+                        continue;
+                    c.a[i].v.i = (int)even;
+                    snprintf(what, sizeof what, "%s = %g (even)", p->name, even);
+                    expect_refused(&c, what, p->name), rows++;
+                }
             }
             if (!is_int) {
                 const double bad[3] = {NAN, HUGE_VAL, -HUGE_VAL};
