@@ -27,7 +27,9 @@
  *   - every required pyramid, array (with a length > 0) and struct NULL is
  *     refused naming it; an array NULL with length 0 runs; a pyramid of a
  *     type, channel count or size it does not take, and an input image that
- *     is a level of an output pyramid, are refused;
+ *     is a level of an output pyramid, are refused; so is one of another
+ *     type or channel count (among those it takes) than its `like` when
+ *     like_flags say they must agree;
  *   - an output of free size (CLV_PARAM_FREE_SIZE) is made (2W+1) x (H-4);
  *   - after each refusal the context still runs the good call.
  * Pyramids are made (4 levels, scale 0.5) and built like the image or
@@ -395,6 +397,25 @@ static int pyramid_rows(call *c, int i)
         clv_pyramid *x = make_pyramid(w + 1, h, cn, t);
         c->a[i].v.p = x;
         snprintf(what, sizeof what, "%s not %s's size", p->name, p->like);
+        expect_refused(c, what, word), rows++;
+        clv_pyramid_release(x);
+    }
+    for (int u = CLV_U8; p->like && (p->like_flags & CLV_LIKE_TYPE) && u <= CLV_F32; u++) {
+        if (u == (int)t || (p->types && !(p->types & CLV_TYPES(u))))
+            continue;
+        clv_pyramid *x = make_pyramid(w, h, cn, (clv_pixel_type)u);
+        c->a[i].v.p = x;
+        snprintf(what, sizeof what, "%s of %s, not %s's type", p->name,
+                 clv_pixel_type_name((clv_pixel_type)u), p->like);
+        expect_refused(c, what, word), rows++;
+        clv_pyramid_release(x);
+    }
+    for (int n = 1; p->like && (p->like_flags & CLV_LIKE_CHANNELS) && n <= 4; n++) {
+        if (n == cn || (p->channels && !(p->channels & CLV_CHANNELS(n))))
+            continue;
+        clv_pyramid *x = make_pyramid(w, h, n, t);
+        c->a[i].v.p = x;
+        snprintf(what, sizeof what, "%s with %d channels, not %s's", p->name, n, p->like);
         expect_refused(c, what, word), rows++;
         clv_pyramid_release(x);
     }
