@@ -31,7 +31,8 @@
  *     type or channel count (among those it takes) than its `like` when
  *     like_flags say they must agree;
  *   - an output of free size (CLV_PARAM_FREE_SIZE) is made (2W+1) x (H-4);
- *   - after each refusal the context still runs the good call.
+ *   - after each refusal every OUTPUT struct (a count, flow statistics)
+ *     reads 0, as op.h promises, and the context still runs the good call.
  * Pyramids are made (4 levels, scale 0.5) and built like the image or
  * pyramid they are `like`; arrays hold as many zeroed elements as their
  * length parameter says (range ends above that are not run).
@@ -271,8 +272,24 @@ static void free_call(call *c)
 
 static void expect_refused(call *c, const char *what, const char *word)
 {
+    for (int j = 0; j < c->op->nparams; j++) {
+        const clv_param_desc *q = &c->op->params[j];
+        if (q->type == CLV_PARAM_STRUCT && (q->flags & CLV_PARAM_OUTPUT) && c->a[j].v.p)
+            memset(c->a[j].v.p, 0x5a, q->elem_size);
+    }
     clv_status s = clv_op_call(ctx, c->op, c->a, c->op->nparams);
     const char *m = clv_last_error(ctx);
+    for (int j = 0; j < c->op->nparams; j++) {
+        const clv_param_desc *q = &c->op->params[j];
+        if (q->type != CLV_PARAM_STRUCT || !(q->flags & CLV_PARAM_OUTPUT) || !c->a[j].v.p)
+            continue;
+        const unsigned char *b = c->a[j].v.p;
+        size_t nz = 0;
+        for (size_t k = 0; k < q->elem_size; k++)
+            nz += b[k] != 0;
+        CHECK(nz == 0, "%s, %s: output %s not zeroed after the refusal (%zu bytes set)",
+              c->op->name, what, q->name, nz);
+    }
     CHECK(s == CLV_ERROR_INVALID_ARGUMENT, "%s, %s: got %s (%s)", c->op->name, what,
           clv_status_string(s), m);
     CHECK(strstr(m, word) != NULL, "%s, %s: message '%s' does not name '%s'", c->op->name, what,
