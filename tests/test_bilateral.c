@@ -111,54 +111,22 @@ static void expect_invalid(clv_status s, const char *what)
     passed += th_expect_invalid(ctx, s, what);
 }
 
-static void invalid_arguments(void)
+/* The check hook's rule on the derived radius (0: 3 * sigma_space, the
+ * table cannot say it): over CLV_BILATERAL_MAX_RADIUS is refused, the
+ * largest that fits runs. The generated matrix (test_op) has every
+ * single-parameter rule. */
+static void derived_radius(void)
 {
-    clv_image *a = NULL, *b = NULL, *tall = NULL, *f32 = NULL, *c4 = NULL, *other = NULL;
+    clv_image *a = NULL, *b = NULL;
     REQUIRE_OK(ctx, clv_image_create(ctx, 8, 6, 3, CLV_U8, &a));
     REQUIRE_OK(ctx, clv_image_create(ctx, 8, 6, 3, CLV_U8, &b));
-    REQUIRE_OK(ctx, clv_image_create(ctx, 8, 7, 3, CLV_U8, &tall));
-    REQUIRE_OK(ctx, clv_image_create(ctx, 8, 6, 3, CLV_F32, &f32));
-    REQUIRE_OK(ctx, clv_image_create(ctx, 8, 6, 4, CLV_U8, &c4));
     const clv_border r101 = CLV_BORDER_REFLECT101;
-    const double nan = NAN;
-    const int maxr = CLV_BILATERAL_MAX_RADIUS;
 
-    expect_invalid(clv_bilateral(ctx, NULL, b, 2.0, 25.0, 0, r101), "NULL src");
-    expect_invalid(clv_bilateral(ctx, a, NULL, 2.0, 25.0, 0, r101), "NULL dst");
-    expect_invalid(clv_bilateral(ctx, a, a, 2.0, 25.0, 0, r101), "src == dst");
-    expect_invalid(clv_bilateral(ctx, a, tall, 2.0, 25.0, 0, r101), "dst of another size");
-    expect_invalid(clv_bilateral(ctx, a, f32, 2.0, 25.0, 0, r101), "dst of another type");
-    expect_invalid(clv_bilateral(ctx, a, c4, 2.0, 25.0, 0, r101), "dst with other channels");
-    expect_invalid(clv_bilateral(ctx, a, b, 0.0, 25.0, 0, r101), "sigma_space 0");
-    expect_invalid(clv_bilateral(ctx, a, b, -1.0, 25.0, 3, r101), "sigma_space -1");
-    expect_invalid(clv_bilateral(ctx, a, b, nan, 25.0, 3, r101), "sigma_space NaN");
-    expect_invalid(clv_bilateral(ctx, a, b, INFINITY, 25.0, 3, r101), "sigma_space inf");
-    expect_invalid(clv_bilateral(ctx, a, b, 2.0, 0.0, 3, r101), "sigma_range 0");
-    expect_invalid(clv_bilateral(ctx, a, b, 2.0, -25.0, 3, r101), "sigma_range -25");
-    expect_invalid(clv_bilateral(ctx, a, b, 2.0, nan, 3, r101), "sigma_range NaN");
-    expect_invalid(clv_bilateral(ctx, a, b, 2.0, INFINITY, 3, r101), "sigma_range inf");
-    expect_invalid(clv_bilateral(ctx, a, b, 2.0, 25.0, maxr + 1, r101), "radius max + 1");
-    expect_invalid(clv_bilateral(ctx, a, b, 2.0, 25.0, 1 << 30, r101), "radius 2^30");
     expect_invalid(clv_bilateral(ctx, a, b, 22.0, 25.0, 0, r101),
                    "sigma_space 22 with radius 0 (default radius 66)");
-    expect_invalid(clv_bilateral(ctx, a, b, 2.0, 25.0, 3, (clv_border)5), "border 5");
-    expect_invalid(clv_bilateral(ctx, a, b, 2.0, 25.0, 3, (clv_border)-1), "border -1");
-
-    clv_context *ctx2 = NULL;
-    REQUIRE_OK(ctx2, clv_context_create(NULL, &ctx2));
-    REQUIRE_OK(ctx2, clv_image_create(ctx2, 8, 6, 3, CLV_U8, &other));
-    expect_invalid(clv_bilateral(ctx, a, other, 2.0, 25.0, 0, r101), "dst from another context");
-    expect_invalid(clv_bilateral(ctx, other, b, 2.0, 25.0, 0, r101), "src from another context");
-    clv_image_release(other);
-    clv_context_release(ctx2);
-
-    clv_status s = clv_bilateral(NULL, a, b, 2.0, 25.0, 0, r101);
-    CHECK(s == CLV_ERROR_INVALID_ARGUMENT, "NULL context: got %s", clv_status_string(s));
-    if (s == CLV_ERROR_INVALID_ARGUMENT)
-        passed++;
 
     /* The largest default radius is accepted: sigma_space 21.3 -> 64. */
-    s = clv_bilateral(ctx, a, b, 21.3, 25.0, 0, r101);
+    clv_status s = clv_bilateral(ctx, a, b, 21.3, 25.0, 0, r101);
     CHECK(s == CLV_OK, "sigma_space 21.3, radius 0: got %s: %s", clv_status_string(s),
           clv_last_error(ctx));
     if (s == CLV_OK)
@@ -166,9 +134,6 @@ static void invalid_arguments(void)
 
     clv_image_release(a);
     clv_image_release(b);
-    clv_image_release(tall);
-    clv_image_release(f32);
-    clv_image_release(c4);
 }
 
 static void photo(void)
@@ -219,7 +184,7 @@ int main(void)
     printf("device: %s (%s)\n", clv_context_device_name(ctx), clv_context_platform_name(ctx));
 
     large_values();
-    invalid_arguments();
+    derived_radius();
 
     /* Every type, channel count and border at tiny and small odd sizes
      * (sigma_space 1.5: default radius 5, larger than 1x1 and 7x3). */

@@ -51,56 +51,6 @@ static void run_random(int w, int h, int cn, clv_pixel_type type, int kx, int ky
     free(src);
 }
 
-static void expect_invalid(clv_status s, const char *what)
-{
-    passed += th_expect_invalid(ctx, s, what);
-}
-
-static void invalid_arguments(void)
-{
-    clv_image *a = NULL, *b = NULL, *wide = NULL, *u16 = NULL, *c3 = NULL, *other = NULL;
-    REQUIRE_OK(ctx, clv_image_create(ctx, 8, 6, 1, CLV_U8, &a));
-    REQUIRE_OK(ctx, clv_image_create(ctx, 8, 6, 1, CLV_U8, &b));
-    REQUIRE_OK(ctx, clv_image_create(ctx, 9, 6, 1, CLV_U8, &wide));
-    REQUIRE_OK(ctx, clv_image_create(ctx, 8, 6, 1, CLV_U16, &u16));
-    REQUIRE_OK(ctx, clv_image_create(ctx, 8, 6, 3, CLV_U8, &c3));
-    const clv_border r101 = CLV_BORDER_REFLECT101;
-
-    expect_invalid(clv_box_filter(ctx, NULL, b, 3, 3, r101), "NULL src");
-    expect_invalid(clv_box_filter(ctx, a, NULL, 3, 3, r101), "NULL dst");
-    expect_invalid(clv_box_filter(ctx, a, a, 3, 3, r101), "src == dst");
-    expect_invalid(clv_box_filter(ctx, a, wide, 3, 3, r101), "dst of another size");
-    expect_invalid(clv_box_filter(ctx, a, u16, 3, 3, r101), "dst of another type");
-    expect_invalid(clv_box_filter(ctx, a, c3, 3, 3, r101), "dst with other channels");
-    expect_invalid(clv_box_filter(ctx, a, b, 0, 3, r101), "ksize_x 0");
-    expect_invalid(clv_box_filter(ctx, a, b, 3, 0, r101), "ksize_y 0");
-    expect_invalid(clv_box_filter(ctx, a, b, -3, 3, r101), "ksize_x -3");
-    expect_invalid(clv_box_filter(ctx, a, b, 256, 3, r101), "ksize_x 256");
-    expect_invalid(clv_box_filter(ctx, a, b, 3, 256, r101), "ksize_y 256");
-    expect_invalid(clv_box_filter(ctx, a, b, 3, 3, (clv_border)5), "border 5");
-    expect_invalid(clv_box_filter(ctx, a, b, 3, 3, (clv_border)-1), "border -1");
-
-    /* Images of another context. */
-    clv_context *ctx2 = NULL;
-    REQUIRE_OK(ctx2, clv_context_create(NULL, &ctx2));
-    REQUIRE_OK(ctx2, clv_image_create(ctx2, 8, 6, 1, CLV_U8, &other));
-    expect_invalid(clv_box_filter(ctx, a, other, 3, 3, r101), "dst from another context");
-    expect_invalid(clv_box_filter(ctx, other, b, 3, 3, r101), "src from another context");
-    clv_image_release(other);
-    clv_context_release(ctx2);
-
-    clv_status s = clv_box_filter(NULL, a, b, 3, 3, r101);
-    CHECK(s == CLV_ERROR_INVALID_ARGUMENT, "NULL context: got %s", clv_status_string(s));
-    if (s == CLV_ERROR_INVALID_ARGUMENT)
-        passed++;
-
-    clv_image_release(a);
-    clv_image_release(b);
-    clv_image_release(wide);
-    clv_image_release(u16);
-    clv_image_release(c3);
-}
-
 static void photo(void)
 {
     void *px = NULL;
@@ -184,7 +134,6 @@ int main(void)
     printf("device: %s (%s)\n", clv_context_device_name(ctx), clv_context_platform_name(ctx));
 
     large_values();
-    invalid_arguments();
 
     /* Every type, channel count and border at tiny, degenerate and small odd
      * sizes, and a sweep of windows: the harness. */

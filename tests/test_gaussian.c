@@ -63,56 +63,21 @@ static void expect_invalid(clv_status s, const char *what)
     passed += th_expect_invalid(ctx, s, what);
 }
 
-static void invalid_arguments(void)
+/* The check hook's rule between sigma and ksize (the table cannot say it):
+ * a derived kernel side over 255 taps is refused. The generated matrix
+ * (test_op) has every single-parameter rule. */
+static void derived_kernel_side(void)
 {
-    clv_image *a = NULL, *b = NULL, *tall = NULL, *f32 = NULL, *c4 = NULL, *other = NULL;
+    clv_image *a = NULL, *b = NULL;
     REQUIRE_OK(ctx, clv_image_create(ctx, 8, 6, 3, CLV_U8, &a));
     REQUIRE_OK(ctx, clv_image_create(ctx, 8, 6, 3, CLV_U8, &b));
-    REQUIRE_OK(ctx, clv_image_create(ctx, 8, 7, 3, CLV_U8, &tall));
-    REQUIRE_OK(ctx, clv_image_create(ctx, 8, 6, 3, CLV_F32, &f32));
-    REQUIRE_OK(ctx, clv_image_create(ctx, 8, 6, 4, CLV_U8, &c4));
     const clv_border r101 = CLV_BORDER_REFLECT101;
-    const double nan = NAN;
 
-    expect_invalid(clv_gaussian_blur(ctx, NULL, b, 1.0, 0.0, 0, 0, r101), "NULL src");
-    expect_invalid(clv_gaussian_blur(ctx, a, NULL, 1.0, 0.0, 0, 0, r101), "NULL dst");
-    expect_invalid(clv_gaussian_blur(ctx, a, a, 1.0, 0.0, 0, 0, r101), "src == dst");
-    expect_invalid(clv_gaussian_blur(ctx, a, tall, 1.0, 0.0, 0, 0, r101), "dst of another size");
-    expect_invalid(clv_gaussian_blur(ctx, a, f32, 1.0, 0.0, 0, 0, r101), "dst of another type");
-    expect_invalid(clv_gaussian_blur(ctx, a, c4, 1.0, 0.0, 0, 0, r101), "dst with other channels");
-    expect_invalid(clv_gaussian_blur(ctx, a, b, 0.0, 0.0, 0, 0, r101), "sigma_x 0");
-    expect_invalid(clv_gaussian_blur(ctx, a, b, -1.0, 1.0, 3, 3, r101), "sigma_x -1");
-    expect_invalid(clv_gaussian_blur(ctx, a, b, nan, 1.0, 3, 3, r101), "sigma_x NaN");
-    expect_invalid(clv_gaussian_blur(ctx, a, b, INFINITY, 1.0, 3, 3, r101), "sigma_x inf");
     expect_invalid(clv_gaussian_blur(ctx, a, b, 50.0, 0.0, 0, 3, r101),
                    "sigma_x 50 with ksize 0 (a 301-tap kernel)");
-    expect_invalid(clv_gaussian_blur(ctx, a, b, 1.0, nan, 3, 3, r101), "sigma_y NaN");
-    expect_invalid(clv_gaussian_blur(ctx, a, b, 1.0, 0.0, 2, 3, r101), "even ksize_x 2");
-    expect_invalid(clv_gaussian_blur(ctx, a, b, 1.0, 0.0, 3, 4, r101), "even ksize_y 4");
-    expect_invalid(clv_gaussian_blur(ctx, a, b, 1.0, 0.0, 256, 3, r101), "ksize_x 256");
-    expect_invalid(clv_gaussian_blur(ctx, a, b, 1.0, 0.0, 3, 257, r101), "ksize_y 257");
-    expect_invalid(clv_gaussian_blur(ctx, a, b, 1.0, 0.0, -3, 3, r101), "ksize_x -3");
-    expect_invalid(clv_gaussian_blur(ctx, a, b, 1.0, 0.0, 3, 3, (clv_border)5), "border 5");
-    expect_invalid(clv_gaussian_blur(ctx, a, b, 1.0, 0.0, 3, 3, (clv_border)-1), "border -1");
-
-    clv_context *ctx2 = NULL;
-    REQUIRE_OK(ctx2, clv_context_create(NULL, &ctx2));
-    REQUIRE_OK(ctx2, clv_image_create(ctx2, 8, 6, 3, CLV_U8, &other));
-    expect_invalid(clv_gaussian_blur(ctx, a, other, 1.0, 0.0, 0, 0, r101), "dst from another context");
-    expect_invalid(clv_gaussian_blur(ctx, other, b, 1.0, 0.0, 0, 0, r101), "src from another context");
-    clv_image_release(other);
-    clv_context_release(ctx2);
-
-    clv_status s = clv_gaussian_blur(NULL, a, b, 1.0, 0.0, 0, 0, r101);
-    CHECK(s == CLV_ERROR_INVALID_ARGUMENT, "NULL context: got %s", clv_status_string(s));
-    if (s == CLV_ERROR_INVALID_ARGUMENT)
-        passed++;
 
     clv_image_release(a);
     clv_image_release(b);
-    clv_image_release(tall);
-    clv_image_release(f32);
-    clv_image_release(c4);
 }
 
 static void photo(void)
@@ -185,7 +150,7 @@ int main(void)
     ctx = test_context();
     printf("device: %s (%s)\n", clv_context_device_name(ctx), clv_context_platform_name(ctx));
 
-    invalid_arguments();
+    derived_kernel_side();
 
     /* Every type, channel count and border at tiny, degenerate and small odd
      * sizes, and a sweep of blur parameters: the harness. */

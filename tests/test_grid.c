@@ -194,13 +194,13 @@ int main(void)
         clv_image_release(d);
     }
 
-    /* invalid arguments */
+    /* Rules the descriptor cannot state (the generated matrix, test_op, has
+     * every single-parameter and image rule): the derived range-cell count,
+     * and f32 sources with non-finite values. */
     {
-        clv_image *a = NULL, *d = NULL, *e3 = NULL, *es = NULL, *inf = NULL;
+        clv_image *a = NULL, *d = NULL, *inf = NULL;
         REQUIRE_OK(ctx, clv_image_create(ctx, 16, 16, 1, CLV_U8, &a));
         REQUIRE_OK(ctx, clv_image_create(ctx, 16, 16, 1, CLV_U8, &d));
-        REQUIRE_OK(ctx, clv_image_create(ctx, 16, 16, 3, CLV_U8, &e3));
-        REQUIRE_OK(ctx, clv_image_create(ctx, 15, 16, 1, CLV_U8, &es));
         float f[16 * 16];
         for (int i = 0; i < 256; i++)
             f[i] = (float)i;
@@ -210,36 +210,11 @@ int main(void)
         clv_image *fout = NULL;
         REQUIRE_OK(ctx, clv_image_create(ctx, 16, 16, 1, CLV_F32, &fout));
         clv_grid_params p = clv_grid_params_default();
-        const double bad_ss[] = {0.5, 0, -1, NAN, INFINITY};
-        for (int i = 0; i < 5; i++) {
-            p = clv_grid_params_default();
-            p.s_s = bad_ss[i];
-            passed += th_expect_invalid(ctx, clv_bilateral_grid(ctx, a, d, &p), "bad s_s");
-        }
-        const double bad_sr[] = {0, -3, NAN, INFINITY, 0.01};
-        for (int i = 0; i < 5; i++) {
-            p = clv_grid_params_default();
-            p.s_r = bad_sr[i]; /* 0.01 on u8: 25501 range cells, over the limit */
-            passed += th_expect_invalid(ctx, clv_bilateral_grid(ctx, a, d, &p), "bad s_r");
-        }
-        p = clv_grid_params_default();
-        p.blur_sigma = -1;
-        passed += th_expect_invalid(ctx, clv_bilateral_grid(ctx, a, d, &p), "blur -1");
-        p.blur_sigma = NAN;
-        passed += th_expect_invalid(ctx, clv_bilateral_grid(ctx, a, d, &p), "blur NaN");
-        passed += th_expect_invalid(ctx, clv_bilateral_grid(ctx, a, a, NULL), "src == dst");
-        passed += th_expect_invalid(ctx, clv_bilateral_grid(ctx, NULL, d, NULL), "NULL src");
-        passed += th_expect_invalid(ctx, clv_bilateral_grid(ctx, a, e3, NULL), "channels differ");
-        passed += th_expect_invalid(ctx, clv_bilateral_grid_cross(ctx, a, NULL, d, NULL), "NULL edge");
-        passed += th_expect_invalid(ctx, clv_bilateral_grid_cross(ctx, a, e3, d, NULL), "3-ch edge");
-        passed += th_expect_invalid(ctx, clv_bilateral_grid_cross(ctx, a, es, d, NULL), "edge size");
-        passed += th_expect_invalid(ctx, clv_bilateral_grid_cross(ctx, a, d, d, NULL), "edge == dst");
+        p.s_r = 0.01; /* on u8: 25501 range cells, over the limit */
+        passed += th_expect_invalid(ctx, clv_bilateral_grid(ctx, a, d, &p), "s_r 0.01 on u8");
         passed += th_expect_invalid(ctx, clv_bilateral_grid(ctx, inf, fout, NULL), "Inf edge values");
-        CHECK(clv_bilateral_grid(NULL, a, d, NULL) == CLV_ERROR_INVALID_ARGUMENT, "NULL ctx");
         clv_image_release(a);
         clv_image_release(d);
-        clv_image_release(e3);
-        clv_image_release(es);
         clv_image_release(inf);
         clv_image_release(fout);
     }

@@ -9,20 +9,35 @@
  *   - each number at both finite ends of its range runs (closed ends), and
  *     just outside (the next integer, or the next double) is
  *     CLV_ERROR_INVALID_ARGUMENT with the parameter named in the message;
- *   - NaN and +-Inf for every double, a value off the enum for every enum,
- *     2 for every bool are refused, naming the parameter;
+ *     an odd-only integer (CLV_PARAM_ODD) is refused at the two even values
+ *     after its smallest odd one (2 and 4 for 1..255);
+ *   - NaN and +-Inf for every double; for every enum one past its largest
+ *     value, 99 and -1; 2 and -1 for every bool are refused, naming the
+ *     parameter;
  *   - every required image NULL, every image of a type or channel count its
  *     parameter does not take, and an output that is an input are refused;
+ *   - an image against its `like` image (like_flags): every other type and
+ *     channel count it takes, one column or one row more, and for
+ *     CLV_LIKE_TRANSPOSED the like image's own shape and a transposed one a
+ *     row taller, are refused naming it;
+ *   - every image and pyramid of another context is refused ("another
+ *     context"), and the call with a NULL context is
+ *     CLV_ERROR_INVALID_ARGUMENT (the typed functions' NULL-context rows are
+ *     test_badinput's);
  *   - every required pyramid, array (with a length > 0) and struct NULL is
  *     refused naming it; an array NULL with length 0 runs; a pyramid of a
  *     type, channel count or size it does not take, and an input image that
- *     is a level of an output pyramid, are refused;
+ *     is a level of an output pyramid, are refused; so is one of another
+ *     type or channel count (among those it takes) than its `like` when
+ *     like_flags say they must agree;
  *   - an output of free size (CLV_PARAM_FREE_SIZE) is made (2W+1) x (H-4);
- *   - after each refusal the context still runs the good call.
+ *   - after each refusal every OUTPUT struct (a count, flow statistics)
+ *     reads 0, as op.h promises, and the context still runs the good call.
  * Pyramids are made (4 levels, scale 0.5) and built like the image or
  * pyramid they are `like`; arrays hold as many zeroed elements as their
  * length parameter says (range ends above that are not run).
- * A new operation is covered by its descriptor alone. */
+ * A new operation is covered by its descriptor alone. With CLV_TEST_LIST=1
+ * every case is printed with its status and message. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,7 +47,8 @@
 
 enum { W = 13, H = 9 };
 
-static clv_context *ctx;
+static clv_context *ctx, *ctx2; /* ctx2: for images and pyramids of another context */
+static int list_cases;          /* CLV_TEST_LIST=1: print every generated case */
 
 static int first_bit(unsigned mask, int lo)
 {
@@ -51,22 +67,28 @@ typedef struct call {
     int alloc_n[32]; /* arrays: elements allocated */
 } call;
 
-/* A pyramid of 4 levels (scale 0.5) for w x h images, built from zeros. */
-static clv_pyramid *make_pyramid(int w, int h, int cn, clv_pixel_type t)
+/* A pyramid of 4 levels (scale 0.5) for w x h images of context cx, built
+ * from zeros. */
+static clv_pyramid *make_pyramid_in(clv_context *cx, int w, int h, int cn, clv_pixel_type t)
 {
     clv_pyramid *p = NULL;
     clv_image *z = NULL;
-    REQUIRE_OK(ctx, clv_pyramid_create(ctx, w, h, cn, t, 4, 0.5, &p));
+    REQUIRE_OK(cx, clv_pyramid_create(cx, w, h, cn, t, 4, 0.5, &p));
     const size_t row = (size_t)w * (size_t)cn * clv_pixel_type_size(t);
     void *zeros = calloc((size_t)h, row);
     REQUIRE(zeros, "out of memory");
-    REQUIRE_OK(ctx, clv_image_create(ctx, w, h, cn, t, &z));
-    REQUIRE_OK(ctx, clv_image_upload(z, zeros, row));
+    REQUIRE_OK(cx, clv_image_create(cx, w, h, cn, t, &z));
+    REQUIRE_OK(cx, clv_image_upload(z, zeros, row));
     free(zeros);
-    REQUIRE_OK(ctx, clv_pyramid_build(ctx, p, z));
-    REQUIRE_OK(ctx, clv_finish(ctx));
+    REQUIRE_OK(cx, clv_pyramid_build(cx, p, z));
+    REQUIRE_OK(cx, clv_finish(cx));
     clv_image_release(z);
     return p;
+}
+
+static clv_pyramid *make_pyramid(int w, int h, int cn, clv_pixel_type t)
+{
+    return make_pyramid_in(ctx, w, h, cn, t);
 }
 
 /* The geometry pyramid parameter i of c takes (from its `like`, else W x H
@@ -250,12 +272,30 @@ static void free_call(call *c)
 
 static void expect_refused(call *c, const char *what, const char *word)
 {
+    for (int j = 0; j < c->op->nparams; j++) {
+        const clv_param_desc *q = &c->op->params[j];
+        if (q->type == CLV_PARAM_STRUCT && (q->flags & CLV_PARAM_OUTPUT) && c->a[j].v.p)
+            memset(c->a[j].v.p, 0x5a, q->elem_size);
+    }
     clv_status s = clv_op_call(ctx, c->op, c->a, c->op->nparams);
     const char *m = clv_last_error(ctx);
+    for (int j = 0; j < c->op->nparams; j++) {
+        const clv_param_desc *q = &c->op->params[j];
+        if (q->type != CLV_PARAM_STRUCT || !(q->flags & CLV_PARAM_OUTPUT) || !c->a[j].v.p)
+            continue;
+        const unsigned char *b = c->a[j].v.p;
+        size_t nz = 0;
+        for (size_t k = 0; k < q->elem_size; k++)
+            nz += b[k] != 0;
+        CHECK(nz == 0, "%s, %s: output %s not zeroed after the refusal (%zu bytes set)",
+              c->op->name, what, q->name, nz);
+    }
     CHECK(s == CLV_ERROR_INVALID_ARGUMENT, "%s, %s: got %s (%s)", c->op->name, what,
           clv_status_string(s), m);
     CHECK(strstr(m, word) != NULL, "%s, %s: message '%s' does not name '%s'", c->op->name, what,
           m, word);
+    if (list_cases)
+        printf("  %s: %s -> %s \"%s\"\n", c->op->name, what, clv_status_string(s), m);
 }
 
 static void expect_runs(call *c, const char *what)
@@ -263,6 +303,80 @@ static void expect_runs(call *c, const char *what)
     clv_status s = clv_op_call(ctx, c->op, c->a, c->op->nparams);
     CHECK(s == CLV_OK, "%s, %s: %s (%s)", c->op->name, what, clv_status_string(s),
           clv_last_error(ctx));
+    if (list_cases)
+        printf("  %s: %s -> %s\n", c->op->name, what, clv_status_string(s));
+}
+
+/* Image parameter i of c replaced by a w x h image of cn channels of type t
+ * in context cx: refused with `word` in the message. Returns 1 (a row). */
+static int refuse_image(call *c, int i, clv_context *cx, int w, int h, int cn, clv_pixel_type t,
+                        const char *what, const char *word)
+{
+    const clv_arg keep = c->a[i];
+    clv_image *x = NULL;
+    REQUIRE_OK(cx, clv_image_create(cx, w, h, cn, t, &x));
+    c->a[i].v.p = x;
+    expect_refused(c, what, word);
+    clv_image_release(x);
+    c->a[i] = keep;
+    return 1;
+}
+
+/* The rows of image parameter i against its `like` image, one per flag of
+ * like_flags: every other type and channel count the parameter itself
+ * accepts, one column and one row more, and (CLV_LIKE_TRANSPOSED) the like
+ * image's own shape and a transposed one a row taller; then the image from
+ * another context. Returns how many. */
+static int image_relation_rows(call *c, int i)
+{
+    const clv_op_desc *op = c->op;
+    const clv_param_desc *p = &op->params[i];
+    const clv_image *k = c->a[i].v.p;
+    if (!k)
+        return 0;
+    const char *word = p->label ? p->label : p->name;
+    const int w = clv_image_width(k), h = clv_image_height(k), cn = clv_image_channels(k);
+    const clv_pixel_type t = clv_image_type(k);
+    const int j = p->like ? clv_op_param_index(op, p->like) : -1;
+    const clv_image *ref =
+        j >= 0 && op->params[j].type == CLV_PARAM_IMAGE ? c->a[j].v.p : NULL;
+    const unsigned f = ref ? p->like_flags : 0;
+    char what[128];
+    int rows = 0;
+    if (f & CLV_LIKE_TYPE)
+        for (int u = CLV_U8; u <= CLV_F32; u++) {
+            if (u == (int)t || (p->types && !(p->types & CLV_TYPES(u))))
+                continue;
+            snprintf(what, sizeof what, "%s of type %s, not %s's", p->name,
+                     clv_pixel_type_name((clv_pixel_type)u), p->like);
+            rows += refuse_image(c, i, ctx, w, h, cn, (clv_pixel_type)u, what, word);
+        }
+    if (f & CLV_LIKE_CHANNELS)
+        for (int n = 1; n <= 4; n++) {
+            if (n == cn || (p->channels && !(p->channels & CLV_CHANNELS(n))))
+                continue;
+            snprintf(what, sizeof what, "%s with %d channels, not %s's", p->name, n, p->like);
+            rows += refuse_image(c, i, ctx, w, h, n, t, what, word);
+        }
+    if (f & CLV_LIKE_SIZE) {
+        snprintf(what, sizeof what, "%s %dx%d, not %s's size", p->name, w + 1, h, p->like);
+        rows += refuse_image(c, i, ctx, w + 1, h, cn, t, what, word);
+        snprintf(what, sizeof what, "%s %dx%d, not %s's size", p->name, w, h + 1, p->like);
+        rows += refuse_image(c, i, ctx, w, h + 1, cn, t, what, word);
+    }
+    if (f & CLV_LIKE_TRANSPOSED) {
+        const int rw = clv_image_width(ref), rh = clv_image_height(ref);
+        if (rw != rh) {
+            snprintf(what, sizeof what, "%s %dx%d, %s's shape not transposed", p->name, rw, rh,
+                     p->like);
+            rows += refuse_image(c, i, ctx, rw, rh, cn, t, what, word);
+        }
+        snprintf(what, sizeof what, "%s %dx%d, not %s transposed", p->name, rh, rw + 1, p->like);
+        rows += refuse_image(c, i, ctx, rh, rw + 1, cn, t, what, word);
+    }
+    snprintf(what, sizeof what, "%s of another context", p->name);
+    rows += refuse_image(c, i, ctx2, w, h, cn, t, what, "another context");
+    return rows;
 }
 
 /* The rows of pyramid parameter i: NULL, types, channels, size, levels
@@ -303,6 +417,32 @@ static int pyramid_rows(call *c, int i)
         expect_refused(c, what, word), rows++;
         clv_pyramid_release(x);
     }
+    for (int u = CLV_U8; p->like && (p->like_flags & CLV_LIKE_TYPE) && u <= CLV_F32; u++) {
+        if (u == (int)t || (p->types && !(p->types & CLV_TYPES(u))))
+            continue;
+        clv_pyramid *x = make_pyramid(w, h, cn, (clv_pixel_type)u);
+        c->a[i].v.p = x;
+        snprintf(what, sizeof what, "%s of %s, not %s's type", p->name,
+                 clv_pixel_type_name((clv_pixel_type)u), p->like);
+        expect_refused(c, what, word), rows++;
+        clv_pyramid_release(x);
+    }
+    for (int n = 1; p->like && (p->like_flags & CLV_LIKE_CHANNELS) && n <= 4; n++) {
+        if (n == cn || (p->channels && !(p->channels & CLV_CHANNELS(n))))
+            continue;
+        clv_pyramid *x = make_pyramid(w, h, n, t);
+        c->a[i].v.p = x;
+        snprintf(what, sizeof what, "%s with %d channels, not %s's", p->name, n, p->like);
+        expect_refused(c, what, word), rows++;
+        clv_pyramid_release(x);
+    }
+    {
+        clv_pyramid *x = make_pyramid_in(ctx2, w, h, cn, t);
+        c->a[i].v.p = x;
+        snprintf(what, sizeof what, "%s of another context", p->name);
+        expect_refused(c, what, "another context"), rows++;
+        clv_pyramid_release(x);
+    }
     c->a[i] = keep;
     if (p->flags & CLV_PARAM_OUTPUT)
         for (int j = 0; j < op->nparams; j++) {
@@ -329,6 +469,14 @@ static void matrix(const clv_op_desc *op)
     }
     int rows = 0;
     expect_runs(&c, "the good call");
+    {
+        const clv_status s = clv_op_call(NULL, op, c.a, op->nparams);
+        CHECK(s == CLV_ERROR_INVALID_ARGUMENT, "%s, NULL context: got %s", op->name,
+              clv_status_string(s));
+        if (list_cases)
+            printf("  %s: NULL context -> %s\n", op->name, clv_status_string(s));
+        rows++;
+    }
     for (int i = 0; i < op->nparams; i++) {
         const clv_param_desc *p = &op->params[i];
         const clv_arg keep = c.a[i];
@@ -372,6 +520,20 @@ static void matrix(const clv_op_desc *op)
                 snprintf(what, sizeof what, "%s = %.17g (outside)", p->name, out);
                 expect_refused(&c, what, p->name), rows++;
             }
+            if (is_int && (p->flags & CLV_PARAM_ODD)) {
+                /* the even values next to the smallest odd one in range */
+                double odd = isfinite(p->min) ? p->min : 1;
+                if (odd <= 0 || fmod(odd, 2.0) == 0.0)
+                    odd = fmod(odd, 2.0) == 0.0 && odd > 0 ? odd + 1 : 1;
+                for (int k = 0; k < 2; k++) {
+                    const double even = odd + (k ? 3 : 1);
+                    if (even > p->max || ((p->flags & CLV_PARAM_HAS_SPECIAL) && even == p->special))
+                        continue;
+                    c.a[i].v.i = (int)even;
+                    snprintf(what, sizeof what, "%s = %g (even)", p->name, even);
+                    expect_refused(&c, what, p->name), rows++;
+                }
+            }
             if (!is_int) {
                 const double bad[3] = {NAN, HUGE_VAL, -HUGE_VAL};
                 for (int k = 0; k < 3; k++) {
@@ -381,8 +543,14 @@ static void matrix(const clv_op_desc *op)
                 }
             }
         } else if (p->type == CLV_PARAM_ENUM || p->type == CLV_PARAM_BOOL) {
-            const int bad[2] = {p->type == CLV_PARAM_BOOL ? 2 : 99, -1};
-            for (int k = 0; k < 2; k++) {
+            /* one past the largest value, far off, below */
+            int top = p->type == CLV_PARAM_BOOL ? 1 : 0;
+            for (int k = 0; p->type == CLV_PARAM_ENUM && k < p->n_enum; k++)
+                top = p->enum_values[k] > top ? p->enum_values[k] : top;
+            const int bad[3] = {top + 1, 99, -1};
+            for (int k = 0; k < 3; k++) {
+                if (k == 1 && top + 1 == 99)
+                    continue;
                 c.a[i].v.i = bad[k];
                 snprintf(what, sizeof what, "%s = %d", p->name, bad[k]);
                 expect_refused(&c, what, p->name), rows++;
@@ -400,7 +568,8 @@ static void matrix(const clv_op_desc *op)
             const char *word = p->label ? p->label : p->name;
             if (!(p->flags & CLV_PARAM_OPTIONAL)) {
                 c.a[i].v.p = NULL;
-                expect_refused(&c, "NULL image", word), rows++;
+                snprintf(what, sizeof what, "%s NULL", p->name);
+                expect_refused(&c, what, word), rows++;
             }
             if (p->types) {
                 for (int t = CLV_U8; t <= CLV_F32; t++) {
@@ -441,6 +610,8 @@ static void matrix(const clv_op_desc *op)
                     expect_refused(&c, what, "same image"), rows++;
                 }
             }
+            c.a[i] = keep;
+            rows += image_relation_rows(&c, i);
         } else if (p->type == CLV_PARAM_PYRAMID) {
             rows += pyramid_rows(&c, i);
         } else if (p->type == CLV_PARAM_ARRAY) {
@@ -744,6 +915,8 @@ int main(void)
     ctx = test_context();
     if (!ctx)
         return TEST_SKIP;
+    REQUIRE_OK(ctx2, clv_context_create(NULL, &ctx2));
+    list_cases = getenv("CLV_TEST_LIST") && strcmp(getenv("CLV_TEST_LIST"), "1") == 0;
     introspection();
     by_name_equals_typed();
     by_name_struct_ops();
@@ -751,6 +924,7 @@ int main(void)
     by_name_resize_tonemap();
     for (int i = 0; i < clv_op_count(); i++)
         matrix(clv_op_get(i));
+    clv_context_release(ctx2);
     clv_context_release(ctx);
     CHECK(test_no_live_objects("the end"), "objects left");
     return test_finish("op", 0);

@@ -218,61 +218,17 @@ static void expect_invalid(clv_status s, const char *what)
     passed += th_expect_invalid(ctx, s, what);
 }
 
-static void invalid_arguments(void)
+/* clv_pyramid_create is not a described operation: the rows test_badinput
+ * lacks (it has 0x0, width 65537, 5 channels, type 42, levels 0 and 17, the
+ * scales, NULL out and context, *out NULL after each failure). The build's
+ * arguments are test_op's generated cases. */
+static void create_arguments(void)
 {
     clv_pyramid *pyr = (clv_pyramid *)&pyr; /* must be reset to NULL on failure */
     expect_invalid(clv_pyramid_create(ctx, 0, 5, 1, CLV_U8, 3, 0.5, &pyr), "width 0");
     CHECK(pyr == NULL, "out not reset on failure");
     expect_invalid(clv_pyramid_create(ctx, 5, -1, 1, CLV_U8, 3, 0.5, &pyr), "height -1");
-    expect_invalid(clv_pyramid_create(ctx, 70000, 5, 1, CLV_U8, 3, 0.5, &pyr), "width 70000");
     expect_invalid(clv_pyramid_create(ctx, 5, 5, 0, CLV_U8, 3, 0.5, &pyr), "channels 0");
-    expect_invalid(clv_pyramid_create(ctx, 5, 5, 5, CLV_U8, 3, 0.5, &pyr), "channels 5");
-    expect_invalid(clv_pyramid_create(ctx, 5, 5, 1, (clv_pixel_type)9, 3, 0.5, &pyr), "type 9");
-    expect_invalid(clv_pyramid_create(ctx, 5, 5, 1, CLV_U8, 0, 0.5, &pyr), "levels 0");
-    expect_invalid(clv_pyramid_create(ctx, 5, 5, 1, CLV_U8, CLV_PYRAMID_MAX_LEVELS + 1, 0.5,
-                                      &pyr),
-                   "levels 17");
-    expect_invalid(clv_pyramid_create(ctx, 5, 5, 1, CLV_U8, 3, 0.0, &pyr), "scale 0");
-    expect_invalid(clv_pyramid_create(ctx, 5, 5, 1, CLV_U8, 3, 1.0, &pyr), "scale 1");
-    expect_invalid(clv_pyramid_create(ctx, 5, 5, 1, CLV_U8, 3, -0.5, &pyr), "scale -0.5");
-    expect_invalid(clv_pyramid_create(ctx, 5, 5, 1, CLV_U8, 3, NAN, &pyr), "scale NaN");
-    expect_invalid(clv_pyramid_create(ctx, 5, 5, 1, CLV_U8, 3, 0.5, NULL), "out NULL");
-    clv_status s = clv_pyramid_create(NULL, 5, 5, 1, CLV_U8, 3, 0.5, &pyr);
-    CHECK(s == CLV_ERROR_INVALID_ARGUMENT, "NULL context: %s", clv_status_string(s));
-    passed += s == CLV_ERROR_INVALID_ARGUMENT;
-
-    REQUIRE_OK(ctx, clv_pyramid_create(ctx, 16, 12, 1, CLV_U8, 3, 0.5, &pyr));
-    clv_image *ok = NULL, *wide = NULL, *f32 = NULL, *c3 = NULL, *other = NULL;
-    REQUIRE_OK(ctx, clv_image_create(ctx, 16, 12, 1, CLV_U8, &ok));
-    REQUIRE_OK(ctx, clv_image_create(ctx, 17, 12, 1, CLV_U8, &wide));
-    REQUIRE_OK(ctx, clv_image_create(ctx, 16, 12, 1, CLV_F32, &f32));
-    REQUIRE_OK(ctx, clv_image_create(ctx, 16, 12, 3, CLV_U8, &c3));
-    expect_invalid(clv_pyramid_build(ctx, NULL, ok), "build: NULL pyramid");
-    expect_invalid(clv_pyramid_build(ctx, pyr, NULL), "build: NULL source");
-    expect_invalid(clv_pyramid_build(ctx, pyr, wide), "build: source of another size");
-    expect_invalid(clv_pyramid_build(ctx, pyr, f32), "build: source of another type");
-    expect_invalid(clv_pyramid_build(ctx, pyr, c3), "build: source with other channels");
-    clv_context *ctx2 = NULL;
-    REQUIRE_OK(ctx2, clv_context_create(NULL, &ctx2));
-    REQUIRE_OK(ctx2, clv_image_create(ctx2, 16, 12, 1, CLV_U8, &other));
-    expect_invalid(clv_pyramid_build(ctx, pyr, other), "build: source from another context");
-    s = clv_pyramid_build(ctx2, pyr, other);
-    CHECK(s == CLV_ERROR_INVALID_ARGUMENT, "build: pyramid of another context: %s",
-          clv_status_string(s));
-    passed += s == CLV_ERROR_INVALID_ARGUMENT;
-    clv_image_release(other);
-    clv_context_release(ctx2);
-    s = clv_pyramid_build(NULL, pyr, ok);
-    CHECK(s == CLV_ERROR_INVALID_ARGUMENT, "build: NULL context: %s", clv_status_string(s));
-    passed += s == CLV_ERROR_INVALID_ARGUMENT;
-    CHECK(clv_pyramid_levels(NULL) == 0 && clv_pyramid_level(NULL, 0) == NULL,
-          "NULL pyramid queries");
-    clv_pyramid_release(NULL);
-    clv_image_release(ok);
-    clv_image_release(wide);
-    clv_image_release(f32);
-    clv_image_release(c3);
-    clv_pyramid_release(pyr);
 }
 
 static void photo(void)
@@ -298,7 +254,7 @@ int main(void)
     ctx = test_context();
     printf("device: %s (%s)\n", clv_context_device_name(ctx), clv_context_platform_name(ctx));
 
-    invalid_arguments();
+    create_arguments();
 
     static const clv_pixel_type types[] = {CLV_U8, CLV_U16, CLV_F32};
     static const int sizes[][2] = {{1, 1},  {7, 3},  {5, 1},  {1, 6},   {2, 2},  {3, 2},
