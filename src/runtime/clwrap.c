@@ -45,11 +45,16 @@ static void count(cl_context c, int kind, int delta)
     pthread_mutex_unlock(&reg_lock);
 }
 
+/* Drop c's entry once clvision holds c no more (its own context released,
+ * or the last retain of an application's context): everything clvision made
+ * on it is released by then. An application's context stays alive after
+ * that, and two clvision contexts may hold one cl_context, so the entry goes
+ * with the last of clvision's references, not with the first release. */
 static void forget_context(cl_context c)
 {
     pthread_mutex_lock(&reg_lock);
     for (int i = 0; i < REG_MAX; i++)
-        if (reg[i].c == c)
+        if (reg[i].c == c && reg[i].n[K_CONTEXT] <= 0)
             reg[i].c = NULL;
     pthread_mutex_unlock(&reg_lock);
 }
@@ -204,11 +209,36 @@ cl_int clv__clReleaseContext(cl_context c)
 {
     cl_int err = clReleaseContext(c);
     if (err == CL_SUCCESS) {
-        count(NULL, K_CONTEXT, -1);
+        count(c, K_CONTEXT, -1);
         forget_context(c);
     }
     return err;
 }
+
+/* Retains of the application's objects (clv_context_create_cl,
+ * clv_image_wrap_buffer) count as live objects until clvision releases them. */
+cl_int clv__clRetainContext(cl_context c)
+{
+    INJECT("clRetainContext", OOM);
+    cl_int err = clRetainContext(c);
+    if (err == CL_SUCCESS)
+        count(c, K_CONTEXT, +1);
+    return err;
+}
+
+cl_int clv__clGetContextInfo(cl_context c, cl_context_info w, size_t s, void *v, size_t *r)
+{
+    INJECT("clGetContextInfo", OOR);
+    return clGetContextInfo(c, w, s, v, r);
+}
+
+cl_int clv__clRetainDevice(cl_device_id d)
+{
+    INJECT("clRetainDevice", OOM);
+    return clRetainDevice(d);
+}
+
+cl_int clv__clReleaseDevice(cl_device_id d) { return clReleaseDevice(d); }
 
 cl_command_queue clv__clCreateCommandQueue(cl_context c, cl_device_id d,
                                            cl_command_queue_properties p, cl_int *err)
@@ -229,6 +259,49 @@ cl_int clv__clReleaseCommandQueue(cl_command_queue q)
     return err;
 }
 
+cl_int clv__clRetainCommandQueue(cl_command_queue q)
+{
+    INJECT("clRetainCommandQueue", OOM);
+    cl_int err = clRetainCommandQueue(q);
+    if (err == CL_SUCCESS)
+        count(queue_context(q), K_QUEUE, +1);
+    return err;
+}
+
+cl_int clv__clGetCommandQueueInfo(cl_command_queue q, cl_command_queue_info w, size_t s, void *v,
+                                  size_t *r)
+{
+    INJECT("clGetCommandQueueInfo", OOR);
+    return clGetCommandQueueInfo(q, w, s, v, r);
+}
+
+static cl_context mem_context(cl_mem m)
+{
+    cl_context c = NULL;
+    if (!m || clGetMemObjectInfo(m, CL_MEM_CONTEXT, sizeof c, &c, NULL) != CL_SUCCESS)
+        return NULL;
+    return c;
+}
+
+cl_int clv__clRetainMemObject(cl_mem m)
+{
+    INJECT("clRetainMemObject", OOM);
+    cl_int err = clRetainMemObject(m);
+    if (err == CL_SUCCESS)
+        count(mem_context(m), K_MEM, +1);
+    return err;
+}
+
+cl_mem clv__clCreateSubBuffer(cl_mem m, cl_mem_flags f, cl_buffer_create_type t, const void *info,
+                              cl_int *err)
+{
+    INJECT_RET("clCreateSubBuffer", CL_MEM_OBJECT_ALLOCATION_FAILURE, err);
+    cl_mem sub = clCreateSubBuffer(m, f, t, info, err);
+    if (sub)
+        count(mem_context(m), K_MEM, +1);
+    return sub;
+}
+
 cl_mem clv__clCreateBuffer(cl_context c, cl_mem_flags f, size_t size, void *host, cl_int *err)
 {
     INJECT_RET("clCreateBuffer", CL_MEM_OBJECT_ALLOCATION_FAILURE, err);
@@ -240,9 +313,7 @@ cl_mem clv__clCreateBuffer(cl_context c, cl_mem_flags f, size_t size, void *host
 
 cl_int clv__clReleaseMemObject(cl_mem m)
 {
-    cl_context c = NULL;
-    if (m && clGetMemObjectInfo(m, CL_MEM_CONTEXT, sizeof c, &c, NULL) != CL_SUCCESS)
-        c = NULL;
+    cl_context c = mem_context(m);
     cl_int err = clReleaseMemObject(m);
     if (err == CL_SUCCESS)
         count(c, K_MEM, -1);
@@ -417,6 +488,17 @@ cl_int clv__clEnqueueCopyBuffer(cl_command_queue q, cl_mem s, cl_mem d, size_t s
 {
     INJECT("clEnqueueCopyBuffer", OOR);
     cl_int err = clEnqueueCopyBuffer(q, s, d, so, dof, n, nw, w, ev);
+    count_event(q, err, ev);
+    return err;
+}
+
+cl_int clv__clEnqueueCopyBufferRect(cl_command_queue q, cl_mem s, cl_mem d, const size_t *so,
+                                    const size_t *dof, const size_t *r, size_t srp, size_t ssp,
+                                    size_t drp, size_t dsp, cl_uint nw, const cl_event *w,
+                                    cl_event *ev)
+{
+    INJECT("clEnqueueCopyBufferRect", OOR);
+    cl_int err = clEnqueueCopyBufferRect(q, s, d, so, dof, r, srp, ssp, drp, dsp, nw, w, ev);
     count_event(q, err, ev);
     return err;
 }

@@ -23,11 +23,21 @@ cl_context clv__clCreateContext(const cl_context_properties *, cl_uint, const cl
                                 void(CL_CALLBACK *)(const char *, const void *, size_t, void *),
                                 void *, cl_int *);
 cl_int clv__clReleaseContext(cl_context);
+cl_int clv__clRetainContext(cl_context);
+cl_int clv__clGetContextInfo(cl_context, cl_context_info, size_t, void *, size_t *);
+cl_int clv__clRetainDevice(cl_device_id);
+cl_int clv__clReleaseDevice(cl_device_id);
 cl_command_queue clv__clCreateCommandQueue(cl_context, cl_device_id, cl_command_queue_properties,
                                            cl_int *);
 cl_int clv__clReleaseCommandQueue(cl_command_queue);
+cl_int clv__clRetainCommandQueue(cl_command_queue);
+cl_int clv__clGetCommandQueueInfo(cl_command_queue, cl_command_queue_info, size_t, void *,
+                                  size_t *);
 cl_mem clv__clCreateBuffer(cl_context, cl_mem_flags, size_t, void *, cl_int *);
 cl_int clv__clReleaseMemObject(cl_mem);
+cl_int clv__clRetainMemObject(cl_mem);
+cl_mem clv__clCreateSubBuffer(cl_mem, cl_mem_flags, cl_buffer_create_type, const void *,
+                              cl_int *);
 cl_int clv__clGetMemObjectInfo(cl_mem, cl_mem_info, size_t, void *, size_t *);
 cl_program clv__clCreateProgramWithSource(cl_context, cl_uint, const char **, const size_t *,
                                           cl_int *);
@@ -63,6 +73,9 @@ cl_int clv__clEnqueueFillBuffer(cl_command_queue, cl_mem, const void *, size_t, 
                                 cl_uint, const cl_event *, cl_event *);
 cl_int clv__clEnqueueCopyBuffer(cl_command_queue, cl_mem, cl_mem, size_t, size_t, size_t,
                                 cl_uint, const cl_event *, cl_event *);
+cl_int clv__clEnqueueCopyBufferRect(cl_command_queue, cl_mem, cl_mem, const size_t *,
+                                    const size_t *, const size_t *, size_t, size_t, size_t,
+                                    size_t, cl_uint, const cl_event *, cl_event *);
 cl_int clv__clEnqueueMarkerWithWaitList(cl_command_queue, cl_uint, const cl_event *, cl_event *);
 cl_int clv__clFinish(cl_command_queue);
 cl_int clv__clFlush(cl_command_queue);
@@ -82,10 +95,18 @@ void clv__live_objects_of(cl_context c, uint64_t *mem, uint64_t *kernels, uint64
 #define clGetDeviceInfo clv__clGetDeviceInfo
 #define clCreateContext clv__clCreateContext
 #define clReleaseContext clv__clReleaseContext
+#define clRetainContext clv__clRetainContext
+#define clGetContextInfo clv__clGetContextInfo
+#define clRetainDevice clv__clRetainDevice
+#define clReleaseDevice clv__clReleaseDevice
 #define clCreateCommandQueue clv__clCreateCommandQueue
 #define clReleaseCommandQueue clv__clReleaseCommandQueue
+#define clRetainCommandQueue clv__clRetainCommandQueue
+#define clGetCommandQueueInfo clv__clGetCommandQueueInfo
 #define clCreateBuffer clv__clCreateBuffer
 #define clReleaseMemObject clv__clReleaseMemObject
+#define clRetainMemObject clv__clRetainMemObject
+#define clCreateSubBuffer clv__clCreateSubBuffer
 #define clGetMemObjectInfo clv__clGetMemObjectInfo
 #define clCreateProgramWithSource clv__clCreateProgramWithSource
 #define clCreateProgramWithBinary clv__clCreateProgramWithBinary
@@ -105,6 +126,7 @@ void clv__live_objects_of(cl_context c, uint64_t *mem, uint64_t *kernels, uint64
 #define clEnqueueWriteBufferRect clv__clEnqueueWriteBufferRect
 #define clEnqueueFillBuffer clv__clEnqueueFillBuffer
 #define clEnqueueCopyBuffer clv__clEnqueueCopyBuffer
+#define clEnqueueCopyBufferRect clv__clEnqueueCopyBufferRect
 #define clEnqueueMarkerWithWaitList clv__clEnqueueMarkerWithWaitList
 #define clFinish clv__clFinish
 #define clFlush clv__clFlush
