@@ -232,12 +232,29 @@ static clv_status pyramid_build_run(clv_context *ctx, const clv_arg *a)
     clv_status status = CLV_OK;
     clv_pyramid *pyr = a[0].v.p;
     const clv_image *src = a[1].v.p;
-    /* Level 0: the source itself (same geometry, so the same pitch). */
+    /* Level 0: the source itself. Same geometry, so the same pitch unless
+     * src wraps an application buffer with a pitch of its own. The copy is
+     * this op's first command: it takes the waits a kernel launch would
+     * (an asynchronous upload into src, another context's work on it). */
     clv_image *l0 = pyr->level[0];
-    CLV_CHECK_CL(ctx,
-                 clEnqueueCopyBuffer(ctx->queue, src->mem, l0->mem, 0, 0,
-                                     l0->pitch * (size_t)l0->height, 0, NULL, NULL),
-                 OP, "clEnqueueCopyBuffer(level 0)");
+    cl_int err;
+    if (src->pitch == l0->pitch) {
+        err = clEnqueueCopyBuffer(ctx->queue, src->mem, l0->mem, 0, 0,
+                                  l0->pitch * (size_t)l0->height, (cl_uint)ctx->nwaits,
+                                  ctx->nwaits ? ctx->waits : NULL, NULL);
+    } else {
+        const size_t origin[3] = {0, 0, 0};
+        const size_t region[3] = {l0->row_bytes, (size_t)l0->height, 1};
+        err = clEnqueueCopyBufferRect(ctx->queue, src->mem, l0->mem, origin, origin, region,
+                                      src->pitch, 0, l0->pitch, 0, (cl_uint)ctx->nwaits,
+                                      ctx->nwaits ? ctx->waits : NULL, NULL);
+    }
+    CLV_CHECK_CL(ctx, err, OP,
+                 src->pitch == l0->pitch ? "clEnqueueCopyBuffer(level 0)"
+                                         : "clEnqueueCopyBufferRect(level 0)");
+    for (size_t i = 0; i < ctx->nwaits; i++)
+        clv__release_event(ctx->waits[i]);
+    ctx->nwaits = 0;
     for (int k = 1; k < pyr->levels; k++) {
         if (is_pyr_down(pyr->scale)) {
             CLV_TRY(pyr_down(ctx, pyr->level[k - 1], pyr->level[k]));
