@@ -30,10 +30,11 @@ CLV_API const char *clv_pixel_type_name(clv_pixel_type type)
     return "?";
 }
 
-CLV_API clv_status clv_image_create(clv_context *ctx, int width, int height, int channels,
-                                    clv_pixel_type type, clv_image **out)
+/* The arguments clv_image_create and clv_image_wrap_buffer share: ctx and
+ * out present (*out set to NULL), size, channels, type. */
+static clv_status check_geometry(clv_context *ctx, const char *op, int width, int height,
+                                 int channels, clv_pixel_type type, clv_image **out)
 {
-    const char *op = "image_create";
     if (out)
         *out = NULL;
     if (!ctx || !out)
@@ -50,6 +51,17 @@ CLV_API clv_status clv_image_create(clv_context *ctx, int width, int height, int
     size_t es = clv_pixel_type_size(type);
     if (es == 0)
         return clv__fail(ctx, CLV_ERROR_INVALID_ARGUMENT, op, "unknown pixel type %d", (int)type);
+    return CLV_OK;
+}
+
+CLV_API clv_status clv_image_create(clv_context *ctx, int width, int height, int channels,
+                                    clv_pixel_type type, clv_image **out)
+{
+    const char *op = "image_create";
+    clv_status status = check_geometry(ctx, op, width, height, channels, type, out);
+    if (status != CLV_OK)
+        return status;
+    size_t es = clv_pixel_type_size(type);
     /* width <= 65536, channels <= 4, es <= 4: row bytes < 2^21, no overflow;
      * the total is checked against SIZE_MAX and the device limit. */
     size_t row = (size_t)width * (size_t)channels * es;
@@ -81,6 +93,8 @@ CLV_API clv_status clv_image_create(clv_context *ctx, int width, int height, int
     img->elem_size = es;
     img->row_bytes = row;
     img->pitch = pitch;
+    img->root = img->mem;
+    img->span = bytes;
     *out = img;
     return CLV_OK;
 }
@@ -94,6 +108,7 @@ CLV_API void clv_image_release(clv_image *img)
         clv__release_event(img->pending);
     }
     clv__release_mem(img->mem);
+    clv__release_mem(img->app_mem); /* clvision's retain only */
     free(img);
 }
 
@@ -177,29 +192,103 @@ void clv__format_options(char *buf, size_t size, clv_pixel_type type, int channe
     snprintf(buf, size, "-D%s -DCN=%d", depth, channels);
 }
 
+/* Add ev (retained by the caller for the list) to the events the op's next
+ * launch waits for; releases ev when that fails. */
+static clv_status add_wait(clv_context *ctx, const char *op, cl_event ev)
+{
+    if (ctx->nwaits == ctx->waits_cap) {
+        size_t cap = ctx->waits_cap ? ctx->waits_cap * 2 : 4;
+        cl_event *p = realloc(ctx->waits, cap * sizeof *p);
+        if (!p) {
+            clv__release_event(ev);
+            return clv__fail(ctx, CLV_ERROR_OUT_OF_MEMORY, op, "out of host memory");
+        }
+        ctx->waits = p;
+        ctx->waits_cap = cap;
+    }
+    ctx->waits[ctx->nwaits++] = ev;
+    return CLV_OK;
+}
+
+/* An image of another context on ctx's cl_context: the op waits for what
+ * that context enqueued so far (a marker of its queue), and the image is
+ * recorded so that clv__op_end makes the owner wait for this op. */
+static clv_status adopt_foreign(clv_context *ctx, const char *op, const clv_image *img)
+{
+    for (size_t i = 0; i < ctx->nforeign; i++)
+        if (ctx->foreign[i] == img)
+            return CLV_OK;
+    if (ctx->nforeign == ctx->foreign_cap) {
+        size_t cap = ctx->foreign_cap ? ctx->foreign_cap * 2 : 4;
+        clv_image **p = realloc(ctx->foreign, cap * sizeof *p);
+        if (!p)
+            return clv__fail(ctx, CLV_ERROR_OUT_OF_MEMORY, op, "out of host memory");
+        ctx->foreign = p;
+        ctx->foreign_cap = cap;
+    }
+    cl_event before = NULL;
+    cl_int err = clEnqueueMarkerWithWaitList(img->ctx->queue, 0, NULL, &before);
+    if (err != CL_SUCCESS)
+        return clv__fail_cl(ctx, err, op, "clEnqueueMarkerWithWaitList(image's context)");
+    err = clFlush(img->ctx->queue); /* the marker must make progress while ctx waits on it */
+    if (err != CL_SUCCESS) {
+        clv__release_event(before);
+        return clv__fail_cl(ctx, err, op, "clFlush(image's context)");
+    }
+    clv_status status = add_wait(ctx, op, before);
+    if (status != CLV_OK)
+        return status;
+    ctx->foreign[ctx->nforeign++] = (clv_image *)img;
+    return CLV_OK;
+}
+
 clv_status clv__check_image(clv_context *ctx, const char *op, const char *name,
                             const clv_image *img)
 {
     if (!img)
         return clv__fail(ctx, CLV_ERROR_INVALID_ARGUMENT, op, "%s image is NULL", name);
-    if (img->ctx != ctx)
+    if (img->ctx != ctx && img->ctx->cl != ctx->cl)
         return clv__fail(ctx, CLV_ERROR_INVALID_ARGUMENT, op,
-                         "%s image belongs to another context", name);
+                         "%s image belongs to another context (of another cl_context)", name);
     if (img->pending) {
-        if (ctx->nwaits == ctx->waits_cap) {
-            size_t cap = ctx->waits_cap ? ctx->waits_cap * 2 : 4;
-            cl_event *p = realloc(ctx->waits, cap * sizeof *p);
-            if (!p)
-                return clv__fail(ctx, CLV_ERROR_OUT_OF_MEMORY, op, "out of host memory");
-            ctx->waits = p;
-            ctx->waits_cap = cap;
-        }
         cl_int err = clRetainEvent(img->pending);
         if (err != CL_SUCCESS)
             return clv__fail_cl(ctx, err, op, "clRetainEvent(upload)");
-        ctx->waits[ctx->nwaits++] = img->pending;
+        clv_status status = add_wait(ctx, op, img->pending);
+        if (status != CLV_OK)
+            return status;
     }
+    if (img->ctx != ctx)
+        return adopt_foreign(ctx, op, img);
     return CLV_OK;
+}
+
+clv_status clv__op_end(clv_context *ctx, const char *op, clv_status status)
+{
+    /* Each foreign image's next use waits for everything this op enqueued:
+     * a marker at the end of ctx's in-order queue replaces its pending event
+     * (this op waited for the old one). */
+    for (size_t i = 0; i < ctx->nforeign; i++) {
+        clv_image *img = ctx->foreign[i];
+        cl_event after = NULL;
+        cl_int err = clEnqueueMarkerWithWaitList(ctx->queue, 0, NULL, &after);
+        if (err == CL_SUCCESS) {
+            err = clFlush(ctx->queue);
+            if (err != CL_SUCCESS)
+                clv__release_event(after);
+        }
+        if (err != CL_SUCCESS) {
+            /* the image is left waiting for nothing of this op: say so */
+            ctx->nforeign = 0;
+            return status != CLV_OK ? status
+                                    : clv__fail_cl(ctx, err, op,
+                                                   "clEnqueueMarkerWithWaitList(end of op)");
+        }
+        clv__release_event(img->pending);
+        img->pending = after;
+    }
+    ctx->nforeign = 0;
+    return status;
 }
 
 /* Wait for an asynchronous upload into img, if any, and forget it. */
@@ -290,3 +379,152 @@ clv_status clv__check_pair(clv_context *ctx, const char *op, const clv_image *sr
 out:
     return status;
 }
+
+/* ---- images over the application's buffers (cl_interop.h) ---- */
+
+CLV_API clv_status clv_image_wrap_buffer(clv_context *ctx, cl_mem buffer, size_t offset,
+                                         int width, int height, int channels,
+                                         clv_pixel_type type, size_t pitch, clv_image **out)
+{
+    const char *op = "image_wrap_buffer";
+    clv_status status = check_geometry(ctx, op, width, height, channels, type, out);
+    if (status != CLV_OK)
+        return status;
+    if (!buffer)
+        return clv__fail(ctx, CLV_ERROR_INVALID_ARGUMENT, op, "buffer is NULL");
+    const size_t es = clv_pixel_type_size(type);
+    const size_t row = (size_t)width * (size_t)channels * es; /* < 2^21 */
+    const size_t row_padded = (row + PITCH_ALIGN - 1) / PITCH_ALIGN * PITCH_ALIGN;
+    if (pitch == 0)
+        pitch = row_padded;
+    if (pitch < row)
+        return clv__fail(ctx, CLV_ERROR_INVALID_ARGUMENT, op,
+                         "pitch %zu is shorter than a row (%zu bytes)", pitch, row);
+    if (pitch % PITCH_ALIGN != 0)
+        return clv__fail(ctx, CLV_ERROR_INVALID_ARGUMENT, op,
+                         "pitch %zu is not a multiple of %d bytes (kernels start rows on that "
+                         "boundary)",
+                         pitch, PITCH_ALIGN);
+    if (pitch > CLV_MAX_PITCH)
+        return clv__fail(ctx, CLV_ERROR_INVALID_ARGUMENT, op,
+                         "pitch %zu is more than CLV_MAX_PITCH (%zu bytes)", pitch, CLV_MAX_PITCH);
+    if (offset % PITCH_ALIGN != 0)
+        return clv__fail(ctx, CLV_ERROR_INVALID_ARGUMENT, op,
+                         "offset %zu is misaligned: not a multiple of %d bytes", offset,
+                         PITCH_ALIGN);
+    /* pitch <= 2^20 and height <= 2^16: no overflow below 2^37 on 64-bit
+     * size_t; the sum with offset is checked. */
+    if ((size_t)height - 1 > (SIZE_MAX - row_padded) / pitch)
+        return clv__fail(ctx, CLV_ERROR_INVALID_ARGUMENT, op, "image of %dx%d overflows size_t",
+                         width, height);
+    const size_t span = ((size_t)height - 1) * pitch + row_padded;
+    if (offset > SIZE_MAX - span)
+        return clv__fail(ctx, CLV_ERROR_INVALID_ARGUMENT, op,
+                         "offset %zu + %zu bytes of image overflows size_t", offset, span);
+
+    cl_mem_object_type mtype = 0;
+    cl_context mctx = NULL;
+    size_t msize = 0, moff = 0;
+    cl_mem_flags mflags = 0;
+    cl_mem parent = NULL;
+    cl_int err;
+#define MQ(what, var)                                                                          \
+    do {                                                                                       \
+        err = clGetMemObjectInfo(buffer, what, sizeof(var), &(var), NULL);                     \
+        if (err != CL_SUCCESS)                                                                 \
+            return clv__fail_cl(ctx, err, op, "clGetMemObjectInfo(" #what ")");                \
+    } while (0)
+    MQ(CL_MEM_TYPE, mtype);
+    if (mtype != CL_MEM_OBJECT_BUFFER)
+        return clv__fail(ctx, CLV_ERROR_INVALID_ARGUMENT, op,
+                         "buffer is not a buffer object (CL_MEM_TYPE 0x%x)", (unsigned)mtype);
+    MQ(CL_MEM_CONTEXT, mctx);
+    if (mctx != ctx->cl)
+        return clv__fail(ctx, CLV_ERROR_INVALID_ARGUMENT, op,
+                         "buffer belongs to another cl_context than the clvision context's");
+    MQ(CL_MEM_SIZE, msize);
+    if (offset + span > msize)
+        return clv__fail(ctx, CLV_ERROR_INVALID_ARGUMENT, op,
+                         "buffer is too small: %zu bytes, the %dx%d image at offset %zu with "
+                         "pitch %zu needs %zu",
+                         msize, width, height, offset, pitch, offset + span);
+    MQ(CL_MEM_FLAGS, mflags);
+    if (mflags & CL_MEM_WRITE_ONLY)
+        return clv__fail(ctx, CLV_ERROR_INVALID_ARGUMENT, op,
+                         "buffer is CL_MEM_WRITE_ONLY (clvision's kernels read their images)");
+    MQ(CL_MEM_ASSOCIATED_MEMOBJECT, parent);
+    if (parent)
+        MQ(CL_MEM_OFFSET, moff); /* buffer is a sub-buffer of parent at moff */
+#undef MQ
+    if (offset != 0) {
+        cl_uint align_bits = 0;
+        err = clGetDeviceInfo(ctx->device, CL_DEVICE_MEM_BASE_ADDR_ALIGN, sizeof align_bits,
+                              &align_bits, NULL);
+        if (err != CL_SUCCESS)
+            return clv__fail_cl(ctx, err, op, "clGetDeviceInfo(CL_DEVICE_MEM_BASE_ADDR_ALIGN)");
+        const size_t align = align_bits / 8 ? align_bits / 8 : 1;
+        if ((moff + offset) % align != 0)
+            return clv__fail(ctx, CLV_ERROR_INVALID_ARGUMENT, op,
+                             "offset %zu%s is misaligned for a sub-buffer: not a multiple of "
+                             "the device's CL_DEVICE_MEM_BASE_ADDR_ALIGN (%zu bytes)",
+                             moff + offset, parent ? " (with the sub-buffer's own offset)" : "",
+                             align);
+    }
+
+    clv_image *img = calloc(1, sizeof *img);
+    if (!img)
+        return clv__fail(ctx, CLV_ERROR_OUT_OF_MEMORY, op, "out of host memory");
+    img->ctx = ctx;
+    img->width = width;
+    img->height = height;
+    img->channels = channels;
+    img->type = type;
+    img->elem_size = es;
+    img->row_bytes = row;
+    img->pitch = pitch;
+    img->offset = offset;
+    img->read_only = (mflags & CL_MEM_READ_ONLY) != 0;
+    img->root = parent ? parent : buffer;
+    img->root_off = moff + offset;
+    img->span = span;
+    err = clRetainMemObject(buffer);
+    if (err != CL_SUCCESS) {
+        status = clv__fail_cl(ctx, err, op, "clRetainMemObject");
+        goto out;
+    }
+    img->app_mem = buffer;
+    if (offset == 0) {
+        err = clRetainMemObject(buffer);
+        if (err != CL_SUCCESS) {
+            status = clv__fail_cl(ctx, err, op, "clRetainMemObject");
+            goto out;
+        }
+        img->mem = buffer;
+    } else {
+        /* Kernels index from byte 0 of their buffer: a sub-buffer starts
+         * there (of the parent, as sub-buffers of sub-buffers do not exist).
+         * Flags 0: the access flags are the parent's. */
+        cl_buffer_region region = {moff + offset, span};
+        img->mem = clCreateSubBuffer(parent ? parent : buffer, 0, CL_BUFFER_CREATE_TYPE_REGION,
+                                     &region, &err);
+        if (err != CL_SUCCESS) {
+            img->mem = NULL;
+            status = clv__fail_cl(ctx, err, op, "clCreateSubBuffer");
+            goto out;
+        }
+    }
+    *out = img;
+    img = NULL;
+out:
+    clv_image_release(img);
+    return status;
+}
+
+CLV_API cl_mem clv_image_cl_mem(const clv_image *img)
+{
+    if (!img)
+        return NULL;
+    return img->app_mem ? img->app_mem : img->mem;
+}
+
+CLV_API size_t clv_image_offset(const clv_image *img) { return img ? img->offset : 0; }

@@ -100,7 +100,9 @@ CLV_API clv_status clv_context_create(const clv_context_options *opts, clv_conte
 CLV_API const char *clv_context_create_error(void);
 
 /* Waits for queued work, releases everything the context owns. NULL is fine.
- * Images made from the context must be released before it. */
+ * Images made from the context must be released before it. A context made
+ * on the application's objects (clv_context_create_cl, cl_interop.h)
+ * releases only its own references to them. */
 CLV_API void clv_context_release(clv_context *ctx);
 
 /* Block until every operation enqueued on the context has finished.

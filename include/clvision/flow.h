@@ -53,7 +53,7 @@ CLV_API clv_status clv_pyramid_create(clv_context *ctx, int width, int height, i
                                       clv_pyramid **out);
 CLV_API void clv_pyramid_release(clv_pyramid *pyr);
 /* Fill every level from src (same size, channels and type as the pyramid,
- * same context, not one of the pyramid's own levels). Enqueues and returns
+ * a context on the same cl_context, not one of the pyramid's own levels). Enqueues and returns
  * without waiting. */
 CLV_API clv_status clv_pyramid_build(clv_context *ctx, clv_pyramid *pyr, const clv_image *src);
 CLV_API int clv_pyramid_levels(const clv_pyramid *pyr);

@@ -3,7 +3,9 @@
  * A clv_image is width x height pixels of 1 to 4 interleaved channels of
  * one pixel type, stored row after row in an OpenCL buffer whose row pitch is
  * a multiple of 64 bytes. The image belongs to the context it was made in and
- * must be released before it. Same thread-safety rule as the context.
+ * must be released before it; operations of another context on the same
+ * OpenCL context may use it too (clvision/cl_interop.h, which also wraps an
+ * application's cl_mem as an image). Same thread-safety rule as the context.
  */
 #ifndef CLVISION_IMAGE_H
 #define CLVISION_IMAGE_H
@@ -72,7 +74,9 @@ CLV_API clv_status clv_image_upload(clv_image *img, const void *host, size_t hos
  * flight at a time (a second one waits for the first). */
 CLV_API clv_status clv_image_upload_async(clv_image *img, const void *host, size_t host_stride);
 
-/* Wait for an asynchronous upload into img (no-op when there is none). */
+/* Wait for an asynchronous upload into img, and for an operation of another
+ * context on the same cl_context that used img last (no-op when there is
+ * neither). */
 CLV_API clv_status clv_image_wait(clv_image *img);
 
 /* Copy pixels out to host memory with the given row stride (0 = packed).

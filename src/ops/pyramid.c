@@ -243,9 +243,13 @@ static clv_status pyramid_build_run(clv_context *ctx, const clv_arg *a)
                                   l0->pitch * (size_t)l0->height, (cl_uint)ctx->nwaits,
                                   ctx->nwaits ? ctx->waits : NULL, NULL);
     } else {
+        /* From src's root buffer at its byte offset, not from the sub-buffer
+         * a wrap with an offset uses: PoCL 3.1 crashes in a rectangular copy
+         * from or to a sub-buffer. */
+        const size_t src_origin[3] = {src->root_off, 0, 0};
         const size_t origin[3] = {0, 0, 0};
         const size_t region[3] = {l0->row_bytes, (size_t)l0->height, 1};
-        err = clEnqueueCopyBufferRect(ctx->queue, src->mem, l0->mem, origin, origin, region,
+        err = clEnqueueCopyBufferRect(ctx->queue, src->root, l0->mem, src_origin, origin, region,
                                       src->pitch, 0, l0->pitch, 0, (cl_uint)ctx->nwaits,
                                       ctx->nwaits ? ctx->waits : NULL, NULL);
     }

@@ -375,6 +375,53 @@ static void choose_cache_dir(clv_context *ctx, const clv_context_options *o)
         ctx->cache_enabled = 0; /* nowhere to put it; builds still work */
 }
 
+/* What both ways of creating a context check first: out, options.cache. */
+static clv_status check_create_args(const clv_context_options *o, clv_context **out)
+{
+    if (!out) {
+        snprintf(create_error, sizeof create_error, "context: out is NULL");
+        return CLV_ERROR_INVALID_ARGUMENT;
+    }
+    *out = NULL;
+    if (o->cache < -1 || o->cache > 1) {
+        snprintf(create_error, sizeof create_error,
+                 "context: options.cache must be -1 (off), 0 (CLV_CACHE decides) or 1 (on), "
+                 "got %d",
+                 o->cache);
+        return CLV_ERROR_INVALID_ARGUMENT;
+    }
+    return CLV_OK;
+}
+
+/* Everything after the device is known: its description, tuning, profiling
+ * print level, cache, debug mode and the kernel sources. */
+static clv_status setup_device(clv_context *ctx, const clv_context_options *o)
+{
+    clv_status status = CLV_OK;
+    CLV_TRY(query_info(ctx));
+    ctx->tune = tuning_for(&ctx->info);
+    choose_cache_dir(ctx, o);
+    const char *dbg = getenv("CLV_DEBUG");
+    ctx->debug = o->debug || (dbg && *dbg && strcmp(dbg, "0") != 0);
+
+    const char *kdir = o->kernel_path;
+    if (!kdir || !*kdir)
+        kdir = getenv("CLV_KERNEL_PATH");
+    if (kdir && !*kdir)
+        kdir = NULL;
+    CLV_TRY(clv__load_sources(ctx, kdir));
+out:
+    return status;
+}
+
+/* On failure: the message for clv_context_create_error(), and everything
+ * acquired so far released. */
+static void create_failed(clv_context *ctx)
+{
+    snprintf(create_error, sizeof create_error, "%s", ctx->err ? ctx->err : "");
+    clv_context_release(ctx);
+}
+
 CLV_API clv_status clv_context_create(const clv_context_options *opts, clv_context **out)
 {
     clv_status status = CLV_OK;
@@ -383,18 +430,8 @@ CLV_API clv_status clv_context_create(const clv_context_options *opts, clv_conte
     clv_context_options o = opts ? *opts : clv_context_options_default();
 
     create_error[0] = '\0';
-    if (!out) {
-        snprintf(create_error, sizeof create_error, "context: out is NULL");
-        return CLV_ERROR_INVALID_ARGUMENT;
-    }
-    *out = NULL;
-    if (o.cache < -1 || o.cache > 1) {
-        snprintf(create_error, sizeof create_error,
-                 "context: options.cache must be -1 (off), 0 (CLV_CACHE decides) or 1 (on), "
-                 "got %d",
-                 o.cache);
-        return CLV_ERROR_INVALID_ARGUMENT;
-    }
+    if ((status = check_create_args(&o, out)) != CLV_OK)
+        return status;
     clv_context *ctx = calloc(1, sizeof *ctx);
     if (!ctx) {
         snprintf(create_error, sizeof create_error, "context: out of host memory");
@@ -425,23 +462,11 @@ CLV_API clv_status clv_context_create(const clv_context_options *opts, clv_conte
     }
     ctx->platform = list[idx].platform;
     ctx->device = list[idx].device;
-    CLV_TRY(query_info(ctx));
-    ctx->tune = tuning_for(&ctx->info);
-
     const char *prof = getenv("CLV_PROFILE");
     ctx->profiling = o.profiling ? 1 : 0;
     if (prof && (strcmp(prof, "1") == 0 || strcmp(prof, "2") == 0))
         ctx->profiling = prof[0] - '0';
-    choose_cache_dir(ctx, &o);
-    const char *dbg = getenv("CLV_DEBUG");
-    ctx->debug = o.debug || (dbg && *dbg && strcmp(dbg, "0") != 0);
-
-    const char *kdir = o.kernel_path;
-    if (!kdir || !*kdir)
-        kdir = getenv("CLV_KERNEL_PATH");
-    if (kdir && !*kdir)
-        kdir = NULL;
-    CLV_TRY(clv__load_sources(ctx, kdir));
+    CLV_TRY(setup_device(ctx, &o));
 
     cl_int err;
     cl_context_properties props[] = {CL_CONTEXT_PLATFORM, (cl_context_properties)ctx->platform,
@@ -456,11 +481,149 @@ CLV_API clv_status clv_context_create(const clv_context_options *opts, clv_conte
     ctx = NULL;
 out:
     free(list);
-    if (ctx) {
-        snprintf(create_error, sizeof create_error, "%s", ctx->err ? ctx->err : "");
-        clv_context_release(ctx);
-    }
+    if (ctx)
+        create_failed(ctx);
     return status;
+}
+
+/* ---- contexts on the application's OpenCL objects (cl_interop.h) ---- */
+
+/* CLV_OK when device is one of cl's devices. */
+static clv_status check_context_device(clv_context *ctx, cl_context cl, cl_device_id device)
+{
+    clv_status status = CLV_OK;
+    cl_device_id *devs = NULL;
+    cl_uint nd = 0;
+    CLV_CHECK_CL(ctx, clGetContextInfo(cl, CL_CONTEXT_NUM_DEVICES, sizeof nd, &nd, NULL),
+                 "context", "clGetContextInfo(CL_CONTEXT_NUM_DEVICES)");
+    devs = calloc(nd ? nd : 1, sizeof *devs);
+    if (!devs)
+        return clv__fail(ctx, CLV_ERROR_OUT_OF_MEMORY, "context", "out of host memory");
+    CLV_CHECK_CL(ctx, clGetContextInfo(cl, CL_CONTEXT_DEVICES, nd * sizeof *devs, devs, NULL),
+                 "context", "clGetContextInfo(CL_CONTEXT_DEVICES)");
+    cl_uint i = 0;
+    while (i < nd && devs[i] != device)
+        i++;
+    if (i == nd)
+        status = clv__fail(ctx, CLV_ERROR_INVALID_ARGUMENT, "context",
+                           "device is not one of the cl_context's %u device(s)", nd);
+out:
+    free(devs);
+    return status;
+}
+
+/* The application's queue: of cl and device, in order; its profiling
+ * property decides ctx->profiling. */
+static clv_status check_queue(clv_context *ctx, const clv_context_options *o, cl_context cl,
+                              cl_device_id device, cl_command_queue queue)
+{
+    clv_status status = CLV_OK;
+    cl_context qc = NULL;
+    cl_device_id qd = NULL;
+    cl_command_queue_properties qp = 0;
+    CLV_CHECK_CL(ctx, clGetCommandQueueInfo(queue, CL_QUEUE_CONTEXT, sizeof qc, &qc, NULL),
+                 "context", "clGetCommandQueueInfo(CL_QUEUE_CONTEXT)");
+    if (qc != cl)
+        return clv__fail(ctx, CLV_ERROR_INVALID_ARGUMENT, "context",
+                         "queue belongs to another cl_context than the one given");
+    CLV_CHECK_CL(ctx, clGetCommandQueueInfo(queue, CL_QUEUE_DEVICE, sizeof qd, &qd, NULL),
+                 "context", "clGetCommandQueueInfo(CL_QUEUE_DEVICE)");
+    if (qd != device)
+        return clv__fail(ctx, CLV_ERROR_INVALID_ARGUMENT, "context",
+                         "queue is for another device than the one given");
+    CLV_CHECK_CL(ctx, clGetCommandQueueInfo(queue, CL_QUEUE_PROPERTIES, sizeof qp, &qp, NULL),
+                 "context", "clGetCommandQueueInfo(CL_QUEUE_PROPERTIES)");
+    if (qp & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE)
+        return clv__fail(ctx, CLV_ERROR_UNSUPPORTED, "context",
+                         "queue has CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE; clvision orders its "
+                         "work by queue order and needs an in-order queue (pass NULL to have "
+                         "one made on the cl_context)");
+    if (!(qp & CL_QUEUE_PROFILING_ENABLE) && o->profiling)
+        return clv__fail(ctx, CLV_ERROR_INVALID_ARGUMENT, "context",
+                         "options.profiling is set but the queue was made without "
+                         "CL_QUEUE_PROFILING_ENABLE (the queue decides)");
+    const char *prof = getenv("CLV_PROFILE");
+    ctx->profiling = (qp & CL_QUEUE_PROFILING_ENABLE)
+                         ? (prof && strcmp(prof, "2") == 0 ? 2 : 1)
+                         : 0;
+out:
+    return status;
+}
+
+CLV_API clv_status clv_context_create_cl(cl_context cl, cl_device_id device,
+                                         cl_command_queue queue, const clv_context_options *opts,
+                                         clv_context **out)
+{
+    clv_status status = CLV_OK;
+    clv_context_options o = opts ? *opts : clv_context_options_default();
+
+    create_error[0] = '\0';
+    if ((status = check_create_args(&o, out)) != CLV_OK)
+        return status;
+    if (!cl || !device) {
+        snprintf(create_error, sizeof create_error, "context: %s is NULL",
+                 !cl ? "cl_context" : "device");
+        return CLV_ERROR_INVALID_ARGUMENT;
+    }
+    if (o.device && *o.device) {
+        snprintf(create_error, sizeof create_error,
+                 "context: options.device must be NULL with a cl_context and device given "
+                 "(got \"%.200s\")",
+                 o.device);
+        return CLV_ERROR_INVALID_ARGUMENT;
+    }
+    clv_context *ctx = calloc(1, sizeof *ctx);
+    if (!ctx) {
+        snprintf(create_error, sizeof create_error, "context: out of host memory");
+        return CLV_ERROR_OUT_OF_MEMORY;
+    }
+    CLV_TRY(check_context_device(ctx, cl, device));
+    if (queue) {
+        CLV_TRY(check_queue(ctx, &o, cl, device, queue));
+    } else {
+        const char *prof = getenv("CLV_PROFILE");
+        ctx->profiling = o.profiling ? 1 : 0;
+        if (prof && (strcmp(prof, "1") == 0 || strcmp(prof, "2") == 0))
+            ctx->profiling = prof[0] - '0';
+    }
+    CLV_CHECK_CL(ctx, clGetDeviceInfo(device, CL_DEVICE_PLATFORM, sizeof ctx->platform,
+                                      &ctx->platform, NULL),
+                 "context", "clGetDeviceInfo(CL_DEVICE_PLATFORM)");
+
+    /* clvision's own references: released by clv_context_release, the
+     * application's stay as they are. */
+    CLV_CHECK_CL(ctx, clRetainContext(cl), "context", "clRetainContext");
+    ctx->cl = cl;
+    CLV_CHECK_CL(ctx, clRetainDevice(device), "context", "clRetainDevice");
+    ctx->device = device;
+    ctx->device_retained = 1;
+    cl_int err;
+    if (queue) {
+        CLV_CHECK_CL(ctx, clRetainCommandQueue(queue), "context", "clRetainCommandQueue");
+        ctx->queue = queue;
+    } else {
+        ctx->queue = clCreateCommandQueue(ctx->cl, ctx->device,
+                                          ctx->profiling ? CL_QUEUE_PROFILING_ENABLE : 0, &err);
+        CLV_CHECK_CL(ctx, err, "context", "clCreateCommandQueue");
+    }
+    CLV_TRY(setup_device(ctx, &o));
+
+    *out = ctx;
+    ctx = NULL;
+out:
+    if (ctx)
+        create_failed(ctx);
+    return status;
+}
+
+CLV_API cl_context clv_context_cl_context(const clv_context *ctx) { return ctx ? ctx->cl : NULL; }
+CLV_API cl_device_id clv_context_cl_device(const clv_context *ctx)
+{
+    return ctx ? ctx->device : NULL;
+}
+CLV_API cl_command_queue clv_context_cl_queue(const clv_context *ctx)
+{
+    return ctx ? ctx->queue : NULL;
 }
 
 static void release_events(clv_context *ctx)
@@ -482,6 +645,7 @@ CLV_API void clv_context_release(clv_context *ctx)
     for (size_t i = 0; i < ctx->nwaits; i++)
         clv__release_event(ctx->waits[i]);
     free(ctx->waits);
+    free(ctx->foreign);
     for (int i = 0; i < CLV__WS_COUNT; i++)
         if (ctx->ws[i] && ctx->ws_free[i])
             ctx->ws_free[i](ctx->ws[i]);
@@ -502,6 +666,8 @@ CLV_API void clv_context_release(clv_context *ctx)
         (void)clReleaseCommandQueue(ctx->queue);
     if (ctx->cl)
         (void)clReleaseContext(ctx->cl);
+    if (ctx->device_retained)
+        (void)clReleaseDevice(ctx->device);
     free(ctx->err);
     free(ctx);
 }
@@ -536,6 +702,7 @@ void clv__op_begin(clv_context *ctx)
     for (size_t i = 0; i < ctx->nwaits; i++)
         clv__release_event(ctx->waits[i]);
     ctx->nwaits = 0;
+    ctx->nforeign = 0;
     ctx->op_ran = 1;
 }
 

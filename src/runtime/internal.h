@@ -11,6 +11,7 @@
 
 #include "runtime/clwrap.h"
 
+#include <clvision/cl_interop.h>
 #include <clvision/context.h>
 #include <clvision/edge.h>
 #include <clvision/flow.h>
@@ -109,11 +110,17 @@ typedef struct clv__tuning {
 struct clv_context {
     cl_platform_id platform;
     cl_device_id device;
-    cl_context cl;
-    cl_command_queue queue;
+    cl_context cl;             /* clvision's own, or the application's (retained) */
+    cl_command_queue queue;    /* the same: clvision's, or the application's (retained) */
+    int device_retained;       /* 1: device came from the application (clRetainDevice) */
     cl_command_queue transfer; /* second in-order queue for asynchronous uploads (lazy) */
     cl_event *waits;           /* uploads the next kernel launch must wait for */
     size_t nwaits, waits_cap;
+    /* Images of another clvision context (same cl_context) that the running
+     * operation uses: at its end each gets a marker of this queue as its
+     * pending event (clv__op_end), so their own context waits for it. */
+    clv_image **foreign;
+    size_t nforeign, foreign_cap;
     clv__device_info info;
     clv__tuning tune;
 
@@ -164,14 +171,36 @@ struct clv_context {
 
 struct clv_image {
     clv_context *ctx;
-    cl_mem mem;
+    cl_mem mem;        /* what kernels get: pixel (0, 0) at byte 0 (owned or retained) */
     int width, height, channels;
     clv_pixel_type type;
     size_t elem_size;  /* bytes per channel value */
     size_t row_bytes;  /* width * channels * elem_size */
     size_t pitch;      /* bytes between rows, multiple of 64 */
-    cl_event pending;  /* an unfinished asynchronous upload into the image, or NULL */
+    /* Work the image's next use must wait for, or NULL: an unfinished
+     * asynchronous upload, or the end of an operation on another context of
+     * the same cl_context that used the image. */
+    cl_event pending;
+    /* clv_image_wrap_buffer: the application's buffer (retained) and the
+     * offset of pixel (0, 0) in it; mem is then app_mem itself (offset 0,
+     * retained once more) or a sub-buffer clvision made. NULL for images
+     * clvision allocated. */
+    cl_mem app_mem;
+    size_t offset;
+    int read_only;     /* over a CL_MEM_READ_ONLY buffer: never an output */
+    /* For overlap tests: the buffer that is no sub-buffer under mem, the
+     * byte range [root_off, root_off + span) the image may touch in it. */
+    cl_mem root;
+    size_t root_off, span;
 };
+
+/* 1 when a and b may touch the same bytes (the same image, or wraps of
+ * overlapping parts of one buffer). */
+static inline int clv__images_overlap(const clv_image *a, const clv_image *b)
+{
+    return a == b || (a->root == b->root && a->root_off < b->root_off + b->span &&
+                      b->root_off < a->root_off + a->span);
+}
 
 /* ---- errors (status.c) ---- */
 
@@ -270,6 +299,10 @@ typedef struct clv__arg {
 
 /* Start of an operation: clears the last error and the previous op's events. */
 void clv__op_begin(clv_context *ctx);
+/* End of an operation begun with clv__op_begin: images of other contexts it
+ * used wait for its work from now on (see foreign above). Returns status, or
+ * the failure of doing that when status is CLV_OK. */
+clv_status clv__op_end(clv_context *ctx, const char *op, clv_status status) CLV_WUR;
 /* Before releasing a kernel the context did not build itself: drops the
  * events and cached limits that refer to it. */
 void clv__forget_kernel(clv_context *ctx, cl_kernel k);
@@ -346,9 +379,12 @@ static inline int clv__pitch(const clv_image *img) { return (int)(img->pitch / i
 /* -D options describing an image's pixel format: "-DDEPTH_U8 -DCN=3". */
 void clv__format_options(char *buf, size_t size, clv_pixel_type type, int channels);
 
-/* Check that img is a valid image of ctx ("name" used in messages). An image
- * with an asynchronous upload in flight is added to the events the op's next
- * kernel launch waits for. */
+/* Check that img is a valid image for ctx ("name" used in messages): made in
+ * ctx or in another context on the same cl_context. An image with pending
+ * work (an asynchronous upload, another context's operation) is added to the
+ * events the op's next kernel launch waits for; so is, for an image of
+ * another context, a marker of everything enqueued on that context's queue
+ * so far, and the image is recorded for clv__op_end. */
 clv_status clv__check_image(clv_context *ctx, const char *op, const char *name,
                             const clv_image *img) CLV_WUR;
 /* src and dst valid, of ctx, distinct, same type and channels. */

@@ -321,16 +321,24 @@ static clv_status check_image_param(clv__report *r, const clv_param_desc *p, con
     /* an output may not be any other image argument (no in-place) */
     for (int j = 0; j < op->nparams; j++) {
         const clv_param_desc *q = &op->params[j];
-        if (q == p || q->type != CLV_PARAM_IMAGE || a[j].v.p != img)
+        if (q == p || q->type != CLV_PARAM_IMAGE || !a[j].v.p ||
+            !clv__images_overlap(a[j].v.p, img))
             continue;
         if ((p->flags & CLV_PARAM_OUTPUT) || (q->flags & CLV_PARAM_OUTPUT)) {
             const clv_param_desc *in = (p->flags & CLV_PARAM_OUTPUT) ? q : p;
             const clv_param_desc *outp = (p->flags & CLV_PARAM_OUTPUT) ? p : q;
             return clv__report_fail(r, CLV_ERROR_INVALID_ARGUMENT,
-                                    "%s and %s are the same image (in-place is not supported)",
+                                    a[j].v.p == img
+                                        ? "%s and %s are the same image (in-place is not "
+                                          "supported)"
+                                        : "%s and %s overlap in one buffer (in-place is not "
+                                          "supported)",
                                     clv__param_word(in), clv__param_word(outp));
         }
     }
+    if ((p->flags & CLV_PARAM_OUTPUT) && img->read_only)
+        return clv__report_fail(r, CLV_ERROR_INVALID_ARGUMENT,
+                                "%s wraps a CL_MEM_READ_ONLY buffer and cannot be written", word);
     if ((p->types && !(p->types & CLV_TYPES(img->type))) ||
         (p->channels && (img->channels < 0 || img->channels > 30 ||
                          !(p->channels & CLV_CHANNELS(img->channels))))) {
@@ -383,9 +391,7 @@ static clv_status check_pyramid_param(clv__report *r, const clv_param_desc *p, c
     const clv_image *l0 = clv_pyramid_level(pyr, 0);
     if (!l0)
         return clv__report_fail(r, CLV_ERROR_INVALID_ARGUMENT, "%s has no levels", word);
-    if (l0->ctx != r->ctx)
-        return clv__report_fail(r, CLV_ERROR_INVALID_ARGUMENT, "%s belongs to another context",
-                                word);
+    /* the same-context rule is clv__check_image's, applied to every level below */
     clv_status s;
     char lw[96];
     snprintf(lw, sizeof lw, "%s level", word);
@@ -544,7 +550,7 @@ clv_status clv__op_run(clv_context *ctx, const clv_op_desc *op, const clv_arg *a
         return CLV_ERROR_INVALID_ARGUMENT;
     }
     clv__op_begin(ctx);
-    return clv__op_exec(ctx, op, a);
+    return clv__op_end(ctx, op->name, clv__op_exec(ctx, op, a));
 }
 
 /* ---- calls by name ---- */
@@ -624,7 +630,7 @@ CLV_API clv_status clv_op_call(clv_context *ctx, const clv_op_desc *op, const cl
     clv_arg a[CLV__MAX_PARAMS];
     clv__report r = {ctx, op, NULL, 0};
     clv_status s = bind(&r, args, nargs, a);
-    return s != CLV_OK ? s : clv__op_exec(ctx, op, a);
+    return clv__op_end(ctx, op->name, s != CLV_OK ? s : clv__op_exec(ctx, op, a));
 }
 
 CLV_API clv_status clv_op_check(clv_context *ctx, const clv_op_desc *op, const clv_arg *args,
