@@ -58,6 +58,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <clvision/cl_interop.h>
+
 #include "testutil.h"
 
 static int passed = 0;
@@ -297,6 +299,38 @@ static const row rows[] = {
     CTXF("clv_debug_limit_max_alloc", "0 bytes", E_ARG, "bytes", .i0 = 1),
     GOOD("clv_debug_limit_max_alloc", "UINT64_MAX never raises the limit", .i0 = 2),
     VAL("clv_debug_sha256", "FIPS 180-2 vector \"abc\""),
+
+    /* ---- cl_interop.h ---- */
+    CRF("clv_context_create_cl", "NULL cl_context", E_ARG, "cl_context", .i0 = 0),
+    CRF("clv_context_create_cl", "NULL device", E_ARG, "device", .i0 = 1),
+    CRF("clv_context_create_cl", "NULL out", E_ARG, "out", .i0 = 2),
+    CRF("clv_context_create_cl", "options.device set", E_ARG, "options.device", .i0 = 3),
+    CRF("clv_context_create_cl", "options.cache = 2", E_ARG, "cache", .i0 = 4),
+    CRF("clv_context_create_cl", "profiling asked of a queue without it", E_ARG,
+        "CL_QUEUE_PROFILING_ENABLE", .i0 = 5),
+    CRF("clv_context_create_cl", "queue of another cl_context", E_ARG, "another cl_context",
+        .i0 = 6),
+    GOOD("clv_context_create_cl", "a context's own cl_context, device and queue", .i0 = 7),
+    GOOD("clv_context_create_cl", "queue NULL: clvision makes one", .i0 = 8),
+    VAL("clv_context_cl_context", "NULL for NULL, the context's otherwise"),
+    VAL("clv_context_cl_device", "NULL for NULL, the context's otherwise"),
+    VAL("clv_context_cl_queue", "NULL for NULL, the context's otherwise"),
+    BARE("clv_image_wrap_buffer", "NULL context", E_ARG, .flags = F_NOCTX, .i0 = 0),
+    CTXF("clv_image_wrap_buffer", "NULL out", E_ARG, "out", .i0 = 0, .flags = F_NULLP),
+    CTXF("clv_image_wrap_buffer", "NULL buffer", E_ARG, "buffer is NULL", .i0 = 1),
+    CTXF("clv_image_wrap_buffer", "buffer one row too small", E_ARG, "too small", .i0 = 2),
+    CTXF("clv_image_wrap_buffer", "pitch shorter than a row", E_ARG, "shorter", .i0 = 3),
+    CTXF("clv_image_wrap_buffer", "pitch 96", E_ARG, "multiple of 64", .i0 = 4),
+    CTXF("clv_image_wrap_buffer", "pitch SIZE_MAX - 63", E_ARG, "CLV_MAX_PITCH", .i0 = 5),
+    CTXF("clv_image_wrap_buffer", "offset 32", E_ARG, "misaligned", .i0 = 6),
+    CTXF("clv_image_wrap_buffer", "offset SIZE_MAX - 63", E_ARG, "overflow", .i0 = 7),
+    CTXF("clv_image_wrap_buffer", "buffer of another cl_context", E_ARG, "another cl_context",
+         .i0 = 8),
+    CTXF("clv_image_wrap_buffer", "0x0", E_ARG, "size", .i0 = 9),
+    CTXF("clv_image_wrap_buffer", "pixel type 99", E_ARG, "type", .i0 = 10),
+    GOOD("clv_image_wrap_buffer", "an image's own buffer, pitch 0", .i0 = 11),
+    VAL("clv_image_cl_mem", "NULL for NULL, the buffer otherwise"),
+    VAL("clv_image_offset", "0 for NULL and for clvision's images"),
 
     /* ---- image.h ---- */
     VAL("clv_pixel_type_size", "1, 2, 4; 0 for unknown types"),
@@ -2117,6 +2151,102 @@ static long h_param_rule(const row *r)
     return one[0] == '\0' && strcmp(m, "0 or odd in 1..255") == 0;
 }
 
+static long h_context_create_cl(const row *r)
+{
+    clv_context_options o = clv_context_options_default();
+    cl_context cl = clv_context_cl_context(F.ctx);
+    cl_device_id dev = clv_context_cl_device(F.ctx);
+    cl_command_queue q = r->i0 == 8 ? NULL : clv_context_cl_queue(F.ctx);
+    if (r->i0 == 0)
+        cl = NULL;
+    if (r->i0 == 1)
+        dev = NULL;
+    if (r->i0 == 3)
+        o.device = "cpu";
+    if (r->i0 == 4)
+        o.cache = 2;
+    if (r->i0 == 5)
+        o.profiling = 1; /* the fixture's queue has no profiling */
+    if (r->i0 == 6)
+        q = clv_context_cl_queue(F.ctx2);
+    clv_context *c = F.ctx; /* must become NULL on failure */
+    clv_status s = clv_context_create_cl(cl, dev, q, &o, r->i0 == 2 ? NULL : &c);
+    if (r->i0 != 2) {
+        if (s != CLV_OK)
+            T(c == NULL, "clv_context_create_cl: *out not NULL after a failure");
+        else
+            clv_context_release(c);
+    }
+    return s;
+}
+
+static long h_cl_context(const row *r)
+{
+    (void)r;
+    return clv_context_cl_context(NULL) == NULL && clv_context_cl_context(F.ctx) != NULL &&
+           clv_context_cl_context(F.ctx) != clv_context_cl_context(F.ctx2);
+}
+
+static long h_cl_device(const row *r)
+{
+    (void)r;
+    return clv_context_cl_device(NULL) == NULL && clv_context_cl_device(F.ctx) != NULL;
+}
+
+static long h_cl_queue(const row *r)
+{
+    (void)r;
+    return clv_context_cl_queue(NULL) == NULL && clv_context_cl_queue(F.ctx) != NULL;
+}
+
+/* Over I_U8's buffer (W x H u8, pitch 64: 64 * H bytes). */
+static long h_wrap_buffer(const row *r)
+{
+    cl_mem m = clv_image_cl_mem(F.im[I_U8]);
+    size_t offset = 0, pitch = 64;
+    int w = W, h = H, cn = 1, type = CLV_U8;
+    switch (r->i0) {
+    case 1: m = NULL; break;
+    case 2: h = H + 1; break;
+    case 3: w = 40; cn = 2; break;
+    case 4: pitch = 96; break;
+    case 5: pitch = SIZE_MAX - 63; break;
+    case 6: offset = 32; break;
+    case 7: offset = SIZE_MAX - 63; break;
+    case 8: m = clv_image_cl_mem(F.im[I_OTHER]); break;
+    case 9: w = h = 0; break;
+    case 10: type = 99; break;
+    case 11: pitch = 0; break;
+    }
+    clv_image *img = F.im[I_U8]; /* must become NULL on failure */
+    clv_status s = clv_image_wrap_buffer(CTX(r), m, offset, w, h, cn, (clv_pixel_type)type, pitch,
+                                         nullp(r) ? NULL : &img);
+    if (!nullp(r)) {
+        if (s != CLV_OK)
+            T(img == NULL, "clv_image_wrap_buffer: *out not NULL after a failure");
+        else {
+            T(clv_image_cl_mem(img) == m && clv_image_pitch(img) == 64 &&
+                  clv_image_offset(img) == 0,
+              "clv_image_wrap_buffer: getters of the wrap");
+            clv_image_release(img);
+        }
+    }
+    return s;
+}
+
+static long h_cl_mem(const row *r)
+{
+    (void)r;
+    return clv_image_cl_mem(NULL) == NULL && clv_image_cl_mem(F.im[I_U8]) != NULL &&
+           clv_image_cl_mem(F.im[I_U8]) != clv_image_cl_mem(F.im[I_U8B]);
+}
+
+static long h_offset(const row *r)
+{
+    (void)r;
+    return clv_image_offset(NULL) == 0 && clv_image_offset(F.im[I_U8]) == 0;
+}
+
 /* Every public function: name and handler. The handler calls it, so a
  * function that disappears or changes its signature breaks the build. */
 static const struct api {
@@ -2155,6 +2285,13 @@ static const struct api {
     {"clv_debug_run_test_kernel", h_run_test_kernel},
     {"clv_debug_limit_max_alloc", h_limit_max_alloc},
     {"clv_debug_sha256", h_sha256},
+    {"clv_context_create_cl", h_context_create_cl},
+    {"clv_context_cl_context", h_cl_context},
+    {"clv_context_cl_device", h_cl_device},
+    {"clv_context_cl_queue", h_cl_queue},
+    {"clv_image_wrap_buffer", h_wrap_buffer},
+    {"clv_image_cl_mem", h_cl_mem},
+    {"clv_image_offset", h_offset},
     {"clv_pixel_type_size", h_type_size},
     {"clv_pixel_type_name", h_type_name},
     {"clv_image_create", h_image_create},
