@@ -271,18 +271,18 @@ clv_status clv__op_end(clv_context *ctx, const char *op, clv_status status)
     for (size_t i = 0; i < ctx->nforeign; i++) {
         clv_image *img = ctx->foreign[i];
         cl_event after = NULL;
+        const char *call = "clEnqueueMarkerWithWaitList(end of op)";
         cl_int err = clEnqueueMarkerWithWaitList(ctx->queue, 0, NULL, &after);
         if (err == CL_SUCCESS) {
+            call = "clFlush(end of op)";
             err = clFlush(ctx->queue);
             if (err != CL_SUCCESS)
                 clv__release_event(after);
         }
         if (err != CL_SUCCESS) {
-            /* the image is left waiting for nothing of this op: say so */
+            /* the image's owner would not wait for this op: say so */
             ctx->nforeign = 0;
-            return status != CLV_OK ? status
-                                    : clv__fail_cl(ctx, err, op,
-                                                   "clEnqueueMarkerWithWaitList(end of op)");
+            return status != CLV_OK ? status : clv__fail_cl(ctx, err, op, call);
         }
         clv__release_event(img->pending);
         img->pending = after;

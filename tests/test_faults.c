@@ -17,6 +17,8 @@
 #include <math.h>
 #include <string.h>
 
+#include <clvision/cl_interop.h>
+
 #include "testutil.h"
 
 #define W 61
@@ -328,15 +330,106 @@ out:
     return st;
 }
 
+/* Where a failing step of an operation puts its message when it is not the
+ * context's last error: another context's (msg_ctx), or the creation
+ * message (msg_create). Set by the step, reset by run_one. */
+static clv_context *msg_ctx;
+static int msg_create;
+static char msg_saved[4096]; /* msg_ctx's message, saved before it is released */
+
+/* cl_interop.h: a second clvision context adopting the first one's
+ * cl_context and device (its own queue), an application buffer (made with
+ * plain OpenCL, neither counted nor failed) wrapped on it at an offset (a
+ * sub-buffer) with a pitch of its own; a box filter on the first context
+ * from that wrap (an image of another context: markers on both queues), a
+ * pyramid from it (the level-0 copy by rows), and a box filter on the second
+ * context into the first one's image, downloaded by the first. */
+static struct {
+    clv_context *c2;
+    clv_image *wrap, *d1, *d2;
+    clv_pyramid *pyr;
+    cl_mem buf;
+} io;
+static uint64_t c2_cache_events; /* cache_rejected + cache_write_failures of io.c2 */
+
+/* Releases (clv_*_release wait for pending work and cannot report a failed
+ * wait: done by run_one with injection off, as it releases ctx). */
+static void interop_cleanup(void)
+{
+    clv_pyramid_release(io.pyr);
+    clv_image_release(io.wrap);
+    clv_image_release(io.d1);
+    clv_image_release(io.d2);
+    clv_context_release(io.c2);
+    if (io.buf)
+        REQUIRE(clReleaseMemObject(io.buf) == CL_SUCCESS, "clReleaseMemObject");
+    memset(&io, 0, sizeof io);
+}
+
+static clv_status op_interop(clv_context *ctx, outbuf *o)
+{
+    clv_status st = CLV_OK;
+    cl_context cl = clv_context_cl_context(ctx);
+    cl_device_id dev = clv_context_cl_device(ctx);
+    cl_uint bits = 0;
+    if (clGetDeviceInfo(dev, CL_DEVICE_MEM_BASE_ADDR_ALIGN, sizeof bits, &bits, NULL) != CL_SUCCESS)
+        return CLV_ERROR_OPENCL;
+    const size_t off = (bits / 8 + 63) / 64 * 64, pitch = 128;
+    const size_t bytes = off + (size_t)H * pitch;
+    unsigned char *host = calloc(1, bytes);
+    if (!host)
+        return CLV_ERROR_OUT_OF_MEMORY;
+    for (int y = 0; y < H; y++)
+        for (int x = 0; x < W; x++)
+            host[off + (size_t)y * pitch + (size_t)x] = (unsigned char)pattern(x, y, 0, 0);
+    cl_int err;
+    io.buf = clCreateBuffer(cl, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, bytes, host, &err);
+    free(host);
+    if (err != CL_SUCCESS) {
+        io.buf = NULL;
+        return CLV_ERROR_OPENCL;
+    }
+    msg_create = 1;
+    TRY(clv_context_create_cl(cl, dev, NULL, NULL, &io.c2));
+    msg_create = 0;
+    msg_ctx = io.c2;
+    TRY(clv_image_wrap_buffer(io.c2, io.buf, off, W, H, 1, CLV_U8, pitch, &io.wrap));
+    msg_ctx = NULL;
+    TRY(clv_image_create(ctx, W, H, 1, CLV_U8, &io.d1));
+    TRY(clv_image_create(ctx, W, H, 1, CLV_U8, &io.d2));
+    TRY(clv_box_filter(ctx, io.wrap, io.d1, 5, 3, CLV_BORDER_REFLECT101));
+    TRY(clv_pyramid_create(ctx, W, H, 1, CLV_U8, 2, 0.5, &io.pyr));
+    TRY(clv_pyramid_build(ctx, io.pyr, io.wrap));
+    msg_ctx = io.c2;
+    TRY(clv_box_filter(io.c2, io.wrap, io.d2, 3, 3, CLV_BORDER_REPLICATE));
+    msg_ctx = NULL;
+    TRY(grab(io.d1, o));
+    TRY(grab(io.d2, o));
+    TRY(grab(clv_pyramid_level(io.pyr, 1), o));
+out:
+    if (st != CLV_OK && msg_ctx)
+        snprintf(msg_saved, sizeof msg_saved, "%s", clv_last_error(msg_ctx));
+    if (io.c2) {
+        clv_context_stats cs;
+        if (clv_context_get_stats(io.c2, &cs) == CLV_OK)
+            c2_cache_events += cs.cache_rejected + cs.cache_write_failures;
+    }
+    return st;
+}
+
 typedef clv_status (*op_fn)(clv_context *ctx, outbuf *o);
 static const struct {
     const char *name;
     op_fn fn;
+    void (*cleanup)(void); /* releases deferred until injection is off, or NULL */
 } ops[] = {
-    {"upload", op_upload},       {"transpose", op_transpose}, {"resize", op_resize},
-    {"box", op_box},             {"gaussian", op_gaussian},   {"bilateral", op_bilateral},
-    {"grid", op_grid},           {"tonemap", op_tonemap},     {"pyramid", op_pyramid},
-    {"corners", op_corners},     {"lk", op_lk},               {"farneback", op_farneback},
+    {"upload", op_upload, NULL},       {"transpose", op_transpose, NULL},
+    {"resize", op_resize, NULL},       {"box", op_box, NULL},
+    {"gaussian", op_gaussian, NULL},   {"bilateral", op_bilateral, NULL},
+    {"grid", op_grid, NULL},           {"tonemap", op_tonemap, NULL},
+    {"pyramid", op_pyramid, NULL},     {"corners", op_corners, NULL},
+    {"lk", op_lk, NULL},               {"farneback", op_farneback, NULL},
+    {"interop", op_interop, interop_cleanup},
 };
 
 static long points_total, points_failed_create, points_failed_op, points_absorbed;
@@ -367,21 +460,35 @@ static uint64_t run_one(const clv_context_options *opts, int op, uint64_t n, con
         return clv_debug_cl_calls() - base;
     }
     res->len = 0;
+    msg_ctx = NULL;
+    msg_create = 0;
+    c2_cache_events = 0;
     st = ops[op].fn(ctx, res);
     uint64_t used = clv_debug_cl_calls() - base;
     inj = clv_debug_injected_call();
     REQUIRE(clv_debug_fail_at(0) == CLV_OK, "off");
+    if (ops[op].cleanup)
+        ops[op].cleanup();
     if (st != CLV_OK) {
+        /* the step that failed may have left its message elsewhere (and
+         * released that context since: msg_ctx is then only compared) */
+        const char *m = msg_create ? clv_context_create_error()
+                        : msg_ctx  ? msg_saved
+                                   : clv_last_error(ctx);
         points_failed_op++;
-        CHECK(*inj, "%s: failed without an injected fault: %s", name, clv_last_error(ctx));
-        CHECK(*inj && strstr(clv_last_error(ctx), inj),
+        CHECK(*inj, "%s: failed without an injected fault: %s", name, m);
+        CHECK(*inj && strstr(m, inj),
               "%s: fault %llu in %s: status %s, message does not name the call: %s", name,
-              (unsigned long long)n, inj, clv_status_string(st), clv_last_error(ctx));
+              (unsigned long long)n, inj, clv_status_string(st), m);
+        msg_ctx = NULL;
+        msg_create = 0;
         /* the context stays usable */
         res->len = 0;
         st = ops[op].fn(ctx, res);
         CHECK(st == CLV_OK, "%s: fault %llu in %s: next run fails: %s: %s", name,
               (unsigned long long)n, inj, clv_status_string(st), clv_last_error(ctx));
+        if (ops[op].cleanup)
+            ops[op].cleanup();
     } else if (*inj) {
         points_absorbed++;
         /* A fault that changes nothing the caller can see is allowed only
@@ -393,7 +500,8 @@ static uint64_t run_one(const clv_context_options *opts, int op, uint64_t n, con
         int cache_call = strcmp(inj, "clCreateProgramWithBinary") == 0 ||
                          strcmp(inj, "clBuildProgram") == 0 ||
                          strcmp(inj, "clGetProgramInfo") == 0;
-        CHECK(cache_call && (s.cache_rejected > 0 || s.cache_write_failures > 0),
+        CHECK(cache_call && (s.cache_rejected > 0 || s.cache_write_failures > 0 ||
+                             c2_cache_events > 0),
               "%s: fault %llu in %s was swallowed (status OK)", name, (unsigned long long)n,
               inj);
     }
