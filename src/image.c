@@ -54,10 +54,9 @@ static clv_status check_geometry(clv_context *ctx, const char *op, int width, in
     return CLV_OK;
 }
 
-CLV_API clv_status clv_image_create(clv_context *ctx, int width, int height, int channels,
-                                    clv_pixel_type type, clv_image **out)
+static clv_status create_image(clv_context *ctx, const char *op, int width, int height,
+                               int channels, clv_pixel_type type, clv_image **out)
 {
-    const char *op = "image_create";
     clv_status status = check_geometry(ctx, op, width, height, channels, type, out);
     if (status != CLV_OK)
         return status;
@@ -95,14 +94,46 @@ CLV_API clv_status clv_image_create(clv_context *ctx, int width, int height, int
     img->pitch = pitch;
     img->root = img->mem;
     img->span = bytes;
+    img->touch = pitch;
     *out = img;
     return CLV_OK;
 }
 
-CLV_API void clv_image_release(clv_image *img)
+CLV_API clv_status clv_image_create(clv_context *ctx, int width, int height, int channels,
+                                    clv_pixel_type type, clv_image **out)
 {
-    if (!img)
-        return;
+    return create_image(ctx, "image_create", width, height, channels, type, out);
+}
+
+clv_status clv__image_like(clv_context *ctx, const char *op, const clv_image *like,
+                           clv_image **out)
+{
+    return create_image(ctx, op, like->width, like->height, like->channels, like->type, out);
+}
+
+clv_status clv__copy_pixels(clv_context *ctx, const char *op, const clv_image *from,
+                            const clv_image *to)
+{
+    /* Root buffers at byte offsets: PoCL 3.1 crashes in a rectangular copy
+     * from or to a sub-buffer. The first command of the op takes the waits
+     * a kernel launch would (the queue is in order for the rest). */
+    const size_t forigin[3] = {from->root_off, 0, 0};
+    const size_t torigin[3] = {to->root_off, 0, 0};
+    const size_t region[3] = {from->row_bytes, (size_t)from->height, 1};
+    cl_int err = clEnqueueCopyBufferRect(ctx->queue, from->root, to->root, forigin, torigin,
+                                         region, from->pitch, 0, to->pitch, 0,
+                                         (cl_uint)ctx->nwaits, ctx->nwaits ? ctx->waits : NULL,
+                                         NULL);
+    if (err != CL_SUCCESS)
+        return clv__fail_cl(ctx, err, op, "clEnqueueCopyBufferRect(view)");
+    for (size_t i = 0; i < ctx->nwaits; i++)
+        clv__release_event(ctx->waits[i]);
+    ctx->nwaits = 0;
+    return CLV_OK;
+}
+
+static void free_image(clv_image *img)
+{
     if (img->pending) {
         (void)clWaitForEvents(1, &img->pending); /* the caller's host memory is in use */
         clv__release_event(img->pending);
@@ -110,6 +141,27 @@ CLV_API void clv_image_release(clv_image *img)
     clv__release_mem(img->mem);
     clv__release_mem(img->app_mem); /* clvision's retain only */
     free(img);
+}
+
+/* Images and views may be released in any order: an image whose views
+ * still live is only marked, and freed with its last view. */
+CLV_API void clv_image_release(clv_image *img)
+{
+    if (!img)
+        return;
+    if (img->base) {
+        clv_image *base = img->base;
+        clv__release_mem(img->mem); /* the view's sub-buffer or retain, if any */
+        free(img);
+        if (--base->views == 0 && base->released)
+            free_image(base);
+        return;
+    }
+    if (img->views > 0) {
+        img->released = 1;
+        return;
+    }
+    free_image(img);
 }
 
 CLV_API int clv_image_width(const clv_image *img) { return img ? img->width : 0; }
@@ -154,21 +206,24 @@ static clv_status transfer(const clv_image *cimg, void *host, size_t host_stride
     if (!cimg)
         return CLV_ERROR_INVALID_ARGUMENT;
     clv_context *ctx = cimg->ctx;
-    clv_status settled = settle((clv_image *)cimg, op);
+    clv_status settled = settle(clv__owner(cimg), op);
     if (settled != CLV_OK)
         return settled;
     clv__clear_error(ctx); /* not an operation: the last op's timing stays readable */
     clv_status status = check_host(cimg, op, host, &host_stride);
     if (status != CLV_OK)
         return status;
+    /* The root buffer at the image's byte offset: one path for images,
+     * wraps and views (of any origin). */
+    size_t borigin[3] = {cimg->root_off, 0, 0};
     size_t origin[3] = {0, 0, 0};
     size_t region[3] = {cimg->row_bytes, (size_t)cimg->height, 1};
     cl_int err;
     if (upload)
-        err = clEnqueueWriteBufferRect(ctx->queue, cimg->mem, CL_TRUE, origin, origin, region,
+        err = clEnqueueWriteBufferRect(ctx->queue, cimg->root, CL_TRUE, borigin, origin, region,
                                        cimg->pitch, 0, host_stride, 0, host, 0, NULL, NULL);
     else
-        err = clEnqueueReadBufferRect(ctx->queue, cimg->mem, CL_TRUE, origin, origin, region,
+        err = clEnqueueReadBufferRect(ctx->queue, cimg->root, CL_TRUE, borigin, origin, region,
                                       cimg->pitch, 0, host_stride, 0, host, 0, NULL, NULL);
     if (err != CL_SUCCESS)
         return clv__fail_cl(ctx, err, op,
@@ -213,8 +268,9 @@ static clv_status add_wait(clv_context *ctx, const char *op, cl_event ev)
 /* An image of another context on ctx's cl_context: the op waits for what
  * that context enqueued so far (a marker of its queue), and the image is
  * recorded so that clv__op_end makes the owner wait for this op. */
-static clv_status adopt_foreign(clv_context *ctx, const char *op, const clv_image *img)
+static clv_status adopt_foreign(clv_context *ctx, const char *op, const clv_image *view)
 {
+    const clv_image *img = clv__owner(view);
     for (size_t i = 0; i < ctx->nforeign; i++)
         if (ctx->foreign[i] == img)
             return CLV_OK;
@@ -250,11 +306,12 @@ clv_status clv__check_image(clv_context *ctx, const char *op, const char *name,
     if (img->ctx != ctx && img->ctx->cl != ctx->cl)
         return clv__fail(ctx, CLV_ERROR_INVALID_ARGUMENT, op,
                          "%s image belongs to another context (of another cl_context)", name);
-    if (img->pending) {
-        cl_int err = clRetainEvent(img->pending);
+    const clv_image *own = clv__owner(img);
+    if (own->pending) {
+        cl_int err = clRetainEvent(own->pending);
         if (err != CL_SUCCESS)
             return clv__fail_cl(ctx, err, op, "clRetainEvent(upload)");
-        clv_status status = add_wait(ctx, op, img->pending);
+        clv_status status = add_wait(ctx, op, own->pending);
         if (status != CLV_OK)
             return status;
     }
@@ -308,7 +365,7 @@ CLV_API clv_status clv_image_wait(clv_image *img)
 {
     if (!img)
         return CLV_ERROR_INVALID_ARGUMENT;
-    return settle(img, "image_wait");
+    return settle(clv__owner(img), "image_wait");
 }
 
 CLV_API clv_status clv_image_upload_async(clv_image *img, const void *host, size_t host_stride)
@@ -321,7 +378,8 @@ CLV_API clv_status clv_image_upload_async(clv_image *img, const void *host, size
     clv_status status = check_host(img, op, host, &host_stride);
     if (status != CLV_OK)
         return status;
-    status = settle(img, op); /* one upload in flight per image */
+    clv_image *own = clv__owner(img); /* a view's upload is its image's pending work */
+    status = settle(own, op); /* one upload in flight per image */
     if (status != CLV_OK)
         return status;
     cl_int err;
@@ -343,14 +401,15 @@ CLV_API clv_status clv_image_upload_async(clv_image *img, const void *host, size
         clv__release_event(before);
         return clv__fail_cl(ctx, err, op, "clFlush");
     }
+    size_t borigin[3] = {img->root_off, 0, 0};
     size_t origin[3] = {0, 0, 0};
     size_t region[3] = {img->row_bytes, (size_t)img->height, 1};
-    err = clEnqueueWriteBufferRect(ctx->transfer, img->mem, CL_FALSE, origin, origin, region,
+    err = clEnqueueWriteBufferRect(ctx->transfer, img->root, CL_FALSE, borigin, origin, region,
                                    img->pitch, 0, host_stride, 0, host, 1, &before,
-                                   &img->pending);
+                                   &own->pending);
     clv__release_event(before);
     if (err != CL_SUCCESS) {
-        img->pending = NULL;
+        own->pending = NULL;
         return clv__fail_cl(ctx, err, op, "clEnqueueWriteBufferRect(async)");
     }
     err = clFlush(ctx->transfer);
@@ -365,9 +424,12 @@ clv_status clv__check_pair(clv_context *ctx, const char *op, const clv_image *sr
     clv_status status = CLV_OK;
     CLV_TRY(clv__check_image(ctx, op, "source", src));
     CLV_TRY(clv__check_image(ctx, op, "destination", dst));
-    if (src == dst)
+    if (clv__images_overlap(src, dst))
         return clv__fail(ctx, CLV_ERROR_INVALID_ARGUMENT, op,
-                         "source and destination are the same image (in-place is not supported)");
+                         src == dst ? "source and destination are the same image (in-place is "
+                                      "not supported)"
+                                    : "source and destination overlap in one buffer (in-place "
+                                      "is not supported)");
     if (src->type != dst->type)
         return clv__fail(ctx, CLV_ERROR_INVALID_ARGUMENT, op,
                          "source is %s but destination is %s", clv_pixel_type_name(src->type),
@@ -487,6 +549,7 @@ CLV_API clv_status clv_image_wrap_buffer(clv_context *ctx, cl_mem buffer, size_t
     img->root = parent ? parent : buffer;
     img->root_off = moff + offset;
     img->span = span;
+    img->touch = row_padded;
     err = clRetainMemObject(buffer);
     if (err != CL_SUCCESS) {
         status = clv__fail_cl(ctx, err, op, "clRetainMemObject");
@@ -524,7 +587,108 @@ CLV_API cl_mem clv_image_cl_mem(const clv_image *img)
 {
     if (!img)
         return NULL;
-    return img->app_mem ? img->app_mem : img->mem;
+    const clv_image *own = clv__owner(img);
+    return own->app_mem ? own->app_mem : own->mem;
 }
 
-CLV_API size_t clv_image_offset(const clv_image *img) { return img ? img->offset : 0; }
+CLV_API size_t clv_image_offset(const clv_image *img)
+{
+    return img ? clv__owner(img)->offset + img->view_off : 0;
+}
+
+/* ---- views ---- */
+
+CLV_API clv_status clv_image_view(const clv_image *src, int x, int y, int width, int height,
+                                  clv_image **out)
+{
+    const char *op = "image_view";
+    if (out)
+        *out = NULL;
+    if (!src)
+        return CLV_ERROR_INVALID_ARGUMENT; /* no context to hold a message */
+    clv_context *ctx = src->ctx;
+    if (!out)
+        return clv__fail(ctx, CLV_ERROR_INVALID_ARGUMENT, op, "out is NULL");
+    if (x < 0 || y < 0)
+        return clv__fail(ctx, CLV_ERROR_INVALID_ARGUMENT, op, "origin (%d, %d) is negative", x,
+                         y);
+    if (width < 1 || height < 1)
+        return clv__fail(ctx, CLV_ERROR_INVALID_ARGUMENT, op, "size %dx%d is empty", width,
+                         height);
+    /* all four are ints in [0, INT_MAX]: the sums fit in long long */
+    if ((long long)x + width > src->width || (long long)y + height > src->height)
+        return clv__fail(ctx, CLV_ERROR_INVALID_ARGUMENT, op,
+                         "rectangle %dx%d at (%d, %d) leaves the %dx%d image", width, height, x,
+                         y, src->width, src->height);
+    clv_image *base = clv__owner(src);
+    const size_t px = (size_t)src->channels * src->elem_size;
+    clv_image *v = calloc(1, sizeof *v);
+    if (!v)
+        return clv__fail(ctx, CLV_ERROR_OUT_OF_MEMORY, op, "out of host memory");
+    v->ctx = base->ctx;
+    v->width = width;
+    v->height = height;
+    v->channels = src->channels;
+    v->type = src->type;
+    v->elem_size = src->elem_size;
+    v->row_bytes = (size_t)width * px;
+    v->pitch = src->pitch;
+    v->read_only = src->read_only;
+    v->base = base;
+    v->view_off = src->view_off + (size_t)y * src->pitch + (size_t)x * px;
+    v->root = base->root;
+    v->root_off = base->root_off + v->view_off;
+    v->span = ((size_t)height - 1) * v->pitch + v->row_bytes;
+    v->touch = v->row_bytes;
+
+    clv_status status = CLV_OK;
+    /* Direct when kernels can address the view from byte 0 of a buffer and
+     * its rows end where base's do (every base row byte up to the 64-byte
+     * boundary is then the view's, as vector kernels need): whole rows of
+     * base at an offset the device can start a sub-buffer at. Otherwise
+     * staged (mem NULL). */
+    int direct = v->view_off % v->pitch == 0 && width == base->width;
+    cl_int err;
+    if (direct && v->root_off != 0) {
+        cl_uint align_bits = 0;
+        err = clGetDeviceInfo(ctx->device, CL_DEVICE_MEM_BASE_ADDR_ALIGN, sizeof align_bits,
+                              &align_bits, NULL);
+        if (err != CL_SUCCESS) {
+            status = clv__fail_cl(ctx, err, op, "clGetDeviceInfo(CL_DEVICE_MEM_BASE_ADDR_ALIGN)");
+            goto out;
+        }
+        const size_t align = align_bits / 8 ? align_bits / 8 : 1;
+        direct = v->root_off % align == 0;
+    }
+    if (direct) {
+        v->touch = base->touch;
+        v->span = ((size_t)height - 1) * v->pitch + base->touch;
+        if (v->view_off == 0 && height == base->height) {
+            err = clRetainMemObject(base->mem);
+            if (err != CL_SUCCESS) {
+                status = clv__fail_cl(ctx, err, op, "clRetainMemObject");
+                goto out;
+            }
+            v->mem = base->mem;
+        } else {
+            cl_buffer_region region = {v->root_off, v->span};
+            v->mem = clCreateSubBuffer(v->root, 0, CL_BUFFER_CREATE_TYPE_REGION, &region, &err);
+            if (err != CL_SUCCESS) {
+                v->mem = NULL;
+                status = clv__fail_cl(ctx, err, op, "clCreateSubBuffer");
+                goto out;
+            }
+        }
+    } else {
+        v->staged = 1;
+    }
+    base->views++;
+    *out = v;
+    v = NULL;
+out:
+    if (v) {
+        clv__release_mem(v->mem);
+        free(v);
+    }
+    return status;
+}

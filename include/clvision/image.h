@@ -83,6 +83,52 @@ CLV_API clv_status clv_image_wait(clv_image *img);
  * Waits for the operations that write the image. */
 CLV_API clv_status clv_image_download(const clv_image *img, void *host, size_t host_stride);
 
+/* A view: the width x height rectangle of src at pixel (x, y), as an image
+ * that shares src's memory (no copy). Writing the view writes those pixels
+ * of src, and nothing else of it.
+ *
+ * Rules:
+ *   - x, y >= 0, width, height >= 1 and the rectangle inside src; src may
+ *     itself be a view (the view is then of src's image, offsets added).
+ *   - Every operation takes views as inputs and outputs, and every image
+ *     function takes them (upload, download, wait, pitch, cl_interop.h's
+ *     getters: a view's cl_mem is its image's buffer, its offset the byte
+ *     offset of the view's pixel (0, 0), its pitch the image's).
+ *   - Borders act at the view's edges: an operation on a view computes what
+ *     it computes on a copy of the rectangle alone, never reading the pixels
+ *     around it (OpenCV's BORDER_ISOLATED).
+ *   - Overlap: views whose rectangles share a pixel (a view and its image,
+ *     two views that intersect) are the same memory for the no-in-place
+ *     rule of operations (CLV_ERROR_INVALID_ARGUMENT); disjoint views of one
+ *     image are distinct images (one may be the source and the other the
+ *     destination of an operation).
+ *   - Cost: a view made of whole rows of its image (x 0 and width the
+ *     image's) whose first byte the device can start a sub-buffer at
+ *     (CL_DEVICE_MEM_BASE_ADDR_ALIGN) is passed to kernels as it is, a
+ *     sub-buffer (or the image's own buffer for the whole image). Any other
+ *     view is staged: each operation copies it to a packed image on the
+ *     device first (inputs and outputs: an operation that leaves some
+ *     output pixels alone leaves them as they were) and copies outputs
+ *     back, a device-side rectangular copy each way, in the operation's
+ *     queue order; nothing goes through host memory and nothing waits.
+ *     (clvision's kernels address pixel (0, 0) at byte 0 and start rows on
+ *     64-byte boundaries; an arbitrary origin breaks both.)
+ *   - Lifetime: the view keeps src's memory alive. Views and their images
+ *     may be released in any order, but all before their context.
+ *   - A view of a CL_MEM_READ_ONLY wrap (cl_interop.h) is an input only, as
+ *     the wrap is.
+ *   - Ordering: a view's pending work is its image's: an asynchronous upload
+ *     into the image is waited for by operations on its views and the other
+ *     way round, and clv_image_wait() on either waits for both.
+ * Thread-safety: as for the image (one thread at a time per context).
+ *
+ * On failure *out is NULL. Returns CLV_OK, CLV_ERROR_INVALID_ARGUMENT (src
+ * or out NULL, no message without src; a rectangle that is empty, negative
+ * or leaves src), CLV_ERROR_OPENCL (a device query or clCreateSubBuffer
+ * failed), CLV_ERROR_OUT_OF_MEMORY. */
+CLV_API clv_status clv_image_view(const clv_image *src, int x, int y, int width, int height,
+                                  clv_image **out);
+
 #ifdef __cplusplus
 }
 #endif

@@ -188,18 +188,51 @@ struct clv_image {
     cl_mem app_mem;
     size_t offset;
     int read_only;     /* over a CL_MEM_READ_ONLY buffer: never an output */
-    /* For overlap tests: the buffer that is no sub-buffer under mem, the
-     * byte range [root_off, root_off + span) the image may touch in it. */
+    /* The buffer that is no sub-buffer under mem, pixel (0, 0)'s byte offset
+     * root_off in it, and what an operation may touch there: the byte range
+     * [root_off, root_off + span), and of each row `touch` bytes from its
+     * start (the overlap test, clv__images_overlap). Transfers and the
+     * copies of staged views address root directly. */
     cl_mem root;
-    size_t root_off, span;
+    size_t root_off, span, touch;
+    /* Views (clv_image_view): base is the image that owns the memory
+     * (never itself a view; one reference of its `views` count), view_off
+     * the bytes from base's pixel (0, 0) to the view's. A view's pending
+     * work, foreign-context ordering and host transfers are base's. mem is
+     * a sub-buffer (or base's mem retained) when the view can be addressed
+     * from byte 0 like any image ("direct"), NULL when it is staged: every
+     * operation runs on packed copies (clv__op_exec). */
+    clv_image *base;
+    size_t view_off;
+    int staged;
+    int views;    /* images: views alive on this one */
+    int released; /* images: clv_image_release was called while views lived */
 };
 
-/* 1 when a and b may touch the same bytes (the same image, or wraps of
- * overlapping parts of one buffer). */
+/* The image that owns img's memory, pending work and context ordering. */
+static inline clv_image *clv__owner(const clv_image *img)
+{
+    return img->base ? img->base : (clv_image *)img;
+}
+
+/* 1 when a and b may touch the same bytes: the same image, or images over
+ * one buffer whose row rectangles (same pitch) or, failing that, byte
+ * ranges intersect. Disjoint views of one image are distinct. */
 static inline int clv__images_overlap(const clv_image *a, const clv_image *b)
 {
-    return a == b || (a->root == b->root && a->root_off < b->root_off + b->span &&
-                      b->root_off < a->root_off + a->span);
+    if (a == b)
+        return 1;
+    if (a->root != b->root)
+        return 0;
+    if (a->pitch == b->pitch) {
+        const size_t p = a->pitch;
+        const size_t ra = a->root_off / p, ca = a->root_off % p;
+        const size_t rb = b->root_off / p, cb = b->root_off % p;
+        if (ca + a->touch <= p && cb + b->touch <= p)
+            return ra < rb + (size_t)b->height && rb < ra + (size_t)a->height &&
+                   ca < cb + b->touch && cb < ca + a->touch;
+    }
+    return a->root_off < b->root_off + b->span && b->root_off < a->root_off + a->span;
 }
 
 /* ---- errors (status.c) ---- */
@@ -387,6 +420,15 @@ void clv__format_options(char *buf, size_t size, clv_pixel_type type, int channe
  * so far, and the image is recorded for clv__op_end. */
 clv_status clv__check_image(clv_context *ctx, const char *op, const char *name,
                             const clv_image *img) CLV_WUR;
+/* A new packed image of ctx with like's size, channels and type (errors
+ * under op's name). */
+clv_status clv__image_like(clv_context *ctx, const char *op, const clv_image *like,
+                           clv_image **out) CLV_WUR;
+/* Enqueue a device copy of from's pixels into to (same size, channels and
+ * type; any pitches, views included) on ctx's queue; it takes the events the
+ * op's next launch would wait for. */
+clv_status clv__copy_pixels(clv_context *ctx, const char *op, const clv_image *from,
+                            const clv_image *to) CLV_WUR;
 /* src and dst valid, of ctx, distinct, same type and channels. */
 clv_status clv__check_pair(clv_context *ctx, const char *op, const clv_image *src,
                            const clv_image *dst) CLV_WUR;

@@ -460,10 +460,12 @@ static clv_status check_pyramid_relations(clv__report *r, const clv_param_desc *
         if (op->params[i].type != CLV_PARAM_IMAGE || !a[i].v.p)
             continue;
         for (int k = 0; k < clv_pyramid_levels(pyr); k++)
-            if (a[i].v.p == clv_pyramid_level(pyr, k))
+            if (clv__images_overlap(a[i].v.p, clv_pyramid_level(pyr, k)))
                 return clv__report_fail(
                     r, CLV_ERROR_INVALID_ARGUMENT,
-                    "the %s is level %d of the %s itself (in-place is not supported)",
+                    a[i].v.p == clv_pyramid_level(pyr, k)
+                        ? "the %s is level %d of the %s itself (in-place is not supported)"
+                        : "the %s overlaps level %d of the %s (in-place is not supported)",
                     clv__param_word(&op->params[i]), k, word);
     }
     return CLV_OK;
@@ -537,10 +539,46 @@ clv_status clv__op_validate(clv_context *ctx, const clv_op_desc *op, const clv_a
     return check_numbers(&r, a);
 }
 
+/* The op on packed copies of its staged views (clv_image_view): every
+ * staged image argument is copied to a new packed image (outputs too, so
+ * pixels an op leaves alone stay what they were), the op runs on those, and
+ * its outputs are copied back into the views. Device copies in queue order;
+ * the copies are released at once (OpenCL keeps them while commands use
+ * them). Validation and the overlap rule have seen the views themselves. */
+static clv_status run_staged(clv_context *ctx, const clv_op_desc *op, const clv_arg *a)
+{
+    clv_status status = CLV_OK;
+    clv_arg b[CLV__MAX_PARAMS];
+    clv_image *tmp[CLV__MAX_PARAMS] = {0};
+    memcpy(b, a, (size_t)op->nparams * sizeof *b);
+    for (int i = 0; i < op->nparams; i++) {
+        const clv_image *v = a[i].v.p;
+        if (op->params[i].type != CLV_PARAM_IMAGE || !v || !v->staged)
+            continue;
+        CLV_TRY(clv__image_like(ctx, op->name, v, &tmp[i]));
+        CLV_TRY(clv__copy_pixels(ctx, op->name, v, tmp[i]));
+        b[i].v.p = tmp[i];
+    }
+    CLV_TRY(op->run(ctx, b));
+    for (int i = 0; i < op->nparams; i++)
+        if (tmp[i] && (op->params[i].flags & CLV_PARAM_OUTPUT))
+            CLV_TRY(clv__copy_pixels(ctx, op->name, tmp[i], a[i].v.p));
+out:
+    for (int i = 0; i < op->nparams; i++)
+        clv_image_release(tmp[i]);
+    return status;
+}
+
 clv_status clv__op_exec(clv_context *ctx, const clv_op_desc *op, const clv_arg *a)
 {
     clv_status s = clv__op_validate(ctx, op, a);
-    return s != CLV_OK ? s : op->run(ctx, a);
+    if (s != CLV_OK)
+        return s;
+    for (int i = 0; i < op->nparams; i++)
+        if (op->params[i].type == CLV_PARAM_IMAGE && a[i].v.p &&
+            ((const clv_image *)a[i].v.p)->staged)
+            return run_staged(ctx, op, a);
+    return op->run(ctx, a);
 }
 
 clv_status clv__op_run(clv_context *ctx, const clv_op_desc *op, const clv_arg *a)
