@@ -642,6 +642,234 @@ static void matrix(const clv_op_desc *op)
 }
 
 /* A call by name gives the typed function's result, byte for byte. */
+/* ---- views: every described op on views equals the op on packed images,
+ * and leaves every pixel around its output views alone ----
+ * From the good call alone: every image argument (inputs and outputs) gets
+ * random content; the op runs on those packed images (the reference). Then,
+ * for each layout, every image argument is replaced by a view of the same
+ * size inside a larger image filled with a random guard pattern, holding
+ * the same content, and the op runs again: each output view must hold the
+ * reference's bytes exactly, every pixel of every larger image outside its
+ * view must still be the guard, and output structs, arrays and pyramids
+ * must equal the reference's. Layouts: odd origins (5, 3) (views staged
+ * through packed copies), and whole rows at row 8 (sub-buffers, the
+ * zero-copy path: 8 rows of a 64-byte multiple pitch start on any base
+ * alignment up to 512 bytes). */
+enum { VIEW_LAYOUTS = 2 };
+
+typedef struct img_bytes {
+    unsigned char *p;
+    size_t row, n; /* packed row bytes, total bytes */
+} img_bytes;
+
+static img_bytes get_bytes(const clv_image *img)
+{
+    img_bytes b;
+    b.row = (size_t)clv_image_width(img) * (size_t)clv_image_channels(img) *
+            clv_pixel_type_size(clv_image_type(img));
+    b.n = b.row * (size_t)clv_image_height(img);
+    b.p = malloc(b.n);
+    REQUIRE(b.p, "out of memory");
+    REQUIRE_OK(ctx, clv_image_download(img, b.p, 0));
+    return b;
+}
+
+static size_t image_bytes(const clv_image *img)
+{
+    return (size_t)clv_image_width(img) * (size_t)clv_image_channels(img) *
+           clv_pixel_type_size(clv_image_type(img)) * (size_t)clv_image_height(img);
+}
+
+static size_t param_bytes(const call *c, int i)
+{
+    const clv_param_desc *p = &c->op->params[i];
+    if (p->type == CLV_PARAM_ARRAY)
+        return (size_t)(c->alloc_n[i] > 0 ? c->alloc_n[i] : 1) * p->elem_size;
+    return p->type == CLV_PARAM_STRUCT ? p->elem_size : 0;
+}
+
+static void views(const clv_op_desc *op)
+{
+    call c;
+    if (!make_call(op, &c)) {
+        free_call(&c);
+        return;
+    }
+    int nimg = 0;
+    unsigned char *init[32] = {0}, *mem_init[32] = {0}, *mem_ref[32] = {0};
+    img_bytes ref[32], lvl_ref[32][8];
+    memset(ref, 0, sizeof ref);
+    memset(lvl_ref, 0, sizeof lvl_ref);
+    for (int i = 0; i < op->nparams; i++) {
+        if (op->params[i].type == CLV_PARAM_IMAGE && c.a[i].v.p) {
+            const size_t n = image_bytes(c.a[i].v.p);
+            init[i] = malloc(n);
+            REQUIRE(init[i], "out of memory");
+            test_fill_random(init[i], n / clv_pixel_type_size(clv_image_type(c.a[i].v.p)),
+                             clv_image_type(c.a[i].v.p), 4242u + (unsigned)i);
+            REQUIRE_OK(ctx, clv_image_upload(c.a[i].v.p, init[i], 0));
+            nimg++;
+        }
+        const size_t pb = param_bytes(&c, i);
+        if (pb) {
+            mem_init[i] = malloc(pb);
+            REQUIRE(mem_init[i], "out of memory");
+            memcpy(mem_init[i], c.mem[i], pb);
+        }
+    }
+    if (nimg == 0) {
+        printf("%-16s  views: no image parameters\n", op->name);
+        goto done;
+    }
+    REQUIRE_OK(ctx, clv_op_call(ctx, op, c.a, op->nparams));
+    for (int i = 0; i < op->nparams; i++) {
+        const clv_param_desc *p = &op->params[i];
+        if (!(p->flags & CLV_PARAM_OUTPUT) || !c.a[i].v.p)
+            continue;
+        if (p->type == CLV_PARAM_IMAGE)
+            ref[i] = get_bytes(c.a[i].v.p);
+        else if (p->type == CLV_PARAM_PYRAMID)
+            for (int k = 0; k < clv_pyramid_levels(c.a[i].v.p) && k < 8; k++)
+                lvl_ref[i][k] = get_bytes(clv_pyramid_level(c.a[i].v.p, k));
+        else if (param_bytes(&c, i)) {
+            mem_ref[i] = malloc(param_bytes(&c, i));
+            REQUIRE(mem_ref[i], "out of memory");
+            memcpy(mem_ref[i], c.mem[i], param_bytes(&c, i));
+        }
+    }
+    for (int layout = 0; layout < VIEW_LAYOUTS; layout++) {
+        clv_arg a[32];
+        clv_image *parent[32] = {0}, *view[32] = {0};
+        img_bytes guard[32];
+        memset(guard, 0, sizeof guard);
+        memcpy(a, c.a, sizeof a);
+        const char *what = layout == 0 ? "views at (5, 3)" : "whole-row views at row 8";
+        for (int i = 0; i < op->nparams; i++) {
+            const clv_image *img = c.a[i].v.p;
+            if (op->params[i].type != CLV_PARAM_IMAGE || !img)
+                continue;
+            const int w = clv_image_width(img), h = clv_image_height(img);
+            const int vx = layout == 0 ? 5 : 0, vy = layout == 0 ? 3 : 8;
+            const int pw = layout == 0 ? w + vx + 4 : w, ph = h + vy + 3;
+            REQUIRE_OK(ctx, clv_image_create(ctx, pw, ph, clv_image_channels(img),
+                                             clv_image_type(img), &parent[i]));
+            const size_t n = image_bytes(parent[i]);
+            unsigned char *g = malloc(n);
+            REQUIRE(g, "out of memory");
+            test_fill_random(g, n / clv_pixel_type_size(clv_image_type(img)),
+                             clv_image_type(img), 777u + (unsigned)i);
+            REQUIRE_OK(ctx, clv_image_upload(parent[i], g, 0));
+            free(g);
+            REQUIRE_OK(ctx, clv_image_view(parent[i], vx, vy, w, h, &view[i]));
+            REQUIRE_OK(ctx, clv_image_upload(view[i], init[i], 0));
+            guard[i] = get_bytes(parent[i]); /* the guard, with the view's content */
+            a[i].v.p = view[i];
+        }
+        for (int i = 0; i < op->nparams; i++)
+            if (mem_init[i])
+                memcpy(c.mem[i], mem_init[i], param_bytes(&c, i));
+        clv_status s = clv_op_call(ctx, op, a, op->nparams);
+        CHECK(s == CLV_OK, "%s, %s: %s (%s)", op->name, what, clv_status_string(s),
+              clv_last_error(ctx));
+        for (int i = 0; s == CLV_OK && i < op->nparams; i++) {
+            const clv_param_desc *p = &op->params[i];
+            if (view[i] && (p->flags & CLV_PARAM_OUTPUT)) {
+                img_bytes got = get_bytes(view[i]);
+                CHECK(memcmp(got.p, ref[i].p, got.n) == 0,
+                      "%s, %s: output %s differs from the op on a packed image", op->name, what,
+                      p->name);
+                free(got.p);
+            }
+            if (view[i]) {
+                /* everything of the larger image but the view: as it was */
+                img_bytes all = get_bytes(parent[i]);
+                const size_t px = all.row / (size_t)clv_image_width(parent[i]);
+                const int vx = layout == 0 ? 5 : 0, vy = layout == 0 ? 3 : 8;
+                const int vw = clv_image_width(view[i]), vh = clv_image_height(view[i]);
+                size_t bad = 0;
+                for (int y = 0; y < clv_image_height(parent[i]); y++)
+                    for (size_t b = 0; b < all.row; b++) {
+                        const int x = (int)(b / px);
+                        if (y >= vy && y < vy + vh && x >= vx && x < vx + vw)
+                            continue;
+                        bad += all.p[(size_t)y * all.row + b] != guard[i].p[(size_t)y * all.row + b];
+                    }
+                CHECK(bad == 0, "%s, %s: %zu bytes around the %s view changed", op->name, what,
+                      bad, p->name);
+                free(all.p);
+            }
+            if ((p->flags & CLV_PARAM_OUTPUT) && mem_ref[i])
+                CHECK(memcmp(c.mem[i], mem_ref[i], param_bytes(&c, i)) == 0,
+                      "%s, %s: output %s differs from the op on packed images", op->name, what,
+                      p->name);
+            if ((p->flags & CLV_PARAM_OUTPUT) && p->type == CLV_PARAM_PYRAMID)
+                for (int k = 0; k < clv_pyramid_levels(c.a[i].v.p) && k < 8; k++) {
+                    img_bytes got = get_bytes(clv_pyramid_level(c.a[i].v.p, k));
+                    CHECK(memcmp(got.p, lvl_ref[i][k].p, got.n) == 0,
+                          "%s, %s: level %d of %s differs", op->name, what, k, p->name);
+                    free(got.p);
+                }
+        }
+        if (list_cases)
+            printf("  %s: %s -> %s\n", op->name, what, clv_status_string(s));
+        /* release order free: views after their images */
+        for (int i = 0; i < op->nparams; i++) {
+            clv_image_release(parent[i]);
+            clv_image_release(view[i]);
+            free(guard[i].p);
+        }
+    }
+    printf("%-16s  views: %d image parameter%s, %d layouts\n", op->name, nimg,
+           nimg == 1 ? "" : "s", VIEW_LAYOUTS);
+done:
+    for (int i = 0; i < 32; i++) {
+        free(init[i]);
+        free(mem_init[i]);
+        free(mem_ref[i]);
+        free(ref[i].p);
+        for (int k = 0; k < 8; k++)
+            free(lvl_ref[i][k].p);
+    }
+    free_call(&c);
+}
+
+/* Overlap: views that share a pixel are one image for the no-in-place rule,
+ * disjoint views of one image are two. */
+static void view_overlap(void)
+{
+    clv_image *big = NULL, *a = NULL, *b = NULL, *o = NULL, *wide = NULL;
+    REQUIRE_OK(ctx, clv_image_create(ctx, 40, 21, 1, CLV_U8, &big));
+    unsigned char px[40 * 21];
+    test_fill_random(px, sizeof px, CLV_U8, 5);
+    REQUIRE_OK(ctx, clv_image_upload(big, px, 0));
+    REQUIRE_OK(ctx, clv_image_view(big, 1, 1, 13, 9, &a));
+    REQUIRE_OK(ctx, clv_image_view(big, 14, 1, 13, 9, &b));  /* right next to a */
+    REQUIRE_OK(ctx, clv_image_view(big, 13, 9, 13, 9, &o));  /* shares pixel (13, 9) with a */
+    REQUIRE_OK(ctx, clv_image_view(big, 0, 11, 40, 9, &wide)); /* rows below a */
+    clv_status s = clv_box_filter(ctx, a, b, 3, 3, CLV_BORDER_REPLICATE);
+    CHECK(s == CLV_OK, "disjoint views: %s (%s)", clv_status_string(s), clv_last_error(ctx));
+    s = clv_box_filter(ctx, a, o, 3, 3, CLV_BORDER_REPLICATE);
+    CHECK(s == CLV_ERROR_INVALID_ARGUMENT && strstr(clv_last_error(ctx), "overlap"),
+          "overlapping views: %s (%s)", clv_status_string(s), clv_last_error(ctx));
+    s = clv_box_filter(ctx, big, wide, 3, 3, CLV_BORDER_REPLICATE);
+    CHECK(s == CLV_ERROR_INVALID_ARGUMENT && strstr(clv_last_error(ctx), "overlap"),
+          "an image and its view: %s (%s)",
+          clv_status_string(s), clv_last_error(ctx));
+    clv_image *sub = NULL, *wv = NULL;
+    REQUIRE_OK(ctx, clv_image_view(wide, 1, 1, 13, 9 - 1, &sub)); /* a view of a view */
+    REQUIRE_OK(ctx, clv_image_view(big, 1, 1, 13, 9 - 1, &wv));
+    s = clv_box_filter(ctx, wv, sub, 3, 3, CLV_BORDER_REPLICATE);
+    CHECK(s == CLV_OK, "a view of a view below another view: %s (%s)", clv_status_string(s),
+          clv_last_error(ctx));
+    clv_image_release(big); /* release order free */
+    clv_image_release(sub);
+    clv_image_release(wv);
+    clv_image_release(a);
+    clv_image_release(b);
+    clv_image_release(o);
+    clv_image_release(wide);
+}
+
 static void by_name_equals_typed(void)
 {
     const int w = 37, h = 23;
@@ -917,13 +1145,21 @@ int main(void)
         return TEST_SKIP;
     REQUIRE_OK(ctx2, clv_context_create(NULL, &ctx2));
     list_cases = getenv("CLV_TEST_LIST") && strcmp(getenv("CLV_TEST_LIST"), "1") == 0;
-    introspection();
-    by_name_equals_typed();
-    by_name_struct_ops();
-    resize_shape();
-    by_name_resize_tonemap();
-    for (int i = 0; i < clv_op_count(); i++)
-        matrix(clv_op_get(i));
+    if (!(getenv("CLV_TEST_OP_ONLY") && strcmp(getenv("CLV_TEST_OP_ONLY"), "views") == 0)) {
+        introspection();
+        by_name_equals_typed();
+        by_name_struct_ops();
+        resize_shape();
+        by_name_resize_tonemap();
+    }
+    const char *only = getenv("CLV_TEST_OP_ONLY"); /* "views": the view cases alone */
+    const int views_only = only && strcmp(only, "views") == 0;
+    view_overlap();
+    for (int i = 0; i < clv_op_count(); i++) {
+        if (!views_only)
+            matrix(clv_op_get(i));
+        views(clv_op_get(i));
+    }
     clv_context_release(ctx2);
     clv_context_release(ctx);
     CHECK(test_no_live_objects("the end"), "objects left");
