@@ -132,8 +132,20 @@ clv_status clv__copy_pixels(clv_context *ctx, const char *op, const clv_image *f
     return CLV_OK;
 }
 
+/* Release's unmap: there is no status to return, and the memory goes. */
+static void drop_mapping(clv_image *img)
+{
+    if (!img->map_ptr)
+        return;
+    (void)clEnqueueUnmapMemObject(img->ctx->queue, img->root, img->map_ptr, 0, NULL, NULL);
+    (void)clFinish(img->ctx->queue);
+    img->map_ptr = NULL;
+    clv__owner(img)->mapped = 0;
+}
+
 static void free_image(clv_image *img)
 {
+    drop_mapping(img);
     if (img->pending) {
         (void)clWaitForEvents(1, &img->pending); /* the caller's host memory is in use */
         clv__release_event(img->pending);
@@ -151,6 +163,7 @@ CLV_API void clv_image_release(clv_image *img)
         return;
     if (img->base) {
         clv_image *base = img->base;
+        drop_mapping(img);
         clv__release_mem(img->mem); /* the view's sub-buffer or retain, if any */
         free(img);
         if (--base->views == 0 && base->released)
@@ -206,6 +219,9 @@ static clv_status transfer(const clv_image *cimg, void *host, size_t host_stride
     if (!cimg)
         return CLV_ERROR_INVALID_ARGUMENT;
     clv_context *ctx = cimg->ctx;
+    if (clv__owner(cimg)->mapped)
+        return clv__fail(ctx, CLV_ERROR_INVALID_ARGUMENT, op,
+                         "the image is mapped for host access (clv_image_unmap first)");
     clv_status settled = settle(clv__owner(cimg), op);
     if (settled != CLV_OK)
         return settled;
@@ -307,6 +323,9 @@ clv_status clv__check_image(clv_context *ctx, const char *op, const char *name,
         return clv__fail(ctx, CLV_ERROR_INVALID_ARGUMENT, op,
                          "%s image belongs to another context (of another cl_context)", name);
     const clv_image *own = clv__owner(img);
+    if (own->mapped)
+        return clv__fail(ctx, CLV_ERROR_INVALID_ARGUMENT, op,
+                         "%s image is mapped for host access (clv_image_unmap first)", name);
     if (own->pending) {
         cl_int err = clRetainEvent(own->pending);
         if (err != CL_SUCCESS)
@@ -379,6 +398,9 @@ CLV_API clv_status clv_image_upload_async(clv_image *img, const void *host, size
     if (status != CLV_OK)
         return status;
     clv_image *own = clv__owner(img); /* a view's upload is its image's pending work */
+    if (own->mapped)
+        return clv__fail(ctx, CLV_ERROR_INVALID_ARGUMENT, op,
+                         "the image is mapped for host access (clv_image_unmap first)");
     status = settle(own, op); /* one upload in flight per image */
     if (status != CLV_OK)
         return status;
@@ -691,4 +713,134 @@ out:
         free(v);
     }
     return status;
+}
+
+/* ---- host memory and mapping ---- */
+
+CLV_API clv_status clv_image_create_host(clv_context *ctx, void *host, size_t pitch, int width,
+                                         int height, int channels, clv_pixel_type type,
+                                         clv_image **out)
+{
+    const char *op = "image_create_host";
+    clv_status status = check_geometry(ctx, op, width, height, channels, type, out);
+    if (status != CLV_OK)
+        return status;
+    if (!host)
+        return clv__fail(ctx, CLV_ERROR_INVALID_ARGUMENT, op, "host memory is NULL");
+    if ((uintptr_t)host % PITCH_ALIGN != 0)
+        return clv__fail(ctx, CLV_ERROR_INVALID_ARGUMENT, op,
+                         "host memory %p is misaligned: not a multiple of %d bytes", host,
+                         PITCH_ALIGN);
+    const size_t es = clv_pixel_type_size(type);
+    const size_t row = (size_t)width * (size_t)channels * es; /* < 2^21 */
+    const size_t row_padded = (row + PITCH_ALIGN - 1) / PITCH_ALIGN * PITCH_ALIGN;
+    if (pitch == 0)
+        pitch = row_padded;
+    if (pitch < row)
+        return clv__fail(ctx, CLV_ERROR_INVALID_ARGUMENT, op,
+                         "pitch %zu is shorter than a row (%zu bytes)", pitch, row);
+    if (pitch % PITCH_ALIGN != 0)
+        return clv__fail(ctx, CLV_ERROR_INVALID_ARGUMENT, op,
+                         "pitch %zu is not a multiple of %d bytes", pitch, PITCH_ALIGN);
+    if (pitch > (size_t)CLV_MAX_DIMENSION * 16u)
+        return clv__fail(ctx, CLV_ERROR_INVALID_ARGUMENT, op,
+                         "pitch %zu is more than %zu bytes", pitch,
+                         (size_t)CLV_MAX_DIMENSION * 16u);
+    /* pitch <= 2^20, height <= 2^16: below 2^37 */
+    const size_t span = ((size_t)height - 1) * pitch + row_padded;
+    if ((uintptr_t)host > UINTPTR_MAX - span)
+        return clv__fail(ctx, CLV_ERROR_INVALID_ARGUMENT, op,
+                         "host memory at %p of %zu bytes wraps around the address space", host,
+                         span);
+    if (span > ctx->info.max_mem_alloc_size)
+        return clv__fail(ctx, CLV_ERROR_UNSUPPORTED, op,
+                         "%zu bytes, more than the device's maximum allocation (%llu bytes)",
+                         span, (unsigned long long)ctx->info.max_mem_alloc_size);
+    clv_image *img = calloc(1, sizeof *img);
+    if (!img)
+        return clv__fail(ctx, CLV_ERROR_OUT_OF_MEMORY, op, "out of host memory");
+    cl_int err;
+    img->mem = clCreateBuffer(ctx->cl, CL_MEM_READ_WRITE | CL_MEM_USE_HOST_PTR, span, host, &err);
+    if (err != CL_SUCCESS) {
+        free(img);
+        return clv__fail_cl(ctx, err, op, "clCreateBuffer(CL_MEM_USE_HOST_PTR)");
+    }
+    img->ctx = ctx;
+    img->width = width;
+    img->height = height;
+    img->channels = channels;
+    img->type = type;
+    img->elem_size = es;
+    img->row_bytes = row;
+    img->pitch = pitch;
+    img->root = img->mem;
+    img->span = span;
+    img->touch = row_padded;
+    *out = img;
+    return CLV_OK;
+}
+
+CLV_API clv_status clv_image_map(clv_image *img, int flags, void **ptr, size_t *pitch)
+{
+    const char *op = "image_map";
+    if (ptr)
+        *ptr = NULL;
+    if (pitch)
+        *pitch = 0;
+    if (!img)
+        return CLV_ERROR_INVALID_ARGUMENT;
+    clv_context *ctx = img->ctx;
+    clv__clear_error(ctx);
+    if (!ptr || !pitch)
+        return clv__fail(ctx, CLV_ERROR_INVALID_ARGUMENT, op, "%s is NULL",
+                         !ptr ? "ptr" : "pitch");
+    if (flags == 0 || (flags & ~(CLV_MAP_READ | CLV_MAP_WRITE)))
+        return clv__fail(ctx, CLV_ERROR_INVALID_ARGUMENT, op,
+                         "flags %d: CLV_MAP_READ, CLV_MAP_WRITE or both", flags);
+    clv_image *own = clv__owner(img);
+    if (own->mapped)
+        return clv__fail(ctx, CLV_ERROR_INVALID_ARGUMENT, op,
+                         "the image (or a view of its memory) is already mapped");
+    if (img->read_only && (flags & CLV_MAP_WRITE))
+        return clv__fail(ctx, CLV_ERROR_INVALID_ARGUMENT, op,
+                         "CLV_MAP_WRITE of an image over a CL_MEM_READ_ONLY buffer");
+    clv_status status = settle(own, op);
+    if (status != CLV_OK)
+        return status;
+    const cl_map_flags mf = ((flags & CLV_MAP_READ) ? CL_MAP_READ : 0) |
+                            ((flags & CLV_MAP_WRITE) ? CL_MAP_WRITE : 0);
+    cl_int err;
+    void *p = clEnqueueMapBuffer(ctx->queue, img->root, CL_TRUE, mf, img->root_off, img->span, 0,
+                                 NULL, NULL, &err);
+    if (err != CL_SUCCESS)
+        return clv__fail_cl(ctx, err, op, "clEnqueueMapBuffer");
+    img->map_ptr = p;
+    own->mapped = 1;
+    *ptr = p;
+    *pitch = img->pitch;
+    return CLV_OK;
+}
+
+CLV_API clv_status clv_image_unmap(clv_image *img, void *ptr)
+{
+    const char *op = "image_unmap";
+    if (!img)
+        return CLV_ERROR_INVALID_ARGUMENT;
+    clv_context *ctx = img->ctx;
+    clv__clear_error(ctx);
+    if (!img->map_ptr)
+        return clv__fail(ctx, CLV_ERROR_INVALID_ARGUMENT, op, "the image is not mapped");
+    if (ptr != img->map_ptr)
+        return clv__fail(ctx, CLV_ERROR_INVALID_ARGUMENT, op,
+                         "%p is not the image's mapping (%p)", ptr, img->map_ptr);
+    cl_int err = clEnqueueUnmapMemObject(ctx->queue, img->root, ptr, 0, NULL, NULL);
+    if (err != CL_SUCCESS)
+        return clv__fail_cl(ctx, err, op, "clEnqueueUnmapMemObject");
+    /* the command is queued: operations after it see the host's writes */
+    img->map_ptr = NULL;
+    clv__owner(img)->mapped = 0;
+    err = clFlush(ctx->queue);
+    if (err != CL_SUCCESS)
+        return clv__fail_cl(ctx, err, op, "clFlush");
+    return CLV_OK;
 }

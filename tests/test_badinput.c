@@ -379,6 +379,39 @@ static const row rows[] = {
          .i0 = 2),
     CTXF("clv_image_upload_async", "stride whose last row overflows size_t", E_ARG, "stride",
          .a = I_U8, .i0 = 3),
+    BARE("clv_image_view", "NULL image", E_ARG, .i0 = 0),
+    CTXF("clv_image_view", "NULL out", E_ARG, "out", .i0 = 1),
+    CTXF("clv_image_view", "origin (-1, 0)", E_ARG, "negative", .i0 = 2),
+    CTXF("clv_image_view", "0x0", E_ARG, "empty", .i0 = 3),
+    CTXF("clv_image_view", "one column past the right edge", E_ARG, "leaves", .i0 = 4),
+    CTXF("clv_image_view", "width INT_MAX at x 1", E_ARG, "leaves", .i0 = 5),
+    CTXF("clv_image_view", "height INT_MAX at y INT_MAX", E_ARG, "leaves", .i0 = 6),
+    GOOD("clv_image_view", "5x3 at (3, 1): getters, download, release before the image", .i0 = 7),
+    GOOD("clv_image_view", "whole rows 2..5, and a view of that view", .i0 = 8),
+    BARE("clv_image_create_host", "NULL context", E_ARG, .flags = F_NOCTX, .i0 = 0),
+    CTXF("clv_image_create_host", "NULL out", E_ARG, "out", .i0 = 0, .flags = F_NULLP),
+    CTXF("clv_image_create_host", "NULL host memory", E_ARG, "NULL", .i0 = 1),
+    CTXF("clv_image_create_host", "host memory 1 byte off 64", E_ARG, "misaligned", .i0 = 2),
+    CTXF("clv_image_create_host", "pitch 96", E_ARG, "multiple of 64", .i0 = 3),
+    CTXF("clv_image_create_host", "pitch shorter than a row", E_ARG, "shorter", .i0 = 4),
+    CTXF("clv_image_create_host", "pitch SIZE_MAX - 63", E_ARG, "more than", .i0 = 5),
+    CTXF("clv_image_create_host", "0x0", E_ARG, "size", .i0 = 6),
+    CTXF("clv_image_create_host", "pixel type 99", E_ARG, "type", .i0 = 7),
+    GOOD("clv_image_create_host", "64-byte aligned memory: a transpose reads it, map sees it",
+         .i0 = 8),
+    BARE("clv_image_map", "NULL image", E_ARG, .i0 = 0),
+    CTXF("clv_image_map", "NULL ptr", E_ARG, "ptr", .i0 = 1),
+    CTXF("clv_image_map", "NULL pitch", E_ARG, "pitch", .i0 = 2),
+    CTXF("clv_image_map", "flags 0", E_ARG, "flags", .i0 = 3),
+    CTXF("clv_image_map", "flags 4", E_ARG, "flags", .i0 = 4),
+    CTXF("clv_image_map", "a view of a mapped image", E_ARG, "already mapped", .i0 = 5),
+    CTXF("clv_image_map", "an operation on a mapped image", E_ARG, "mapped", .i0 = 6),
+    CTXF("clv_image_map", "a download of a mapped view", E_ARG, "mapped", .i0 = 7),
+    GOOD("clv_image_map", "read: the pixels, pitch 64", .i0 = 8),
+    BARE("clv_image_unmap", "NULL image", E_ARG, .i0 = 0),
+    CTXF("clv_image_unmap", "not mapped", E_ARG, "not mapped", .i0 = 1),
+    CTXF("clv_image_unmap", "another pointer", E_ARG, "not the image's mapping", .i0 = 2),
+    GOOD("clv_image_unmap", "write through a mapped view: the image sees it", .i0 = 3),
     BARE("clv_image_wait", "NULL image", E_ARG, .a = I_NULL),
     GOOD("clv_image_wait", "no upload in flight", .a = I_U8),
     BARE("clv_image_download", "NULL image", E_ARG, .a = I_NULL, .i0 = 0),
@@ -2247,6 +2280,162 @@ static long h_offset(const row *r)
     return clv_image_offset(NULL) == 0 && clv_image_offset(F.im[I_U8]) == 0;
 }
 
+/* Views of I_U8 (W x H u8, pitch 64, contents F.u8). */
+static long h_image_view(const row *r)
+{
+    clv_image *src = r->i0 == 0 ? NULL : F.im[I_U8];
+    int x = 3, y = 1, w = 5, h = 3;
+    switch (r->i0) {
+    case 2: x = -1; y = 0; break;
+    case 3: w = h = 0; break;
+    case 4: x = W - 4; break;
+    case 5: x = 1; w = INT_MAX; break;
+    case 6: y = INT_MAX; h = INT_MAX; break;
+    case 8: x = 0; y = 2; w = W; h = 4; break;
+    }
+    clv_image *v = F.im[I_U8B]; /* must become NULL on failure */
+    clv_status s = clv_image_view(src, x, y, w, h, r->i0 == 1 ? NULL : &v);
+    if (r->i0 == 1)
+        return s;
+    if (s != CLV_OK) {
+        T(v == NULL, "clv_image_view: *out not NULL after a failure");
+        return s;
+    }
+    unsigned char got[W * H];
+    T(clv_image_width(v) == w && clv_image_height(v) == h && clv_image_pitch(v) == 64 &&
+          clv_image_cl_mem(v) == clv_image_cl_mem(F.im[I_U8]) &&
+          clv_image_offset(v) == (size_t)y * 64 + (size_t)x,
+      "clv_image_view: getters");
+    clv_image *vv = NULL;
+    if (r->i0 == 8) { /* a view of the view: (1, 1) of it is (1, 3) of the image */
+        REQUIRE_OK(F.ctx, clv_image_view(v, 1, 1, 3, 2, &vv));
+        T(clv_image_offset(vv) == 3 * 64 + 1, "clv_image_view: a view of a view's offset");
+        clv_image_release(v);
+        v = vv;
+        x = 1, y = 3, w = 3, h = 2;
+    }
+    REQUIRE_OK(F.ctx, clv_image_download(v, got, 0));
+    int same = 1;
+    for (int j = 0; j < h; j++)
+        same &= memcmp(got + j * w, F.u8 + (size_t)(y + j) * W + x, (size_t)w) == 0;
+    T(same, "clv_image_view: the view's pixels are the image's");
+    clv_image_release(v);
+    return s;
+}
+
+static long h_create_host(const row *r)
+{
+    static _Alignas(64) unsigned char mem[64 * (H + 1) + 64];
+    unsigned char *host = mem;
+    size_t pitch = 64;
+    int w = W, h = H, type = CLV_U8;
+    switch (r->i0) {
+    case 1: host = NULL; break;
+    case 2: host = mem + 1; break;
+    case 3: pitch = 96; break;
+    case 4: pitch = 64; w = 65; break;
+    case 5: pitch = SIZE_MAX - 63; break;
+    case 6: w = h = 0; break;
+    case 7: type = 99; break;
+    }
+    clv_image *img = F.im[I_U8]; /* must become NULL on failure */
+    clv_status s = clv_image_create_host(CTX(r), host, pitch, w, h, 1, (clv_pixel_type)type,
+                                         nullp(r) ? NULL : &img);
+    if (nullp(r))
+        return s;
+    if (s != CLV_OK) {
+        T(img == NULL, "clv_image_create_host: *out not NULL after a failure");
+        return s;
+    }
+    /* the caller writes its memory inside a mapping, an operation reads it */
+    void *p = NULL;
+    size_t pp = 0;
+    REQUIRE_OK(F.ctx, clv_image_map(img, CLV_MAP_WRITE, &p, &pp));
+    for (int y = 0; y < H; y++)
+        memcpy((unsigned char *)p + (size_t)y * pp, F.u8 + (size_t)y * W, W);
+    REQUIRE_OK(F.ctx, clv_image_unmap(img, p));
+    REQUIRE_OK(F.ctx, clv_transpose(F.ctx, img, F.im[I_U8T]));
+    unsigned char got[W * H];
+    REQUIRE_OK(F.ctx, clv_image_download(F.im[I_U8T], got, 0));
+    T(memcmp(got, F.tr, sizeof got) == 0, "clv_image_create_host: a transpose of host memory");
+    clv_image_release(img);
+    return s;
+}
+
+static long h_image_map(const row *r)
+{
+    clv_image *img = r->i0 == 0 ? NULL : F.im[I_U8];
+    void *p = &F; /* must become NULL on failure */
+    size_t pitch = 7;
+    int flags = r->i0 == 3 ? 0 : r->i0 == 4 ? 4 : CLV_MAP_READ;
+    /* 5..7: a scratch image x and a view of it, one of them mapped; releasing
+     * them unmaps (and leaves the refusal's message alone) */
+    clv_image *x = NULL, *v = NULL;
+    void *q = NULL;
+    size_t qp = 0;
+    if (r->i0 >= 5 && r->i0 <= 7) {
+        REQUIRE_OK(F.ctx, clv_image_create(F.ctx, W, H, 1, CLV_U8, &x));
+        REQUIRE_OK(F.ctx, clv_image_view(x, 1, 1, 4, 4, &v));
+        REQUIRE_OK(F.ctx, clv_image_map(r->i0 == 7 ? v : x, CLV_MAP_READ, &q, &qp));
+    }
+    clv_status s;
+    if (r->i0 == 6) {
+        s = clv_transpose(F.ctx, x, F.im[I_U8T]);
+    } else if (r->i0 == 7) {
+        unsigned char got[16];
+        s = clv_image_download(v, got, 0);
+    } else {
+        s = clv_image_map(r->i0 == 5 ? v : img, flags, r->i0 == 1 ? NULL : &p,
+                          r->i0 == 2 ? NULL : &pitch);
+        if (r->i0 != 1 && r->i0 != 2 && s != CLV_OK)
+            T(p == NULL && pitch == 0, "clv_image_map: *ptr, *pitch not cleared on failure");
+    }
+    clv_image_release(x); /* release order free */
+    clv_image_release(v);
+    if (r->i0 == 8 && s == CLV_OK) {
+        int same = pitch == 64;
+        for (int y = 0; y < H; y++)
+            same &= memcmp((unsigned char *)p + (size_t)y * pitch, F.u8 + (size_t)y * W, W) == 0;
+        T(same, "clv_image_map: the pixels at pitch 64");
+        REQUIRE_OK(F.ctx, clv_image_unmap(img, p));
+    }
+    return s;
+}
+
+static long h_image_unmap(const row *r)
+{
+    if (r->i0 == 0)
+        return clv_image_unmap(NULL, NULL);
+    if (r->i0 == 1)
+        return clv_image_unmap(F.im[I_U8], &F);
+    clv_image *v = NULL;
+    void *p = NULL;
+    size_t pitch = 0;
+    clv_status s;
+    if (r->i0 == 2) {
+        clv_image *x = NULL;
+        REQUIRE_OK(F.ctx, clv_image_create(F.ctx, W, H, 1, CLV_U8, &x));
+        REQUIRE_OK(F.ctx, clv_image_map(x, CLV_MAP_READ, &p, &pitch));
+        s = clv_image_unmap(x, (unsigned char *)p + 1);
+        clv_image_release(x); /* unmaps, the message stays */
+        return s;
+    }
+    /* write pixel (1, 1) of the view (2, 3) of I_U8B through a mapping */
+    unsigned char before[W * H], after[W * H];
+    REQUIRE_OK(F.ctx, clv_image_download(F.im[I_U8B], before, 0));
+    REQUIRE_OK(F.ctx, clv_image_view(F.im[I_U8B], 2, 3, 4, 4, &v));
+    REQUIRE_OK(F.ctx, clv_image_map(v, CLV_MAP_READ | CLV_MAP_WRITE, &p, &pitch));
+    ((unsigned char *)p)[pitch + 1] ^= 0xFF;
+    s = clv_image_unmap(v, p);
+    clv_image_release(v);
+    REQUIRE_OK(F.ctx, clv_image_download(F.im[I_U8B], after, 0));
+    before[4 * W + 3] ^= 0xFF;
+    T(memcmp(before, after, sizeof after) == 0, "clv_image_unmap: the write, and only it");
+    before[4 * W + 3] ^= 0xFF;
+    REQUIRE_OK(F.ctx, clv_image_upload(F.im[I_U8B], before, 0));
+    return s;
+}
+
 /* Every public function: name and handler. The handler calls it, so a
  * function that disappears or changes its signature breaks the build. */
 static const struct api {
@@ -2304,6 +2493,10 @@ static const struct api {
     {"clv_image_upload", h_upload},
     {"clv_image_upload_async", h_upload_async},
     {"clv_image_wait", h_image_wait},
+    {"clv_image_view", h_image_view},
+    {"clv_image_create_host", h_create_host},
+    {"clv_image_map", h_image_map},
+    {"clv_image_unmap", h_image_unmap},
     {"clv_image_download", h_download},
     {"clv_border_from_string", h_border_from_string},
     {"clv_border_name", h_border_name},

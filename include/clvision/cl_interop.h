@@ -85,10 +85,7 @@ CLV_API cl_context clv_context_cl_context(const clv_context *ctx);
 CLV_API cl_device_id clv_context_cl_device(const clv_context *ctx);
 CLV_API cl_command_queue clv_context_cl_queue(const clv_context *ctx);
 
-/* Alignment, in bytes, of the row pitch (and of the byte offset) of every
- * image: kernels start rows on this boundary and their vector loads and
- * stores may touch a row's bytes up to the next multiple of it. */
-#define CLV_PITCH_ALIGN 64
+/* CLV_PITCH_ALIGN (image.h): the alignment of every row pitch and offset. */
 
 /* Largest row pitch of a wrapped image, in bytes: the widest row
  * clv_image_create makes (CLV_MAX_DIMENSION pixels of 4 f32 channels). */

@@ -29,6 +29,11 @@ typedef struct clv_image clv_image;
 /* Largest width or height accepted (pixels). */
 #define CLV_MAX_DIMENSION 65536
 
+/* Alignment, in bytes, of the row pitch (and of the byte offset) of every
+ * image: kernels start rows on this boundary and their vector loads and
+ * stores may touch a row's bytes up to the next multiple of it. */
+#define CLV_PITCH_ALIGN 64
+
 /* Size in bytes of one channel value of the type (0 for an unknown type). */
 CLV_API size_t clv_pixel_type_size(clv_pixel_type type);
 /* "u8", "u16", "f32" (or "?"). */
@@ -82,6 +87,67 @@ CLV_API clv_status clv_image_wait(clv_image *img);
 /* Copy pixels out to host memory with the given row stride (0 = packed).
  * Waits for the operations that write the image. */
 CLV_API clv_status clv_image_download(const clv_image *img, void *host, size_t host_stride);
+
+/* An image over the caller's memory (OpenCL CL_MEM_USE_HOST_PTR): pixel
+ * (x, y) channel c is at host + y * pitch + (x * channels + c) * type size.
+ * width, height, channels and type as for clv_image_create.
+ *
+ * Requirements (each refusal CLV_ERROR_INVALID_ARGUMENT naming it): host
+ * not NULL and aligned to CLV_PITCH_ALIGN (64) bytes; pitch a multiple of
+ * CLV_PITCH_ALIGN, at least a row, at most CLV_MAX_DIMENSION * 16; 0 means
+ * the row rounded up to 64 bytes. The memory must hold
+ * (height - 1) * pitch + the last row rounded up to 64 bytes, and stay
+ * valid and unused by the caller until the image is released: operations
+ * may write each row's bytes up to the next multiple of 64 (the padding
+ * after the pixels, then undefined), nothing else.
+ *
+ * Zero-copy or not is the driver's: CPU devices (PoCL) and integrated GPUs
+ * use the memory itself (Intel's GPUs want host and size aligned to 4096
+ * bytes for that); a discrete GPU keeps a device copy and copies between it
+ * and host at clv_image_map / clv_image_unmap (and may at other times). So
+ * the caller reads or writes the memory only between clv_image_map() and
+ * clv_image_unmap(), as OpenCL requires; outside them its contents are
+ * undefined. Releasing the image never frees the memory.
+ *
+ * On failure *out is NULL. Returns CLV_OK, CLV_ERROR_INVALID_ARGUMENT (also
+ * for a NULL ctx or out), CLV_ERROR_UNSUPPORTED (larger than the device's
+ * largest allocation), CLV_ERROR_OPENCL (the device refused the buffer),
+ * CLV_ERROR_OUT_OF_MEMORY. */
+CLV_API clv_status clv_image_create_host(clv_context *ctx, void *host, size_t pitch, int width,
+                                         int height, int channels, clv_pixel_type type,
+                                         clv_image **out);
+
+/* Access flags of clv_image_map (or-ed). */
+enum { CLV_MAP_READ = 1, CLV_MAP_WRITE = 2 };
+
+/* Map img's pixels for host access: *ptr is pixel (0, 0), rows *pitch
+ * (clv_image_pitch) bytes apart; only the image's pixels may be touched
+ * (for a view: not its image's pixels around it). flags: CLV_MAP_READ,
+ * CLV_MAP_WRITE or both.
+ *
+ * Blocking: returns once every operation enqueued on img's context before
+ * it has finished (and any asynchronous upload into the image or another
+ * context's operation on it), with the pixels readable. Zero-copy for host
+ * images on devices that share memory (see clv_image_create_host) and on CPU
+ * devices; otherwise the driver copies the region in (and back at unmap
+ * for CLV_MAP_WRITE).
+ *
+ * One mapping at a time per image and its views: mapping an image that, or
+ * a view or image of which, is mapped is CLV_ERROR_INVALID_ARGUMENT, and so
+ * is any operation, upload or download on them until clv_image_unmap().
+ * Releasing a mapped image unmaps it first.
+ *
+ * On failure *ptr is NULL and *pitch 0. Returns CLV_OK,
+ * CLV_ERROR_INVALID_ARGUMENT (img, ptr or pitch NULL, no message without
+ * img; flags 0 or unknown bits; already mapped), CLV_ERROR_OPENCL. */
+CLV_API clv_status clv_image_map(clv_image *img, int flags, void **ptr, size_t *pitch);
+
+/* End the mapping made by clv_image_map; ptr must be the pointer it gave.
+ * Non-blocking: the unmap (the copy back, where there is one) is enqueued
+ * on img's context, and operations enqueued after it see the host's writes.
+ * Returns CLV_OK, CLV_ERROR_INVALID_ARGUMENT (img NULL; img not mapped; ptr
+ * not its mapping), CLV_ERROR_OPENCL. */
+CLV_API clv_status clv_image_unmap(clv_image *img, void *ptr);
 
 /* A view: the width x height rectangle of src at pixel (x, y), as an image
  * that shares src's memory (no copy). Writing the view writes those pixels

@@ -206,6 +206,8 @@ struct clv_image {
     size_t view_off;
     int staged;
     int views;    /* images: views alive on this one */
+    void *map_ptr; /* clv_image_map's pointer while this image object is mapped */
+    int mapped;    /* owners: 1 while it or one of its views is mapped */
     int released; /* images: clv_image_release was called while views lived */
 };
 
