@@ -417,6 +417,71 @@ out:
     return st;
 }
 
+/* Views and host memory: an image with a staged view (odd origin) and a
+ * direct one (whole rows at row 8: a sub-buffer), a box filter from the
+ * staged view into a staged view of a second image (copies in and out), a
+ * Gaussian from the direct view, a view of a view downloaded; an image over
+ * 64-byte aligned host memory written through a mapping and transposed, and
+ * a mapped read of the result. */
+static struct {
+    clv_image *a, *b, *c, *va, *vb, *vc, *vd, *vv, *host, *t;
+    unsigned char *mem;
+} vw;
+
+static void views_cleanup(void)
+{
+    clv_image_release(vw.va); /* views first or last: either works */
+    clv_image_release(vw.a);
+    clv_image_release(vw.vb);
+    clv_image_release(vw.vd);
+    clv_image_release(vw.vc);
+    clv_image_release(vw.vv);
+    clv_image_release(vw.b);
+    clv_image_release(vw.c);
+    clv_image_release(vw.host); /* unmaps a mapping a failure left */
+    clv_image_release(vw.t);
+    free(vw.mem);
+    memset(&vw, 0, sizeof vw);
+}
+
+static clv_status op_views(clv_context *ctx, outbuf *o)
+{
+    clv_status st = CLV_OK;
+    void *p = NULL;
+    size_t pitch = 0;
+    TRY(make(ctx, W, H, 1, CLV_U8, 0, 0, &vw.a));
+    TRY(clv_image_create(ctx, W, H, 1, CLV_U8, &vw.b));
+    TRY(clv_image_create(ctx, W, H, 1, CLV_U8, &vw.c));
+    TRY(clv_image_view(vw.a, 3, 5, 31, 17, &vw.va));
+    TRY(clv_image_view(vw.b, 7, 1, 31, 17, &vw.vb));
+    TRY(clv_image_view(vw.a, 0, 8, W, 21, &vw.vd));
+    TRY(clv_image_view(vw.vd, 5, 3, 9, 7, &vw.vv));
+    TRY(clv_box_filter(ctx, vw.va, vw.vb, 5, 3, CLV_BORDER_REFLECT101));
+    TRY(clv_image_view(vw.c, 0, 8, W, 21, &vw.vc));
+    TRY(clv_gaussian_blur(ctx, vw.vd, vw.vc, 1.5, 0, 0, 0, CLV_BORDER_REPLICATE));
+    TRY(grab(vw.b, o));
+    TRY(grab(vw.c, o));
+    TRY(grab(vw.vv, o));
+    vw.mem = aligned_alloc(64, 64 * (size_t)H);
+    if (!vw.mem)
+        return CLV_ERROR_OUT_OF_MEMORY;
+    TRY(clv_image_create_host(ctx, vw.mem, 64, W, H, 1, CLV_U8, &vw.host));
+    TRY(clv_image_map(vw.host, CLV_MAP_WRITE, &p, &pitch));
+    for (int y = 0; y < H; y++)
+        for (int x = 0; x < W; x++)
+            ((unsigned char *)p)[(size_t)y * pitch + (size_t)x] = (unsigned char)(x * 3 + y);
+    TRY(clv_image_unmap(vw.host, p));
+    TRY(clv_image_create(ctx, H, W, 1, CLV_U8, &vw.t));
+    TRY(clv_transpose(ctx, vw.host, vw.t));
+    TRY(clv_image_map(vw.t, CLV_MAP_READ, &p, &pitch));
+    for (int y = 0; y < W; y++)
+        if (!append(o, (unsigned char *)p + (size_t)y * pitch, H))
+            return CLV_ERROR_OUT_OF_MEMORY; /* the cleanup unmaps */
+    TRY(clv_image_unmap(vw.t, p));
+out:
+    return st;
+}
+
 typedef clv_status (*op_fn)(clv_context *ctx, outbuf *o);
 static const struct {
     const char *name;
@@ -430,6 +495,7 @@ static const struct {
     {"pyramid", op_pyramid, NULL},     {"corners", op_corners, NULL},
     {"lk", op_lk, NULL},               {"farneback", op_farneback, NULL},
     {"interop", op_interop, interop_cleanup},
+    {"views", op_views, views_cleanup},
 };
 
 static long points_total, points_failed_create, points_failed_op, points_absorbed;

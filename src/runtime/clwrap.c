@@ -503,6 +503,28 @@ cl_int clv__clEnqueueCopyBufferRect(cl_command_queue q, cl_mem s, cl_mem d, cons
     return err;
 }
 
+void *clv__clEnqueueMapBuffer(cl_command_queue q, cl_mem m, cl_bool blocking, cl_map_flags f,
+                              size_t off, size_t size, cl_uint nw, const cl_event *w,
+                              cl_event *ev, cl_int *err)
+{
+    cl_int own_err;
+    if (!err)
+        err = &own_err;
+    INJECT_RET("clEnqueueMapBuffer", CL_MAP_FAILURE, err);
+    void *p = clEnqueueMapBuffer(q, m, blocking, f, off, size, nw, w, ev, err);
+    count_event(q, *err, ev);
+    return p;
+}
+
+cl_int clv__clEnqueueUnmapMemObject(cl_command_queue q, cl_mem m, void *p, cl_uint nw,
+                                    const cl_event *w, cl_event *ev)
+{
+    INJECT("clEnqueueUnmapMemObject", OOR);
+    cl_int err = clEnqueueUnmapMemObject(q, m, p, nw, w, ev);
+    count_event(q, err, ev);
+    return err;
+}
+
 cl_int clv__clEnqueueMarkerWithWaitList(cl_command_queue q, cl_uint nw, const cl_event *w,
                                         cl_event *ev)
 {

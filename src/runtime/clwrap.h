@@ -76,6 +76,10 @@ cl_int clv__clEnqueueCopyBuffer(cl_command_queue, cl_mem, cl_mem, size_t, size_t
 cl_int clv__clEnqueueCopyBufferRect(cl_command_queue, cl_mem, cl_mem, const size_t *,
                                     const size_t *, const size_t *, size_t, size_t, size_t,
                                     size_t, cl_uint, const cl_event *, cl_event *);
+void *clv__clEnqueueMapBuffer(cl_command_queue, cl_mem, cl_bool, cl_map_flags, size_t, size_t,
+                              cl_uint, const cl_event *, cl_event *, cl_int *);
+cl_int clv__clEnqueueUnmapMemObject(cl_command_queue, cl_mem, void *, cl_uint, const cl_event *,
+                                    cl_event *);
 cl_int clv__clEnqueueMarkerWithWaitList(cl_command_queue, cl_uint, const cl_event *, cl_event *);
 cl_int clv__clFinish(cl_command_queue);
 cl_int clv__clFlush(cl_command_queue);
@@ -127,6 +131,8 @@ void clv__live_objects_of(cl_context c, uint64_t *mem, uint64_t *kernels, uint64
 #define clEnqueueFillBuffer clv__clEnqueueFillBuffer
 #define clEnqueueCopyBuffer clv__clEnqueueCopyBuffer
 #define clEnqueueCopyBufferRect clv__clEnqueueCopyBufferRect
+#define clEnqueueMapBuffer clv__clEnqueueMapBuffer
+#define clEnqueueUnmapMemObject clv__clEnqueueUnmapMemObject
 #define clEnqueueMarkerWithWaitList clv__clEnqueueMarkerWithWaitList
 #define clFinish clv__clFinish
 #define clFlush clv__clFlush
