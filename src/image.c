@@ -171,6 +171,13 @@ CLV_API void clv_image_release(clv_image *img)
         return;
     }
     if (img->views > 0) {
+        /* the memory lives on, but the caller's host memory of an
+         * asynchronous upload may go now: wait for it, as for any image */
+        if (img->pending) {
+            (void)clWaitForEvents(1, &img->pending);
+            clv__release_event(img->pending);
+            img->pending = NULL;
+        }
         img->released = 1;
         return;
     }

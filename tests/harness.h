@@ -62,7 +62,9 @@
  * counts in test_failures (testutil), so test_finish() exits 1. A status
  * other than CLV_OK from the op is a failure with its clv_last_error().
  *
- * Not covered yet: regions of interest (the library has none), outputs of
+ * Views (clv_image_view) are not run here: test_op's views() runs every
+ * described op on views against the same op on packed images, with a guard
+ * band, from the descriptors alone. Not covered yet: outputs of
  * a size the caller picks (CLV_PARAM_FREE_SIZE: a failure, "not supported"),
  * PYRAMID / ARRAY / STRUCT parameters (required ones: a failure; optional
  * ones are passed as NULL). */

@@ -565,6 +565,127 @@ static void test_wrap(void)
     CL_OK(clReleaseContext(cl));
 }
 
+/* Views of an application buffer: a wrap (pitch 192, wider than its rows)
+ * and a view at an odd origin in it as a box filter's destination, from a
+ * view of an image of a second context on the same cl_context that an
+ * asynchronous upload is still filling. The buffer read back with plain
+ * OpenCL: the view holds the box of the source rectangle (borders at the
+ * view's edges), every other byte is what the application wrote. The
+ * getters give the application buffer and the view's byte offset. */
+static void test_views(void)
+{
+    cl_context cl = app_context();
+    cl_command_queue q = app_queue(cl, 0);
+    clv_context *A = NULL, *B = NULL;
+    REQUIRE_OK(NULL, clv_context_create_cl(cl, dev, q, NULL, &A));
+    REQUIRE_OK(NULL, clv_context_create_cl(cl, dev, NULL, NULL, &B));
+    enum { bw = 57, bh = 31, vx = 5, vy = 3, vw = 23, vh = 13, pitch = 192 };
+    const size_t bytes = (size_t)pitch * bh;
+    unsigned char *app = malloc(bytes), *back = malloc(bytes);
+    REQUIRE(app && back, "out of memory");
+    test_fill_random(app, bytes, CLV_U8, 21);
+    cl_int err;
+    cl_mem buf = clCreateBuffer(cl, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, bytes, app, &err);
+    REQUIRE(err == CL_SUCCESS, "clCreateBuffer -> %d", (int)err);
+
+    enum { sw = 40, sh = 30, sx = 7, sy = 11 };
+    static unsigned char src[sw * sh], crop[vw * vh], want[vw * vh];
+    test_fill_random(src, sizeof src, CLV_U8, 22);
+    for (int y = 0; y < vh; y++)
+        memcpy(crop + y * vw, src + (size_t)(sy + y) * sw + sx, vw);
+    reference_box(crop, vw, vh, 1, CLV_U8, 5, 3, want);
+
+    clv_image *wrap = NULL, *dv = NULL, *s = NULL, *sv = NULL;
+    REQUIRE_OK(A, clv_image_wrap_buffer(A, buf, 0, bw, bh, 1, CLV_U8, pitch, &wrap));
+    REQUIRE_OK(A, clv_image_view(wrap, vx, vy, vw, vh, &dv));
+    T(clv_image_cl_mem(dv) == buf && clv_image_pitch(dv) == pitch &&
+          clv_image_offset(dv) == (size_t)vy * pitch + vx,
+      "view of a wrap: cl_mem %p (buffer %p), pitch %zu, offset %zu", (void *)clv_image_cl_mem(dv),
+      (void *)buf, clv_image_pitch(dv), clv_image_offset(dv));
+    REQUIRE_OK(B, clv_image_create(B, sw, sh, 1, CLV_U8, &s));
+    REQUIRE_OK(B, clv_image_view(s, sx, sy, vw, vh, &sv));
+    REQUIRE_OK(B, clv_image_upload_async(s, src, 0)); /* A's op must wait for it */
+    clv_image_release(s);                           /* the view keeps it alive */
+    clv_status st = clv_box_filter(A, sv, dv, 5, 3, CLV_BORDER_REFLECT101);
+    T(st == CLV_OK, "box filter between views of two contexts: %s (%s)", clv_status_string(st),
+      clv_last_error(A));
+    CL_OK(clEnqueueReadBuffer(q, buf, CL_TRUE, 0, bytes, back, 0, NULL, NULL));
+    size_t outside = 0, inside = 0;
+    for (int y = 0; y < bh; y++)
+        for (int x = 0; x < pitch; x++) {
+            const size_t i = (size_t)y * pitch + (size_t)x;
+            if (y >= vy && y < vy + vh && x >= vx && x < vx + vw)
+                inside += back[i] != want[(y - vy) * vw + (x - vx)];
+            else
+                outside += back[i] != app[i];
+        }
+    T(inside == 0, "view of a wrap: %zu pixels differ from the box of the cropped source", inside);
+    T(outside == 0, "view of a wrap: %zu bytes outside the view changed", outside);
+
+    /* a write through a mapped view lands in the application's buffer */
+    void *p = NULL;
+    size_t pp = 0;
+    REQUIRE_OK(A, clv_image_map(dv, CLV_MAP_WRITE | CLV_MAP_READ, &p, &pp));
+    T(pp == pitch && ((unsigned char *)p)[0] == want[0], "mapped view: pitch and pixel (0, 0)");
+    ((unsigned char *)p)[pp * 2 + 4] = 0x5A;
+    REQUIRE_OK(A, clv_image_unmap(dv, p));
+    unsigned char one = 0;
+    CL_OK(clEnqueueReadBuffer(q, buf, CL_TRUE, (size_t)(vy + 2) * pitch + vx + 4, 1, &one, 0, NULL,
+                              NULL));
+    T(one == 0x5A, "mapped view: the write reached the buffer (%u)", one);
+
+    clv_image_release(wrap); /* before its view: release order free */
+    clv_image_release(sv);
+    clv_image_release(dv);
+    clv_context_release(A);
+    clv_context_release(B);
+    T(mem_refs(buf) == 1, "the application's buffer has its own reference only (%u)", mem_refs(buf));
+    CL_OK(clReleaseMemObject(buf));
+    CL_OK(clReleaseCommandQueue(q));
+    CL_OK(clReleaseContext(cl));
+    free(app);
+    free(back);
+}
+
+/* Host memory: an image over 4096-byte aligned memory, written through a
+ * mapping, filtered, the result mapped back. On a CPU device the mapping is
+ * the caller's memory itself (zero-copy); elsewhere it need not be. */
+static void test_host(void)
+{
+    enum { w = 77, h = 19, pitch = 128 };
+    unsigned char *mem = aligned_alloc(4096, 4096 * 1);
+    unsigned char *omem = aligned_alloc(4096, 4096 * 1);
+    REQUIRE(mem && omem && pitch * h <= 4096, "memory");
+    static unsigned char in[w * h], want[w * h];
+    test_fill_random(in, sizeof in, CLV_U8, 31);
+    reference_box(in, w, h, 1, CLV_U8, 3, 5, want);
+    clv_image *a = NULL, *b = NULL;
+    REQUIRE_OK(probe, clv_image_create_host(probe, mem, pitch, w, h, 1, CLV_U8, &a));
+    REQUIRE_OK(probe, clv_image_create_host(probe, omem, 0, w, h, 1, CLV_U8, &b));
+    T(clv_image_pitch(a) == pitch && clv_image_pitch(b) == 128, "host images' pitches");
+    void *p = NULL;
+    size_t pp = 0;
+    REQUIRE_OK(probe, clv_image_map(a, CLV_MAP_WRITE, &p, &pp));
+    cl_device_type type = 0;
+    CL_OK(clGetDeviceInfo(dev, CL_DEVICE_TYPE, sizeof type, &type, NULL));
+    if (type & CL_DEVICE_TYPE_CPU)
+        T(p == mem, "CPU device: the mapping is the caller's memory (%p, %p)", p, (void *)mem);
+    for (int y = 0; y < h; y++)
+        memcpy((unsigned char *)p + (size_t)y * pp, in + y * w, w);
+    REQUIRE_OK(probe, clv_image_unmap(a, p));
+    REQUIRE_OK(probe, clv_box_filter(probe, a, b, 3, 5, CLV_BORDER_REFLECT101));
+    REQUIRE_OK(probe, clv_image_map(b, CLV_MAP_READ, &p, &pp));
+    size_t bad = 0;
+    for (int y = 0; y < h; y++)
+        bad += memcmp((unsigned char *)p + (size_t)y * pp, want + y * w, w) != 0;
+    T(bad == 0, "host image: %zu rows of the box filter differ", bad);
+    REQUIRE_OK(probe, clv_image_unmap(b, p));
+    clv_image_release(a);
+    clv_image_release(b);
+    free(mem);
+    free(omem);
+}
+
 int main(void)
 {
     probe = test_context();
@@ -581,6 +702,8 @@ int main(void)
     test_adopt();
     test_share();
     test_wrap();
+    test_views();
+    test_host();
     clv_context_release(probe);
     T(test_no_live_objects("interop"), "objects alive at the end");
     return test_finish("interop", passed);

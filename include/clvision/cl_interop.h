@@ -127,7 +127,8 @@ CLV_API cl_command_queue clv_context_cl_queue(const clv_context *ctx);
  * in-order queue, or clv_finish()).
  *
  * Two images over overlapping bytes of one buffer count as the same image
- * for the no-in-place rule of operations.
+ * for the no-in-place rule of operations (with the same pitch, overlapping
+ * row rectangles: side-by-side views or wraps are distinct).
  *
  * On failure *out is NULL. Returns CLV_OK, CLV_ERROR_INVALID_ARGUMENT (also
  * for NULL ctx, buffer or out), CLV_ERROR_OPENCL (a query, retain or
@@ -137,13 +138,16 @@ CLV_API clv_status clv_image_wrap_buffer(clv_context *ctx, cl_mem buffer, size_t
                                          clv_pixel_type type, size_t pitch, clv_image **out);
 
 /* The buffer holding img's pixels, for the application's kernels: the buffer
- * given to clv_image_wrap_buffer, or the one clvision allocated. Pixel (0, 0)
- * is at clv_image_offset(img) bytes into it, rows clv_image_pitch(img) bytes
- * apart. No retain: valid while img lives. NULL for a NULL img. */
+ * given to clv_image_wrap_buffer, or the one clvision allocated (for a view,
+ * its image's). Pixel (0, 0) is at clv_image_offset(img) bytes into it, rows
+ * clv_image_pitch(img) bytes apart. No retain: valid while img lives. NULL
+ * for a NULL img. */
 CLV_API cl_mem clv_image_cl_mem(const clv_image *img);
 
 /* Byte offset of pixel (0, 0) in clv_image_cl_mem(img): the offset given to
- * clv_image_wrap_buffer, 0 for an image clvision allocated or a NULL img. */
+ * clv_image_wrap_buffer, 0 for an image clvision allocated or a NULL img;
+ * for a view, its image's offset + y * pitch + x * pixel size (any value:
+ * views have no alignment). */
 CLV_API size_t clv_image_offset(const clv_image *img);
 
 #ifdef __cplusplus
