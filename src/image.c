@@ -676,6 +676,9 @@ CLV_API clv_status clv_image_view(const clv_image *src, int x, int y, int width,
      * boundary is then the view's, as vector kernels need): whole rows of
      * base at an offset the device can start a sub-buffer at. Otherwise
      * staged (mem NULL). */
+    /* Rows of a view start y * pitch (a multiple of 64) after base's, so a
+     * direct view's rows keep base's 64-byte alignment, which the CPU vector
+     * kernels' aligned stores need; a staged view's packed copy starts at 0. */
     int direct = v->view_off % v->pitch == 0 && width == base->width;
     cl_int err;
     if (direct && v->root_off != 0) {

@@ -861,6 +861,19 @@ static void view_overlap(void)
     s = clv_box_filter(ctx, wv, sub, 3, 3, CLV_BORDER_REPLICATE);
     CHECK(s == CLV_OK, "a view of a view below another view: %s (%s)", clv_status_string(s),
           clv_last_error(ctx));
+    /* which path: a whole-row view at row 8 (512 bytes in) is a sub-buffer,
+     * one at an odd origin makes no OpenCL object (staged) */
+    clv_context_stats st0, st1, st2;
+    clv_image *rows8 = NULL, *odd = NULL;
+    REQUIRE_OK(ctx, clv_context_get_stats(ctx, &st0));
+    REQUIRE_OK(ctx, clv_image_view(big, 0, 8, 40, 5, &rows8));
+    REQUIRE_OK(ctx, clv_context_get_stats(ctx, &st1));
+    REQUIRE_OK(ctx, clv_image_view(big, 3, 8, 37, 5, &odd));
+    REQUIRE_OK(ctx, clv_context_get_stats(ctx, &st2));
+    CHECK(st1.live_mem_objects == st0.live_mem_objects + 1, "whole-row view: no sub-buffer");
+    CHECK(st2.live_mem_objects == st1.live_mem_objects, "odd view: an OpenCL object made");
+    clv_image_release(rows8);
+    clv_image_release(odd);
     clv_image_release(big); /* release order free */
     clv_image_release(sub);
     clv_image_release(wv);
