@@ -273,6 +273,16 @@ void cli_gray_free(cli_gray *gc);
 CLI_MUST_USE int cli_gray_upload(const char *cmd, clv_context *ctx, const clv_host_image *in,
                                  clv_pixel_type out_type, cli_gray_weights weights,
                                  double f32_full, clv_image **out);
+/* The uploaded image *img (the pixels of the file `path`, named in
+ * messages) as image parameter p takes it, converted on the device
+ * (clv_convert_color, clv_convert_type; cmd_op.c): colour to gray with the
+ * `gray` weights when p takes only one channel, gray to RGB or RGBA to RGB
+ * when it takes three, then u16 to f32 (full scale 1.0) when it takes f32
+ * and not u16. *img is replaced by the converted image; on failure it is
+ * still the caller's to release. Anything else p does not take is an error
+ * naming the file. Prints the error. */
+CLI_MUST_USE int cli_to_accepted(const char *cmd, clv_context *ctx, const clv_param_desc *p,
+                                 cli_gray_weights gray, const char *path, clv_image **img);
 
 /* Read a Middlebury .flo file (2-channel f32). Prints the error. */
 CLI_MUST_USE int cli_read_flo(const char *cmd, const char *path, clv_host_image *out);
