@@ -356,41 +356,14 @@ void cli_status_end(void);
 /* Monotonic clock in milliseconds. */
 double cli_now_ms(void);
 
-/* One run of an operation on ctx (enqueue only). Returns a status; the
- * library's message is in clv_last_error(ctx). */
-typedef clv_status (*cli_op_fn)(clv_context *ctx, const clv_image *src, clv_image *dst,
-                                const void *params);
-
-/* Runs op. With timing (wall_ms non-NULL) the op runs once untimed to build
- * its kernels, then once more timed: wall = enqueue + clv_finish, device =
- * clv_last_op_device_time (needs a profiling context). Without timing it
- * runs once and waits. Prints the error and returns non-zero on failure. */
-CLI_MUST_USE int cli_run_op(const char *cmd, const char *what, clv_context *ctx, cli_op_fn op,
-                            const clv_image *src, clv_image *dst, const void *params,
+/* Runs op with the named arguments (clv_op_call). With timing (wall_ms
+ * non-NULL) the op runs once untimed to build its kernels, then once more
+ * timed: wall = enqueue + clv_finish, device = clv_last_op_device_time
+ * (needs a profiling context). Without timing it runs once and waits.
+ * Prints "<what>: <status>: <detail>" and returns non-zero on failure. */
+CLI_MUST_USE int cli_run_op(const char *cmd, const char *what, clv_context *ctx,
+                            const clv_op_desc *op, const clv_arg *args, int nargs,
                             double *wall_ms, double *device_ms);
-
-/* One operation from a host image to a file: upload src (and edge, when not
- * NULL, turned into gray of its own type with edge_gray's weights when it
- * has colour, whose device image is stored in *edge_slot, inside params, for
- * the run), create a width x height result (0 x 0: src's size) with channels
- * and type, run op (cli_run_op, timed with --time), download the result,
- * write it to out and print the times when asked. */
-typedef struct cli_job {
-    const char *cmd;
-    const char *what; /* for error lines: "bilateral filter failed" */
-    const clv_host_image *src;
-    const clv_host_image *edge;
-    const clv_image **edge_slot;
-    cli_gray_weights edge_gray;
-    int width, height;
-    int channels;
-    clv_pixel_type type;
-    cli_op_fn op;
-    const void *params;
-    const char *out;
-} cli_job;
-
-CLI_MUST_USE int cli_run_job(const cli_globals *g, const cli_job *job);
 
 /* ---- the operations behind cli_op_fn (cmd_filter.c) ------------------ */
 

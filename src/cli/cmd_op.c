@@ -644,15 +644,6 @@ int cli_to_accepted(const char *cmd, clv_context *ctx, const clv_param_desc *p,
     return 0;
 }
 
-static clv_status run_by_name(clv_context *ctx, const clv_image *src, clv_image *dst,
-                              const void *params)
-{
-    (void)src;
-    (void)dst;
-    const op_line *l = params;
-    return clv_op_call(ctx, l->op, l->args, l->op->nparams);
-}
-
 static int run_line(const cli_globals *g, op_line *l)
 {
     const clv_op_desc *op = l->op;
@@ -708,8 +699,8 @@ static int run_line(const cli_globals *g, op_line *l)
         l->args[i].v.p = img[i];
     }
     if (!rc)
-        rc = cli_run_op(l->cmd, what, ctx, run_by_name, NULL, NULL, l,
-                        g->time ? &wall_ms : NULL, g->time ? &device_ms : NULL);
+        rc = cli_run_op(l->cmd, what, ctx, op, l->args, op->nparams, g->time ? &wall_ms : NULL,
+                        g->time ? &device_ms : NULL);
     /* One image output is written in place (the library's writes are
      * atomic); several are staged and renamed together, so a failure
      * writes none. */
