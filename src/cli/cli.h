@@ -36,7 +36,7 @@ typedef struct cli_globals {
 /* A sub-command: argv[0] is the command name. Returns the exit status. */
 typedef int (*cli_command_fn)(const cli_globals *g, int argc, char **argv);
 
-/* Sub-commands (cmd_filter.c, cmd_edge.c, cmd_flow.c, cmd_demo.c). */
+/* Sub-commands (cmd_devices.c, cmd_flow.c, cmd_demo.c). */
 int cli_cmd_devices(const cli_globals *g, int argc, char **argv);
 int cli_cmd_pyramid(const cli_globals *g, int argc, char **argv);
 int cli_cmd_corners(const cli_globals *g, int argc, char **argv);
@@ -364,56 +364,6 @@ double cli_now_ms(void);
 CLI_MUST_USE int cli_run_op(const char *cmd, const char *what, clv_context *ctx,
                             const clv_op_desc *op, const clv_arg *args, int nargs,
                             double *wall_ms, double *device_ms);
-
-/* ---- the operations behind cli_op_fn (cmd_filter.c) ------------------ */
-
-typedef struct cli_box_params {
-    int kx, ky;
-    clv_border border;
-} cli_box_params;
-
-typedef struct cli_gaussian_params {
-    double sigma_x, sigma_y; /* sigma_y 0: same as sigma_x */
-    int kx, ky;              /* 0: derived from sigma */
-    clv_border border;
-} cli_gaussian_params;
-
-CLI_MUST_USE clv_status cli_op_transpose(clv_context *ctx, const clv_image *src, clv_image *dst,
-                                         const void *params); /* params unused */
-CLI_MUST_USE clv_status cli_op_resize(clv_context *ctx, const clv_image *src, clv_image *dst,
-                                      const void *params); /* params unused; size from dst */
-CLI_MUST_USE clv_status cli_op_box(clv_context *ctx, const clv_image *src, clv_image *dst,
-                                   const void *params); /* cli_box_params */
-CLI_MUST_USE clv_status cli_op_gaussian(clv_context *ctx, const clv_image *src, clv_image *dst,
-                                        const void *params); /* cli_gaussian_params */
-
-/* ---- the edge-preserving operations (cmd_edge.c) ---------------------- */
-
-typedef struct cli_bilateral_params {
-    double sigma_space, sigma_range; /* sigma_range in the image's units */
-    int radius;                      /* 0: ceil(3 sigma_space) */
-    clv_border border;
-} cli_bilateral_params;
-
-typedef struct cli_grid_params {
-    clv_grid_params grid;
-    const clv_image *edge; /* NULL: clv_bilateral_grid, else the cross variant */
-} cli_grid_params;
-
-CLI_MUST_USE clv_status cli_op_bilateral(clv_context *ctx, const clv_image *src, clv_image *dst,
-                                         const void *params); /* cli_bilateral_params */
-CLI_MUST_USE clv_status cli_op_grid(clv_context *ctx, const clv_image *src, clv_image *dst,
-                                    const void *params); /* cli_grid_params */
-/* src f32 RGB(A), dst u8 RGB. */
-CLI_MUST_USE clv_status cli_op_tonemap(clv_context *ctx, const clv_image *src, clv_image *dst,
-                                       const void *params); /* clv_tonemap_params */
-
-/* The f32 RGB(A) input of a tone mapping from a file's pixels (read from
- * `path`, named in messages): f32 as is, u16 as linear values scaled by
- * 1/65535, 1 channel replicated to RGB. u8 is refused (not HDR). Prints the
- * error; returns 0 or CLI_EXIT_RUNTIME. */
-CLI_MUST_USE int cli_hdr_input(const char *cmd, const char *path, const clv_host_image *in,
-                               clv_host_image *out);
 
 /* ---- optical flow (cmd_flow.c), also used by the demo ---------------- */
 
