@@ -106,10 +106,6 @@ cli_num_text cli_num(double v);
 /* "WxH" (or "WXH") with both sides integers in [min, max]. 0 or -1. */
 CLI_MUST_USE int cli_parse_size(const char *s, int min, int max, int *w, int *h);
 
-/* Border mode name (reflect101, replicate, ...). Prints a usage error and
- * returns CLI_EXIT_USAGE for anything else, 0 on success. */
-CLI_MUST_USE int cli_parse_border(const char *cmd, const char *value, clv_border *out);
-
 /* ---- option scanning ------------------------------------------------- */
 
 /* Walks a sub-command's arguments: options ("--name value", "--name=value",
@@ -160,10 +156,6 @@ void cli_keep_positional(int *npos, const char **pos, const char *p);
  * CLI_EXIT_USAGE (with the error printed) for any other option. */
 CLI_MUST_USE int cli_args_positionals(const char *cmd, int argc, char **argv, const char *usage,
                                       const char **pos, int *npos);
-
-/* The value of the option just returned as a border mode
- * (cli_parse_border). 0 or CLI_EXIT_USAGE (error printed). */
-CLI_MUST_USE int cli_args_border(cli_args *a, const char *name, clv_border *out);
 
 /* "-h" or "--help". */
 int cli_wants_help(const char *name);

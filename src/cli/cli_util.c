@@ -249,16 +249,6 @@ int cli_parse_size(const char *s, int min, int max, int *w, int *h)
     return 0;
 }
 
-int cli_parse_border(const char *cmd, const char *value, clv_border *out)
-{
-    if (clv_border_from_string(value, out) != CLV_OK)
-        return cli_usage_error(cmd,
-                               "bad --border '%s' (expected replicate, reflect, reflect101, "
-                               "constant or wrap)",
-                               value);
-    return 0;
-}
-
 /* ---- option scanning ------------------------------------------------- */
 
 void cli_args_init(cli_args *a, const char *cmd, int argc, char **argv)
@@ -377,14 +367,6 @@ int cli_args_positionals(const char *cmd, int argc, char **argv, const char *usa
         }
     }
     return -1;
-}
-
-int cli_args_border(cli_args *a, const char *name, clv_border *out)
-{
-    const char *v = cli_args_value(a, name);
-    if (!v)
-        return CLI_EXIT_USAGE;
-    return cli_parse_border(a->cmd, v, out);
 }
 
 int cli_wants_help(const char *name)
