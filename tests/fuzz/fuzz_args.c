@@ -7,7 +7,7 @@
  * open OpenCL devices and read and write files, so this harness links its
  * own cli_cmd_* functions instead of src/cli/cmd_*.c: each scans its
  * arguments with the shared option scanner of src/cli/cli_util.c
- * (cli_args_next/cli_args_value/cli_args_number/cli_args_border,
+ * (cli_args_next/cli_args_value/cli_args_number,
  * cli_parse_int/cli_parse_size/cli_parse_double, cli_keep_positional,
  * cli_two_paths, cli_has_ext, cli_args_positionals) the way the real
  * commands do, and stops before any work. See README.md. */
@@ -55,8 +55,13 @@ static int scan_command(const char *cmd, int argc, char **argv)
             return cli_usage_error(cmd, "unknown option '%s'", name);
         int rc = 0;
         if (kind == 3) {
+            /* an enum: the generic command takes it by clv_param_enum_value */
+            const char *v = cli_args_value(&a, name);
             clv_border b;
-            rc = cli_args_border(&a, name, &b);
+            if (!v)
+                rc = CLI_EXIT_USAGE;
+            else if (clv_border_from_string(v, &b) != CLV_OK)
+                rc = cli_usage_error(cmd, "bad %s '%s'", name, v);
         } else if (kind == 0) {
             double d;
             cli_range r = {0.0, INFINITY, 1};
