@@ -675,6 +675,12 @@ int cli_to_accepted(const char *cmd, clv_context *ctx, const clv_param_desc *p,
 
 static int run_line(const cli_globals *g, op_line *l)
 {
+#ifdef CLV_CLI_PARSE_ONLY
+    /* tests/fuzz/fuzz_args: the command line alone, no device or files */
+    (void)g;
+    (void)l;
+    return 0;
+#endif
     const clv_op_desc *op = l->op;
     clv_host_image host[MAX_PARAMS];
     clv_image *img[MAX_PARAMS];
