@@ -770,16 +770,25 @@ static int run_line(const cli_globals *g, op_line *l)
     return rc;
 }
 
-int cli_cmd_op(const cli_globals *g, const clv_op_desc *op, int argc, char **argv)
+/* A new op_line for op with its options built, or NULL (error printed). */
+static op_line *new_line(const clv_op_desc *op, const char *cmd)
 {
     op_line *l = calloc(1, sizeof *l);
     if (!l) {
-        cli_error(argv[0], "out of memory");
-        return CLI_EXIT_RUNTIME;
+        cli_error(cmd, "out of memory");
+        return NULL;
     }
     l->op = op;
-    l->cmd = argv[0];
+    l->cmd = cmd;
     build_options(l);
+    return l;
+}
+
+int cli_cmd_op(const cli_globals *g, const clv_op_desc *op, int argc, char **argv)
+{
+    op_line *l = new_line(op, argv[0]);
+    if (!l)
+        return CLI_EXIT_RUNTIME;
     int help = 0;
     int rc = parse_line(l, argc, argv, &help);
     if (!rc && help)
@@ -792,14 +801,9 @@ int cli_cmd_op(const cli_globals *g, const clv_op_desc *op, int argc, char **arg
 
 int cli_op_help(const clv_op_desc *op, const char *cmd)
 {
-    op_line *l = calloc(1, sizeof *l);
-    if (!l) {
-        cli_error(cmd, "out of memory");
+    op_line *l = new_line(op, cmd);
+    if (!l)
         return CLI_EXIT_RUNTIME;
-    }
-    l->op = op;
-    l->cmd = cmd;
-    build_options(l);
     print_help(l);
     free(l);
     return CLI_EXIT_OK;
@@ -869,14 +873,9 @@ static void print_param_line(const char *spelling, const char *kind, const clv_p
 
 int cli_op_params(const clv_op_desc *op, const char *cmd)
 {
-    op_line *l = calloc(1, sizeof *l);
-    if (!l) {
-        cli_error(cmd, "out of memory");
+    op_line *l = new_line(op, cmd);
+    if (!l)
         return CLI_EXIT_RUNTIME;
-    }
-    l->op = op;
-    l->cmd = cmd;
-    build_options(l);
     char buf[SPELL_MAX];
     for (int pass = 0; pass < 2; pass++)
         for (int i = 0; i < op->nparams; i++) {
