@@ -414,6 +414,15 @@ static clv_status report(clv_context *ctx, clv_status st, const char *what, cons
         }                                                         \
     } while (0)
 
+/* The result line of one case (sorts wall and dev: wall[0] is then the minimum). */
+static void print_case(const char *label, double *wall, double *dev, int reps)
+{
+    const double wall_med = median(wall, reps), dev_med = median(dev, reps);
+    printf("%s wall_ms_median=%.4f wall_ms_min=%.4f dev_ms_median=%.4f dev_ms_min=%.4f reps=%d\n",
+           label, wall_med, wall[0], dev_med, dev[0], reps);
+    fflush(stdout);
+}
+
 /* Times one case of a described operation: src (the first input image) of
  * the case's size, type and channels; other input images of the same size
  * in the first type and channel count they take; outputs shaped by
@@ -499,14 +508,7 @@ static clv_status run_described(clv_context *ctx, const bench_config *cfg,
         wall[i] = now_ms() - t0;
         BENCH_CHECK(clv_last_op_device_time(ctx, &dev[i]), "clv_last_op_device_time");
     }
-    {
-        double wall_med = median(wall, cfg->reps);
-        double dev_med = median(dev, cfg->reps);
-        printf("%s wall_ms_median=%.4f wall_ms_min=%.4f dev_ms_median=%.4f dev_ms_min=%.4f "
-               "reps=%d\n",
-               label, wall_med, wall[0], dev_med, dev[0], cfg->reps);
-        fflush(stdout);
-    }
+    print_case(label, wall, dev, cfg->reps);
 out:
     for (int i = 0; i < 32; i++)
         clv_image_release(img[i]);
@@ -637,14 +639,7 @@ static clv_status run_case(clv_context *ctx, const bench_config *cfg, bench_op o
         BENCH_CHECK(clv_last_op_device_time(ctx, &dev[i]), "clv_last_op_device_time");
     }
 
-    {
-        double wall_med = median(wall, cfg->reps); /* sorted: wall[0] is the minimum */
-        double dev_med = median(dev, cfg->reps);
-        printf("%s wall_ms_median=%.4f wall_ms_min=%.4f dev_ms_median=%.4f dev_ms_min=%.4f "
-               "reps=%d\n",
-               label, wall_med, wall[0], dev_med, dev[0], cfg->reps);
-        fflush(stdout);
-    }
+    print_case(label, wall, dev, cfg->reps);
 
 out:
     clv_image_release(second_frame);

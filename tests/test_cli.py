@@ -18,22 +18,13 @@ import sys
 import tempfile
 import zlib
 
+from pycheck import check, summary
+
 CLI = os.environ.get("CLV_CLI")
 DATA = os.environ.get("CLV_TEST_DATA", os.path.join(os.path.dirname(os.path.abspath(__file__)), "data"))
 TIMEOUT = 240
 
-passed = 0
-failed = 0
 
-
-def check(cond, what, detail=""):
-    global passed, failed
-    if cond:
-        passed += 1
-    else:
-        failed += 1
-        print("FAIL: %s%s" % (what, (": " + detail) if detail else ""), flush=True)
-    return cond
 
 
 # ---- PNG codec ---------------------------------------------------------
@@ -1912,8 +1903,7 @@ def main():
     code = run_all(tmp)
     if code is not None:
         return code
-    print("cli: %d passed, %d failed" % (passed, failed))
-    return 1 if failed else 0
+    return summary("cli")
 
 
 def run_all(tmp):

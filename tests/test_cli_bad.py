@@ -37,24 +37,15 @@ import sys
 import tempfile
 import zlib
 
+from pycheck import check, summary
+
 CLI = os.environ.get("CLV_CLI")
 DATA = os.environ.get("CLV_TEST_DATA", os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                                      "data"))
 TIMEOUT = 240
 USAGE, RUNTIME = 2, 1
 
-passed = 0
-failed = 0
 
-
-def check(cond, what, detail=""):
-    global passed, failed
-    if cond:
-        passed += 1
-    else:
-        failed += 1
-        print("FAIL: %s%s" % (what, (": " + detail) if detail else ""), flush=True)
-    return cond
 
 
 # ---- small writers (PNG, PFM, .flo, CSV) ---------------------------------
@@ -841,8 +832,7 @@ def main():
             print("cli-bad: files kept in %s" % tmp)
         else:
             shutil.rmtree(tmp, ignore_errors=True)
-    print("cli-bad: %d passed, %d failed" % (passed, failed))
-    return 1 if failed else 0
+    return summary("cli-bad")
 
 
 if __name__ == "__main__":

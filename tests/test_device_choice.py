@@ -24,21 +24,12 @@ import subprocess
 import sys
 import tempfile
 
+from pycheck import check, summary
+
 CLI = os.environ["CLV_CLI"]
 DATA = os.environ["CLV_TEST_DATA"]
 POCL = "[platform: Portable Computing Language]"
-passed = 0
-failed = 0
 
-
-def check(cond, what, detail=""):
-    global passed, failed
-    if cond:
-        passed += 1
-    else:
-        failed += 1
-        print("FAIL: %s%s" % (what, (":\n" + detail) if detail else ""), flush=True)
-    return cond
 
 
 def clv(*args, env=None):
@@ -149,5 +140,5 @@ def main():
 
 if __name__ == "__main__":
     rc = main()
-    print("device-choice: %d passed, %d failed" % (passed, failed))
-    sys.exit(rc if rc is not None else (1 if failed else 0))
+    status = summary("device-choice")
+    sys.exit(rc if rc is not None else status)

@@ -24,18 +24,9 @@ import subprocess
 import sys
 import tempfile
 
-passed = 0
-failed = 0
+from pycheck import check, summary
 
 
-def check(cond, what, detail=""):
-    global passed, failed
-    if cond:
-        passed += 1
-    else:
-        failed += 1
-        print("FAIL: %s%s" % (what, (":\n" + detail) if detail else ""), flush=True)
-    return cond
 
 
 def run(exe, cwd):
@@ -102,5 +93,5 @@ def main():
 
 if __name__ == "__main__":
     rc = main()
-    print("examples: %d passed, %d failed" % (passed, failed))
-    sys.exit(rc if rc is not None else (1 if failed else 0))
+    status = summary("examples")
+    sys.exit(rc if rc is not None else status)

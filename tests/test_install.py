@@ -31,19 +31,10 @@ import subprocess
 import sys
 import tempfile
 
+from pycheck import check, summary
+
 TIMEOUT = 120
-passed = 0
-failed = 0
 
-
-def check(cond, what, detail=""):
-    global passed, failed
-    if cond:
-        passed += 1
-    else:
-        failed += 1
-        print("FAIL: %s%s" % (what, (":\n" + detail) if detail else ""), flush=True)
-    return cond
 
 
 def run(cmd, env, cwd):
@@ -229,5 +220,5 @@ def main():
 
 if __name__ == "__main__":
     rc = main()
-    print("install: %d passed, %d failed" % (passed, failed))
-    sys.exit(rc if rc is not None else (1 if failed else 0))
+    status = summary("install")
+    sys.exit(rc if rc is not None else status)

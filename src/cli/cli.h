@@ -36,7 +36,7 @@ typedef struct cli_globals {
 /* A sub-command: argv[0] is the command name. Returns the exit status. */
 typedef int (*cli_command_fn)(const cli_globals *g, int argc, char **argv);
 
-/* Sub-commands (cmd_filter.c, cmd_edge.c, cmd_flow.c, cmd_demo.c). */
+/* Sub-commands (cmd_devices.c, cmd_flow.c, cmd_demo.c). */
 int cli_cmd_devices(const cli_globals *g, int argc, char **argv);
 int cli_cmd_pyramid(const cli_globals *g, int argc, char **argv);
 int cli_cmd_corners(const cli_globals *g, int argc, char **argv);
@@ -106,10 +106,6 @@ cli_num_text cli_num(double v);
 /* "WxH" (or "WXH") with both sides integers in [min, max]. 0 or -1. */
 CLI_MUST_USE int cli_parse_size(const char *s, int min, int max, int *w, int *h);
 
-/* Border mode name (reflect101, replicate, ...). Prints a usage error and
- * returns CLI_EXIT_USAGE for anything else, 0 on success. */
-CLI_MUST_USE int cli_parse_border(const char *cmd, const char *value, clv_border *out);
-
 /* ---- option scanning ------------------------------------------------- */
 
 /* Walks a sub-command's arguments: options ("--name value", "--name=value",
@@ -160,10 +156,6 @@ void cli_keep_positional(int *npos, const char **pos, const char *p);
  * CLI_EXIT_USAGE (with the error printed) for any other option. */
 CLI_MUST_USE int cli_args_positionals(const char *cmd, int argc, char **argv, const char *usage,
                                       const char **pos, int *npos);
-
-/* The value of the option just returned as a border mode
- * (cli_parse_border). 0 or CLI_EXIT_USAGE (error printed). */
-CLI_MUST_USE int cli_args_border(cli_args *a, const char *name, clv_border *out);
 
 /* "-h" or "--help". */
 int cli_wants_help(const char *name);
@@ -273,6 +265,16 @@ void cli_gray_free(cli_gray *gc);
 CLI_MUST_USE int cli_gray_upload(const char *cmd, clv_context *ctx, const clv_host_image *in,
                                  clv_pixel_type out_type, cli_gray_weights weights,
                                  double f32_full, clv_image **out);
+/* The uploaded image *img (the pixels of the file `path`, named in
+ * messages) as image parameter p takes it, converted on the device
+ * (clv_convert_color, clv_convert_type; cmd_op.c): colour to gray with the
+ * `gray` weights when p takes only one channel, gray to RGB or RGBA to RGB
+ * when it takes three, then u16 to f32 (full scale 1.0) when it takes f32
+ * and not u16. *img is replaced by the converted image; on failure it is
+ * still the caller's to release. Anything else p does not take is an error
+ * naming the file. Prints the error. */
+CLI_MUST_USE int cli_to_accepted(const char *cmd, clv_context *ctx, const clv_param_desc *p,
+                                 cli_gray_weights gray, const char *path, clv_image **img);
 
 /* Read a Middlebury .flo file (2-channel f32). Prints the error. */
 CLI_MUST_USE int cli_read_flo(const char *cmd, const char *path, clv_host_image *out);
@@ -346,91 +348,14 @@ void cli_status_end(void);
 /* Monotonic clock in milliseconds. */
 double cli_now_ms(void);
 
-/* One run of an operation on ctx (enqueue only). Returns a status; the
- * library's message is in clv_last_error(ctx). */
-typedef clv_status (*cli_op_fn)(clv_context *ctx, const clv_image *src, clv_image *dst,
-                                const void *params);
-
-/* Runs op. With timing (wall_ms non-NULL) the op runs once untimed to build
- * its kernels, then once more timed: wall = enqueue + clv_finish, device =
- * clv_last_op_device_time (needs a profiling context). Without timing it
- * runs once and waits. Prints the error and returns non-zero on failure. */
-CLI_MUST_USE int cli_run_op(const char *cmd, const char *what, clv_context *ctx, cli_op_fn op,
-                            const clv_image *src, clv_image *dst, const void *params,
+/* Runs op with the named arguments (clv_op_call). With timing (wall_ms
+ * non-NULL) the op runs once untimed to build its kernels, then once more
+ * timed: wall = enqueue + clv_finish, device = clv_last_op_device_time
+ * (needs a profiling context). Without timing it runs once and waits.
+ * Prints "<what>: <status>: <detail>" and returns non-zero on failure. */
+CLI_MUST_USE int cli_run_op(const char *cmd, const char *what, clv_context *ctx,
+                            const clv_op_desc *op, const clv_arg *args, int nargs,
                             double *wall_ms, double *device_ms);
-
-/* One operation from a host image to a file: upload src (and edge, when not
- * NULL, turned into gray of its own type with edge_gray's weights when it
- * has colour, whose device image is stored in *edge_slot, inside params, for
- * the run), create a width x height result (0 x 0: src's size) with channels
- * and type, run op (cli_run_op, timed with --time), download the result,
- * write it to out and print the times when asked. */
-typedef struct cli_job {
-    const char *cmd;
-    const char *what; /* for error lines: "bilateral filter failed" */
-    const clv_host_image *src;
-    const clv_host_image *edge;
-    const clv_image **edge_slot;
-    cli_gray_weights edge_gray;
-    int width, height;
-    int channels;
-    clv_pixel_type type;
-    cli_op_fn op;
-    const void *params;
-    const char *out;
-} cli_job;
-
-CLI_MUST_USE int cli_run_job(const cli_globals *g, const cli_job *job);
-
-/* ---- the operations behind cli_op_fn (cmd_filter.c) ------------------ */
-
-typedef struct cli_box_params {
-    int kx, ky;
-    clv_border border;
-} cli_box_params;
-
-typedef struct cli_gaussian_params {
-    double sigma_x, sigma_y; /* sigma_y 0: same as sigma_x */
-    int kx, ky;              /* 0: derived from sigma */
-    clv_border border;
-} cli_gaussian_params;
-
-CLI_MUST_USE clv_status cli_op_transpose(clv_context *ctx, const clv_image *src, clv_image *dst,
-                                         const void *params); /* params unused */
-CLI_MUST_USE clv_status cli_op_resize(clv_context *ctx, const clv_image *src, clv_image *dst,
-                                      const void *params); /* params unused; size from dst */
-CLI_MUST_USE clv_status cli_op_box(clv_context *ctx, const clv_image *src, clv_image *dst,
-                                   const void *params); /* cli_box_params */
-CLI_MUST_USE clv_status cli_op_gaussian(clv_context *ctx, const clv_image *src, clv_image *dst,
-                                        const void *params); /* cli_gaussian_params */
-
-/* ---- the edge-preserving operations (cmd_edge.c) ---------------------- */
-
-typedef struct cli_bilateral_params {
-    double sigma_space, sigma_range; /* sigma_range in the image's units */
-    int radius;                      /* 0: ceil(3 sigma_space) */
-    clv_border border;
-} cli_bilateral_params;
-
-typedef struct cli_grid_params {
-    clv_grid_params grid;
-    const clv_image *edge; /* NULL: clv_bilateral_grid, else the cross variant */
-} cli_grid_params;
-
-CLI_MUST_USE clv_status cli_op_bilateral(clv_context *ctx, const clv_image *src, clv_image *dst,
-                                         const void *params); /* cli_bilateral_params */
-CLI_MUST_USE clv_status cli_op_grid(clv_context *ctx, const clv_image *src, clv_image *dst,
-                                    const void *params); /* cli_grid_params */
-/* src f32 RGB(A), dst u8 RGB. */
-CLI_MUST_USE clv_status cli_op_tonemap(clv_context *ctx, const clv_image *src, clv_image *dst,
-                                       const void *params); /* clv_tonemap_params */
-
-/* The f32 RGB(A) input of a tone mapping from a file's pixels (read from
- * `path`, named in messages): f32 as is, u16 as linear values scaled by
- * 1/65535, 1 channel replicated to RGB. u8 is refused (not HDR). Prints the
- * error; returns 0 or CLI_EXIT_RUNTIME. */
-CLI_MUST_USE int cli_hdr_input(const char *cmd, const char *path, const clv_host_image *in,
-                               clv_host_image *out);
 
 /* ---- optical flow (cmd_flow.c), also used by the demo ---------------- */
 

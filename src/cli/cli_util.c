@@ -249,16 +249,6 @@ int cli_parse_size(const char *s, int min, int max, int *w, int *h)
     return 0;
 }
 
-int cli_parse_border(const char *cmd, const char *value, clv_border *out)
-{
-    if (clv_border_from_string(value, out) != CLV_OK)
-        return cli_usage_error(cmd,
-                               "bad --border '%s' (expected replicate, reflect, reflect101, "
-                               "constant or wrap)",
-                               value);
-    return 0;
-}
-
 /* ---- option scanning ------------------------------------------------- */
 
 void cli_args_init(cli_args *a, const char *cmd, int argc, char **argv)
@@ -377,14 +367,6 @@ int cli_args_positionals(const char *cmd, int argc, char **argv, const char *usa
         }
     }
     return -1;
-}
-
-int cli_args_border(cli_args *a, const char *name, clv_border *out)
-{
-    const char *v = cli_args_value(a, name);
-    if (!v)
-        return CLI_EXIT_USAGE;
-    return cli_parse_border(a->cmd, v, out);
 }
 
 int cli_wants_help(const char *name)
@@ -1163,11 +1145,10 @@ double cli_now_ms(void)
     return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
 }
 
-int cli_run_op(const char *cmd, const char *what, clv_context *ctx, cli_op_fn op,
-               const clv_image *src, clv_image *dst, const void *params, double *wall_ms,
-               double *device_ms)
+int cli_run_op(const char *cmd, const char *what, clv_context *ctx, const clv_op_desc *op,
+               const clv_arg *args, int nargs, double *wall_ms, double *device_ms)
 {
-    clv_status s = op(ctx, src, dst, params);
+    clv_status s = clv_op_call(ctx, op, args, nargs);
     if (s == CLV_OK)
         s = clv_finish(ctx);
     if (s != CLV_OK)
@@ -1177,7 +1158,7 @@ int cli_run_op(const char *cmd, const char *what, clv_context *ctx, cli_op_fn op
 
     /* Kernels are built now; this run measures the operation alone. */
     double t0 = cli_now_ms();
-    s = op(ctx, src, dst, params);
+    s = clv_op_call(ctx, op, args, nargs);
     if (s == CLV_OK)
         s = clv_finish(ctx);
     double t1 = cli_now_ms();
@@ -1190,58 +1171,4 @@ int cli_run_op(const char *cmd, const char *what, clv_context *ctx, cli_op_fn op
             return cli_fail_status(cmd, ctx, s, "cannot read the device time");
     }
     return 0;
-}
-
-int cli_run_job(const cli_globals *g, const cli_job *job)
-{
-    clv_context *ctx = NULL;
-    clv_image *src = NULL;
-    clv_image *edge = NULL;
-    clv_image *dst = NULL;
-    clv_host_image result = {0};
-    double wall_ms = 0.0, device_ms = 0.0;
-    const int width = job->width ? job->width : job->src->width;
-    const int height = job->height ? job->height : job->src->height;
-
-    int rc = cli_context(job->cmd, g, g->time, &ctx);
-    if (rc)
-        goto out;
-    rc = cli_upload(job->cmd, ctx, job->src, &src);
-    if (rc)
-        goto out;
-    if (job->edge) {
-        /* colour edges become gray on the device (cli_gray_upload) */
-        rc = cli_gray_upload(job->cmd, ctx, job->edge, job->edge->type, job->edge_gray, 1.0,
-                             &edge);
-        if (rc)
-            goto out;
-        *job->edge_slot = edge;
-    }
-    clv_status s = clv_image_create(ctx, width, height, job->channels, job->type, &dst);
-    if (s != CLV_OK) {
-        rc = cli_fail_status(job->cmd, ctx, s, "cannot create the result image");
-        goto out;
-    }
-    rc = cli_run_op(job->cmd, job->what, ctx, job->op, src, dst, job->params,
-                    g->time ? &wall_ms : NULL, g->time ? &device_ms : NULL);
-    if (rc)
-        goto out;
-    rc = cli_download(job->cmd, ctx, dst, &result);
-    if (rc)
-        goto out;
-    rc = cli_write(job->cmd, job->out, &result);
-    if (rc)
-        goto out;
-    if (g->time)
-        cli_print_time(wall_ms, device_ms);
-
-out:
-    if (job->edge_slot)
-        *job->edge_slot = NULL;
-    clv_host_image_free(&result);
-    clv_image_release(dst);
-    clv_image_release(edge);
-    clv_image_release(src);
-    clv_context_release(ctx);
-    return rc;
 }

@@ -19,30 +19,46 @@
 static const char *const demo_images[] = {"chelsea.png", "camera.png"};
 #define N_IMAGES (sizeof demo_images / sizeof demo_images[0])
 
-enum { DEMO_SAME, DEMO_TRANSPOSED, DEMO_SCALED };
-
-typedef struct demo_op {
+/* One step of the demo as data: an operation by its descriptor name and the
+ * numbers it is given by name (clv_op_call; the others take their
+ * defaults). The images are bound when it runs (demo_call): the source to
+ * the operation's first input image, any other input by name, and a new
+ * output shaped by clv_op_output_shape. */
+#define DEMO_MAX_ARGS 4
+typedef struct demo_step {
     const char *label;  /* printed */
     const char *suffix; /* in the output name */
-    int shape;
-    double scale; /* DEMO_SCALED */
-    cli_op_fn fn;
-    const void *params;
-} demo_op;
+    const char *op;     /* descriptor name */
+    double scale;       /* an output of the caller's size (resize's): src's size times this */
+    clv_arg args[DEMO_MAX_ARGS]; /* up to the first without a name */
+} demo_step;
 
-static const cli_box_params box5 = {5, 5, CLV_BORDER_REFLECT101};
-static const cli_box_params box31 = {31, 31, CLV_BORDER_REFLECT101};
-static const cli_gaussian_params gauss2 = {2.0, 0.0, 0, 0, CLV_BORDER_REFLECT101};
-
-static const demo_op demo_ops[] = {
-    {"transpose", "transpose", DEMO_TRANSPOSED, 0.0, cli_op_transpose, NULL},
-    {"resize x0.5", "resize_half", DEMO_SCALED, 0.5, cli_op_resize, NULL},
-    {"resize x1.5", "resize_1.5x", DEMO_SCALED, 1.5, cli_op_resize, NULL},
-    {"box 5x5", "box5", DEMO_SAME, 0.0, cli_op_box, &box5},
-    {"box 31x31", "box31", DEMO_SAME, 0.0, cli_op_box, &box31},
-    {"gaussian s=2", "gaussian2", DEMO_SAME, 0.0, cli_op_gaussian, &gauss2},
+/* On each bundled image, in its own type and in f32. */
+static const demo_step demo_steps[] = {
+    {"transpose", "transpose", "transpose", 0.0, {{0}}},
+    {"resize x0.5", "resize_half", "resize", 0.5, {{0}}},
+    {"resize x1.5", "resize_1.5x", "resize", 1.5, {{0}}},
+    {"box 5x5", "box5", "box_filter", 0.0,
+     {CLV_ARG_INT("ksize_x", 5), CLV_ARG_INT("ksize_y", 5)}},
+    {"box 31x31", "box31", "box_filter", 0.0,
+     {CLV_ARG_INT("ksize_x", 31), CLV_ARG_INT("ksize_y", 31)}},
+    {"gaussian s=2", "gaussian2", "gaussian_blur", 0.0, {CLV_ARG_DOUBLE("sigma_x", 2.0)}},
 };
-#define N_OPS (sizeof demo_ops / sizeof demo_ops[0])
+#define N_STEPS (sizeof demo_steps / sizeof demo_steps[0])
+
+/* The edge-preserving filters, tone mapping and the warp. */
+static const demo_step demo_bilateral = {
+    "bilateral 3/25", "bilateral", "bilateral", 0.0,
+    {CLV_ARG_DOUBLE("sigma_space", 3.0), CLV_ARG_DOUBLE("sigma_range", 25.0)}};
+static const demo_step demo_grid = {
+    "grid 16/25.5", "grid", "bilateral_grid", 0.0,
+    {CLV_ARG_DOUBLE("s_s", 16.0), CLV_ARG_DOUBLE("s_r", 25.5)}};
+static const demo_step demo_grid_cross = {
+    "grid cross", "grid_cross", "bilateral_grid_cross", 0.0,
+    {CLV_ARG_DOUBLE("s_s", 16.0), CLV_ARG_DOUBLE("s_r", 25.5)}};
+static const demo_step demo_tonemap_step = {"tonemap", "tonemap", "tonemap_local", 0.0, {{0}}};
+static const demo_step demo_warp_step = {"warp", NULL /* lk_next_warped.png */, "warp", 0.0,
+                                         {{0}}};
 
 /* ---- finding the data and making the output directory ------------------ */
 
@@ -196,31 +212,79 @@ static int demo_path(const demo_state *st, const char *name, char *out, size_t s
     return 0;
 }
 
-/* Runs op on the device image src (the pixels of `file`) into a new w x h
- * image of `channels` and `type`, writes it to out_path (an f32 result
- * converted to save_type first) and prints the line. */
-static int demo_run(const demo_state *st, const char *label, const char *file,
-                    const clv_image *src, int w, int h, int channels, clv_pixel_type type,
-                    cli_op_fn fn, const void *params, clv_pixel_type save_type,
-                    const char *out_path)
+/* The operation a step names and the index of its first input image (the
+ * step's source) and of its output image. Prints the error. */
+static int step_op(const demo_state *st, const demo_step *step, const clv_op_desc **op, int *in_p,
+                   int *out_p)
+{
+    *in_p = *out_p = -1;
+    *op = clv_op_find(step->op);
+    for (int i = 0; *op && i < (*op)->nparams; i++) {
+        const clv_param_desc *p = &(*op)->params[i];
+        int *slot = p->flags & CLV_PARAM_OUTPUT ? out_p : in_p;
+        if (p->type == CLV_PARAM_IMAGE && *slot < 0)
+            *slot = i;
+    }
+    if (*in_p < 0 || *out_p < 0) {
+        cli_error(st->cmd, "the library has no operation '%s' from an image to an image",
+                  step->op);
+        return CLI_EXIT_RUNTIME;
+    }
+    return 0;
+}
+
+/* Runs step on the device image src (the pixels of `file`; the operation's
+ * first input image) and `extra` (another input image by name, or one
+ * without a name for none) into a new output image shaped by
+ * clv_op_output_shape, writes it to out_path (an f32 result converted to
+ * save_type first) and prints the line. */
+static int demo_call(const demo_state *st, const demo_step *step, const char *file,
+                     const clv_image *src, clv_arg extra, clv_pixel_type save_type,
+                     const char *out_path)
 {
     const char *cmd = st->cmd;
+    const clv_op_desc *op = NULL;
+    clv_arg args[DEMO_MAX_ARGS + 3];
     clv_image *dst = NULL;
     clv_host_image result = {0};
     clv_host_image saved = {0};
-    int rc = 0;
+    int n = 0, in_p, out_p;
 
-    char what[128];
-    snprintf(what, sizeof what, "%s on %s %s failed", label, file,
+    int rc = step_op(st, step, &op, &in_p, &out_p);
+    if (rc)
+        return rc;
+    while (n < DEMO_MAX_ARGS && step->args[n].name) {
+        args[n] = step->args[n];
+        n++;
+    }
+    if (extra.name)
+        args[n++] = extra;
+    args[n++] = CLV_ARG_IMAGE(op->params[in_p].name, src);
+
+    char what[128], msg[300];
+    snprintf(what, sizeof what, "%s on %s %s failed", step->label, file,
              clv_pixel_type_name(clv_image_type(src)));
-
+    int w = 0, h = 0, channels = 0;
+    clv_pixel_type type = CLV_U8;
+    if (clv_op_output_shape(op, args, n, out_p, &w, &h, &channels, &type, msg, sizeof msg) !=
+        CLV_OK) {
+        cli_error(cmd, "%s: %s", what, msg);
+        return CLI_EXIT_RUNTIME;
+    }
+    if (op->params[out_p].flags & CLV_PARAM_FREE_SIZE) {
+        w = (int)lround(clv_image_width(src) * step->scale);
+        h = (int)lround(clv_image_height(src) * step->scale);
+        w = w < 1 ? 1 : w;
+        h = h < 1 ? 1 : h;
+    }
     clv_status s = clv_image_create(st->ctx, w, h, channels, type, &dst);
     if (s != CLV_OK) {
         rc = cli_fail_status(cmd, st->ctx, s, "cannot create the result image");
         goto out;
     }
+    args[n++] = CLV_ARG_IMAGE(op->params[out_p].name, dst);
     double wall_ms = 0.0, device_ms = 0.0;
-    rc = cli_run_op(cmd, what, st->ctx, fn, src, dst, params, &wall_ms, &device_ms);
+    rc = cli_run_op(cmd, what, st->ctx, op, args, n, &wall_ms, &device_ms);
     if (rc)
         goto out;
     rc = cli_download(cmd, st->ctx, dst, &result);
@@ -236,7 +300,7 @@ static int demo_run(const demo_state *st, const char *label, const char *file,
     if (rc)
         goto out;
 
-    printf("%-14s %s %dx%d %s %-3s  wall %8.2f ms  device %8.2f ms  -> %s\n", label, file,
+    printf("%-14s %s %dx%d %s %-3s  wall %8.2f ms  device %8.2f ms  -> %s\n", step->label, file,
            clv_image_width(src), clv_image_height(src), cli_channels_name(clv_image_channels(src)),
            clv_pixel_type_name(clv_image_type(src)), wall_ms, device_ms, out_path);
     fflush(stdout);
@@ -248,6 +312,8 @@ out:
     return rc;
 }
 
+static const clv_arg no_extra = {0};
+
 /* "chelsea.png" -> "chelsea". */
 static void file_stem(const char *file, char *stem, size_t size)
 {
@@ -257,32 +323,19 @@ static void file_stem(const char *file, char *stem, size_t size)
         *dot = '\0';
 }
 
-/* Runs op on the device image src (a copy of the file `file`, whose pixel
+/* Runs step on the device image src (a copy of the file `file`, whose pixel
  * type is file_type), writes <stem>_<suffix>[_f32].png. */
-static int demo_one(const demo_state *st, const demo_op *op, const char *file,
+static int demo_one(const demo_state *st, const demo_step *step, const char *file,
                     clv_pixel_type file_type, const clv_image *src)
 {
-    int w = clv_image_width(src), h = clv_image_height(src);
-
-    if (op->shape == DEMO_TRANSPOSED) {
-        w = clv_image_height(src);
-        h = clv_image_width(src);
-    } else if (op->shape == DEMO_SCALED) {
-        w = (int)lround(w * op->scale);
-        h = (int)lround(h * op->scale);
-        w = w < 1 ? 1 : w;
-        h = h < 1 ? 1 : h;
-    }
-
     const int is_f32 = clv_image_type(src) == CLV_F32;
     char stem[256], name[512], out_path[DEMO_PATH_MAX];
     file_stem(file, stem, sizeof stem);
-    snprintf(name, sizeof name, "%s_%s%s.png", stem, op->suffix, is_f32 ? "_f32" : "");
+    snprintf(name, sizeof name, "%s_%s%s.png", stem, step->suffix, is_f32 ? "_f32" : "");
     int rc = demo_path(st, name, out_path, sizeof out_path);
     if (rc)
         return rc;
-    return demo_run(st, op->label, file, src, w, h, clv_image_channels(src), clv_image_type(src),
-                    op->fn, op->params, file_type, out_path);
+    return demo_call(st, step, file, src, no_extra, file_type, out_path);
 }
 
 /* All operations on one file, first in its own type, then in f32. */
@@ -306,8 +359,8 @@ static int demo_image(const demo_state *st, const char *data_dir, const char *fi
     rc = cli_upload(cmd, st->ctx, &host, &src);
     if (rc)
         goto out;
-    for (size_t i = 0; i < N_OPS && !rc; i++)
-        rc = demo_one(st, &demo_ops[i], file, host.type, src);
+    for (size_t i = 0; i < N_STEPS && !rc; i++)
+        rc = demo_one(st, &demo_steps[i], file, host.type, src);
     if (rc)
         goto out;
 
@@ -317,8 +370,8 @@ static int demo_image(const demo_state *st, const char *data_dir, const char *fi
     rc = cli_upload(cmd, st->ctx, &host_f32, &src_f32);
     if (rc)
         goto out;
-    for (size_t i = 0; i < N_OPS && !rc; i++)
-        rc = demo_one(st, &demo_ops[i], file, host.type, src_f32);
+    for (size_t i = 0; i < N_STEPS && !rc; i++)
+        rc = demo_one(st, &demo_steps[i], file, host.type, src_f32);
 
 out:
     clv_image_release(src_f32);
@@ -332,9 +385,6 @@ out:
 
 /* The bundled HDR photograph, tone mapped when the library reads OpenEXR. */
 #define DEMO_HDR "studio_256.exr"
-
-static const cli_bilateral_params demo_bilateral = {3.0, 25.0, 0, CLV_BORDER_REFLECT101};
-static const cli_grid_params demo_grid = {{16.0, 25.5, 1.0}, NULL};
 
 static int read_data(const demo_state *st, const char *data_dir, const char *file,
                      clv_host_image *host)
@@ -359,38 +409,36 @@ static int read_upload(const demo_state *st, const char *data_dir, const char *f
     return rc ? rc : cli_upload(st->cmd, st->ctx, host, dev);
 }
 
-/* Same size, channels and type as src, written as <stem>_<suffix>.png. */
-static int demo_same(const demo_state *st, const char *label, const char *file,
-                     const char *suffix, const clv_image *src, cli_op_fn fn, const void *params)
+/* Runs step on src (the pixels of `file`; extra: see demo_call), written as
+ * <stem>_<suffix>.png. */
+static int demo_same(const demo_state *st, const demo_step *step, const char *file,
+                     const clv_image *src, clv_arg extra)
 {
     char stem[256], name[512], out_path[DEMO_PATH_MAX];
     file_stem(file, stem, sizeof stem);
-    snprintf(name, sizeof name, "%s_%s.png", stem, suffix);
+    snprintf(name, sizeof name, "%s_%s.png", stem, step->suffix);
     int rc = demo_path(st, name, out_path, sizeof out_path);
     if (rc)
         return rc;
-    return demo_run(st, label, file, src, clv_image_width(src), clv_image_height(src),
-                    clv_image_channels(src), clv_image_type(src), fn, params,
-                    clv_image_type(src), out_path);
+    return demo_call(st, step, file, src, extra, clv_image_type(src), out_path);
 }
 
-/* Tone maps the host HDR image (f32 RGB(A), named `file` on the line) to
- * <stem>_tonemap.png with the default parameters. */
-static int demo_tonemap(const demo_state *st, const char *file, const clv_host_image *hdr)
+/* Tone maps the host image hdr (read from `path`, named `file` on the line)
+ * with the default parameters to <stem>_tonemap.png; uploaded and turned on
+ * the device into what the operation takes, as 'clv tonemap' does. */
+static int demo_tonemap(const demo_state *st, const char *file, const char *path,
+                        const clv_host_image *hdr)
 {
-    const clv_tonemap_params tp = clv_tonemap_params_default();
+    const clv_op_desc *op = NULL;
     clv_image *src = NULL;
-    char stem[256], name[512], out_path[DEMO_PATH_MAX];
-    file_stem(file, stem, sizeof stem);
-    snprintf(name, sizeof name, "%s_tonemap.png", stem);
-    int rc = demo_path(st, name, out_path, sizeof out_path);
-    if (rc)
-        return rc;
-    rc = cli_upload(st->cmd, st->ctx, hdr, &src);
-    if (rc)
-        return rc;
-    rc = demo_run(st, "tonemap", file, src, hdr->width, hdr->height, 3, CLV_U8, cli_op_tonemap,
-                  &tp, CLV_U8, out_path);
+    int in_p, out_p;
+    int rc = step_op(st, &demo_tonemap_step, &op, &in_p, &out_p);
+    if (!rc)
+        rc = cli_upload(st->cmd, st->ctx, hdr, &src);
+    if (!rc)
+        rc = cli_to_accepted(st->cmd, st->ctx, &op->params[in_p], CLI_GRAY_601, path, &src);
+    if (!rc)
+        rc = demo_same(st, &demo_tonemap_step, file, src, no_extra);
     clv_image_release(src);
     return rc;
 }
@@ -433,7 +481,7 @@ static int demo_edge(const demo_state *st, const char *data_dir)
 {
     const char *cmd = st->cmd;
     const char *chelsea = demo_images[0], *camera = demo_images[1];
-    clv_host_image c_host = {0}, k_host = {0}, hdr = {0}, exr = {0}, exr_rgb = {0};
+    clv_host_image c_host = {0}, k_host = {0}, hdr = {0}, exr = {0};
     clv_image *c_dev = NULL, *k_dev = NULL, *luma_dev = NULL;
     char path[DEMO_PATH_MAX];
     int rc;
@@ -444,14 +492,13 @@ static int demo_edge(const demo_state *st, const char *data_dir)
     rc = read_upload(st, data_dir, camera, &k_host, &k_dev);
     if (rc)
         goto out;
-    rc = demo_same(st, "bilateral 3/25", chelsea, "bilateral", c_dev, cli_op_bilateral,
-                   &demo_bilateral);
+    rc = demo_same(st, &demo_bilateral, chelsea, c_dev, no_extra);
     if (rc)
         goto out;
-    rc = demo_same(st, "grid 16/25.5", chelsea, "grid", c_dev, cli_op_grid, &demo_grid);
+    rc = demo_same(st, &demo_grid, chelsea, c_dev, no_extra);
     if (rc)
         goto out;
-    rc = demo_same(st, "grid 16/25.5", camera, "grid", k_dev, cli_op_grid, &demo_grid);
+    rc = demo_same(st, &demo_grid, camera, k_dev, no_extra);
     if (rc)
         goto out;
 
@@ -467,9 +514,7 @@ static int demo_edge(const demo_state *st, const char *data_dir)
             goto out;
         }
     }
-    cli_grid_params cross = demo_grid;
-    cross.edge = luma_dev;
-    rc = demo_same(st, "grid cross", chelsea, "grid_cross", c_dev, cli_op_grid, &cross);
+    rc = demo_same(st, &demo_grid_cross, chelsea, c_dev, CLV_ARG_IMAGE("edge", luma_dev));
     if (rc)
         goto out;
 
@@ -486,7 +531,7 @@ static int demo_edge(const demo_state *st, const char *data_dir)
     rc = cli_outputs_image(cmd, st->outs, path, &hdr);
     if (rc)
         goto out;
-    rc = demo_tonemap(st, name, &hdr);
+    rc = demo_tonemap(st, name, path, &hdr);
     if (rc)
         goto out;
 
@@ -511,16 +556,12 @@ static int demo_edge(const demo_state *st, const char *data_dir)
         rc = CLI_EXIT_RUNTIME;
         goto out;
     }
-    rc = cli_hdr_input(cmd, path, &exr, &exr_rgb);
-    if (rc)
-        goto out;
-    rc = demo_tonemap(st, DEMO_HDR, &exr_rgb);
+    rc = demo_tonemap(st, DEMO_HDR, path, &exr);
 
 out:
     clv_image_release(luma_dev);
     clv_image_release(k_dev);
     clv_image_release(c_dev);
-    clv_host_image_free(&exr_rgb);
     clv_host_image_free(&exr);
     clv_host_image_free(&hdr);
     clv_host_image_free(&k_host);
@@ -789,37 +830,14 @@ static int demo_pair(const demo_state *st, const char *data_dir, const char *f0,
 /* Warps DEMO_NEXT by the flow from DEMO_PREV (which it then resembles). */
 static int demo_warp(const demo_state *st, const clv_host_image *h_next, const clv_image *flow)
 {
-    clv_image *dst = NULL, *src = NULL;
-    clv_host_image result = {0};
-    double wall_ms = 0.0, device_ms = 0.0;
+    clv_image *src = NULL;
     char path[DEMO_PATH_MAX];
     int rc = demo_path(st, "lk_next_warped.png", path, sizeof path);
-    if (rc)
-        return rc;
-    rc = cli_upload(st->cmd, st->ctx, h_next, &src);
-    if (rc)
-        return rc;
-    clv_status s = clv_image_create(st->ctx, clv_image_width(flow), clv_image_height(flow),
-                                    h_next->channels, h_next->type, &dst);
-    for (int run = 0; run < 2 && s == CLV_OK; run++) {
-        const double t0 = cli_now_ms();
-        s = clv_warp(st->ctx, src, flow, dst);
-        if (s == CLV_OK)
-            s = clv_finish(st->ctx);
-        wall_ms = cli_now_ms() - t0;
-    }
-    if (s == CLV_OK)
-        s = clv_last_op_device_time(st->ctx, &device_ms);
-    if (s != CLV_OK)
-        rc = cli_fail_status(st->cmd, st->ctx, s, "warp failed");
     if (!rc)
-        rc = cli_download(st->cmd, st->ctx, dst, &result);
+        rc = cli_upload(st->cmd, st->ctx, h_next, &src);
     if (!rc)
-        rc = cli_outputs_image(st->cmd, st->outs, path, &result);
-    if (!rc)
-        flow_line("warp", DEMO_NEXT, h_next, wall_ms, device_ms, path);
-    clv_host_image_free(&result);
-    clv_image_release(dst);
+        rc = demo_call(st, &demo_warp_step, DEMO_NEXT, src, CLV_ARG_IMAGE("flow", flow),
+                       h_next->type, path);
     clv_image_release(src);
     return rc;
 }

@@ -621,11 +621,9 @@ static int read_input(const op_line *l, const char *path, clv_host_image *out)
                                      : cli_read(l->cmd, path, out);
 }
 
-/* The uploaded file *img as parameter p takes it, converted on the device
- * (see the top): colour to gray with the --gray weights, gray to RGB, RGBA
- * to RGB, then u16 to f32. *img is replaced by the converted image. */
-static int to_accepted(const op_line *l, clv_context *ctx, const clv_param_desc *p,
-                       const char *path, clv_image **img)
+/* An uploaded input as its parameter takes it (see the top and cli.h). */
+int cli_to_accepted(const char *cmd, clv_context *ctx, const clv_param_desc *p,
+                    cli_gray_weights gray, const char *path, clv_image **img)
 {
     const unsigned cm = p->channels ? p->channels : CLV_CHANNELS_1_4;
     const unsigned tm = p->types ? p->types : CLV_TYPES_ALL;
@@ -637,7 +635,7 @@ static int to_accepted(const op_line *l, clv_context *ctx, const clv_param_desc 
         if (step == 0 && !(cm & CLV_CHANNELS(cn))) {
             if (cn >= 3 && (cm & CLV_CHANNELS(1))) {
                 want_cn = 1;
-                code = l->gray == CLI_GRAY_709 ? CLV_COLOR_RGB2GRAY_709 : CLV_COLOR_RGB2GRAY;
+                code = gray == CLI_GRAY_709 ? CLV_COLOR_RGB2GRAY_709 : CLV_COLOR_RGB2GRAY;
             } else if (cn == 1 && (cm & CLV_CHANNELS(3))) {
                 want_cn = 3;
                 code = CLV_COLOR_GRAY2RGB;
@@ -658,7 +656,7 @@ static int to_accepted(const op_line *l, clv_context *ctx, const clv_param_desc 
                           : clv_convert_type(ctx, *img, out, 1.0 / 65535.0);
         if (s != CLV_OK) {
             clv_image_release(out);
-            return cli_fail_status(l->cmd, ctx, s, "cannot convert the input");
+            return cli_fail_status(cmd, ctx, s, "cannot convert the input");
         }
         clv_image_release(*img);
         *img = out;
@@ -668,24 +666,21 @@ static int to_accepted(const op_line *l, clv_context *ctx, const clv_param_desc 
     if (!(tm & CLV_TYPES(t)) || !(cm & CLV_CHANNELS(cn))) {
         char rule[160];
         clv_param_rule(p, rule, sizeof rule);
-        cli_error(l->cmd, "'%s' is a %d-channel %s image; %s takes %s", path, cn,
+        cli_error(cmd, "'%s' is a %d-channel %s image; %s takes %s", path, cn,
                   clv_pixel_type_name(t), p->name, rule);
         return CLI_EXIT_RUNTIME;
     }
     return 0;
 }
 
-static clv_status run_by_name(clv_context *ctx, const clv_image *src, clv_image *dst,
-                              const void *params)
-{
-    (void)src;
-    (void)dst;
-    const op_line *l = params;
-    return clv_op_call(ctx, l->op, l->args, l->op->nparams);
-}
-
 static int run_line(const cli_globals *g, op_line *l)
 {
+#ifdef CLV_CLI_PARSE_ONLY
+    /* tests/fuzz/fuzz_args: the command line alone, no device or files */
+    (void)g;
+    (void)l;
+    return 0;
+#endif
     const clv_op_desc *op = l->op;
     clv_host_image host[MAX_PARAMS];
     clv_image *img[MAX_PARAMS];
@@ -710,7 +705,7 @@ static int run_line(const cli_globals *g, op_line *l)
         if (l->path[i]) {
             rc = cli_upload(l->cmd, ctx, &host[i], &img[i]);
             if (!rc)
-                rc = to_accepted(l, ctx, &op->params[i], l->path[i], &img[i]);
+                rc = cli_to_accepted(l->cmd, ctx, &op->params[i], l->gray, l->path[i], &img[i]);
             clv_host_image_free(&host[i]);
         }
         l->args[i].v.p = img[i];
@@ -741,8 +736,8 @@ static int run_line(const cli_globals *g, op_line *l)
         l->args[i].v.p = img[i];
     }
     if (!rc)
-        rc = cli_run_op(l->cmd, what, ctx, run_by_name, NULL, NULL, l,
-                        g->time ? &wall_ms : NULL, g->time ? &device_ms : NULL);
+        rc = cli_run_op(l->cmd, what, ctx, op, l->args, op->nparams, g->time ? &wall_ms : NULL,
+                        g->time ? &device_ms : NULL);
     /* One image output is written in place (the library's writes are
      * atomic); several are staged and renamed together, so a failure
      * writes none. */
@@ -775,16 +770,25 @@ static int run_line(const cli_globals *g, op_line *l)
     return rc;
 }
 
-int cli_cmd_op(const cli_globals *g, const clv_op_desc *op, int argc, char **argv)
+/* A new op_line for op with its options built, or NULL (error printed). */
+static op_line *new_line(const clv_op_desc *op, const char *cmd)
 {
     op_line *l = calloc(1, sizeof *l);
     if (!l) {
-        cli_error(argv[0], "out of memory");
-        return CLI_EXIT_RUNTIME;
+        cli_error(cmd, "out of memory");
+        return NULL;
     }
     l->op = op;
-    l->cmd = argv[0];
+    l->cmd = cmd;
     build_options(l);
+    return l;
+}
+
+int cli_cmd_op(const cli_globals *g, const clv_op_desc *op, int argc, char **argv)
+{
+    op_line *l = new_line(op, argv[0]);
+    if (!l)
+        return CLI_EXIT_RUNTIME;
     int help = 0;
     int rc = parse_line(l, argc, argv, &help);
     if (!rc && help)
@@ -797,14 +801,9 @@ int cli_cmd_op(const cli_globals *g, const clv_op_desc *op, int argc, char **arg
 
 int cli_op_help(const clv_op_desc *op, const char *cmd)
 {
-    op_line *l = calloc(1, sizeof *l);
-    if (!l) {
-        cli_error(cmd, "out of memory");
+    op_line *l = new_line(op, cmd);
+    if (!l)
         return CLI_EXIT_RUNTIME;
-    }
-    l->op = op;
-    l->cmd = cmd;
-    build_options(l);
     print_help(l);
     free(l);
     return CLI_EXIT_OK;
@@ -874,14 +873,9 @@ static void print_param_line(const char *spelling, const char *kind, const clv_p
 
 int cli_op_params(const clv_op_desc *op, const char *cmd)
 {
-    op_line *l = calloc(1, sizeof *l);
-    if (!l) {
-        cli_error(cmd, "out of memory");
+    op_line *l = new_line(op, cmd);
+    if (!l)
         return CLI_EXIT_RUNTIME;
-    }
-    l->op = op;
-    l->cmd = cmd;
-    build_options(l);
     char buf[SPELL_MAX];
     for (int pass = 0; pass < 2; pass++)
         for (int i = 0; i < op->nparams; i++) {

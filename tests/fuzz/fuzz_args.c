@@ -3,11 +3,13 @@
  * The input is split at NUL bytes into argv[1..] (argv[0] is "clv") and
  * handed to clv.c's main(), compiled as clv_main (-Dmain=clv_main): the
  * global options (--device, --time, --help, --version, --) and the command
- * dispatch run as in the real program. The sub-commands themselves would
- * open OpenCL devices and read and write files, so this harness links its
- * own cli_cmd_* functions instead of src/cli/cmd_*.c: each scans its
+ * dispatch run as in the real program, and the generic command line of every
+ * described operation (src/cli/cmd_op.c, built with CLV_CLI_PARSE_ONLY: it
+ * parses and checks, then stops). The workflow commands would open OpenCL
+ * devices and read and write files, so this harness links its own
+ * cli_cmd_* functions instead of src/cli/cmd_*.c for them: each scans its
  * arguments with the shared option scanner of src/cli/cli_util.c
- * (cli_args_next/cli_args_value/cli_args_number/cli_args_border,
+ * (cli_args_next/cli_args_value/cli_args_number,
  * cli_parse_int/cli_parse_size/cli_parse_double, cli_keep_positional,
  * cli_two_paths, cli_has_ext, cli_args_positionals) the way the real
  * commands do, and stops before any work. See README.md. */
@@ -55,8 +57,13 @@ static int scan_command(const char *cmd, int argc, char **argv)
             return cli_usage_error(cmd, "unknown option '%s'", name);
         int rc = 0;
         if (kind == 3) {
+            /* an enum: the generic command takes it by clv_param_enum_value */
+            const char *v = cli_args_value(&a, name);
             clv_border b;
-            rc = cli_args_border(&a, name, &b);
+            if (!v)
+                rc = CLI_EXIT_USAGE;
+            else if (clv_border_from_string(v, &b) != CLV_OK)
+                rc = cli_usage_error(cmd, "bad %s '%s'", name, v);
         } else if (kind == 0) {
             double d;
             cli_range r = {0.0, INFINITY, 1};
@@ -106,19 +113,11 @@ static int positionals_only(const char *cmd, int argc, char **argv)
     }
 
 POSITIONAL(cli_cmd_devices, "devices")
-POSITIONAL(cli_cmd_transpose, "transpose")
-SCAN(cli_cmd_resize, "resize")
-SCAN(cli_cmd_box, "box")
-SCAN(cli_cmd_gaussian, "gaussian")
-SCAN(cli_cmd_bilateral, "bilateral")
-SCAN(cli_cmd_grid, "grid")
-SCAN(cli_cmd_tonemap, "tonemap")
 SCAN(cli_cmd_pyramid, "pyramid")
 SCAN(cli_cmd_corners, "corners")
 SCAN(cli_cmd_track, "track")
 SCAN(cli_cmd_flow, "flow")
 POSITIONAL(cli_cmd_flow_eval, "flow-eval")
-POSITIONAL(cli_cmd_warp, "warp")
 SCAN(cli_cmd_flow_seq, "flow-seq")
 POSITIONAL(cli_cmd_demo, "demo")
 

@@ -1,39 +1,8 @@
-/* clv sub-commands: devices, transpose, resize, box, gaussian. */
+/* clv devices: the OpenCL platforms and devices, and which one is chosen. */
 #include "cli.h"
 
-#include <math.h>
 #include <stdio.h>
 #include <string.h>
-
-/* ---- the operations, behind one signature ------------------------------ */
-
-clv_status cli_op_transpose(clv_context *ctx, const clv_image *src, clv_image *dst,
-                            const void *params)
-{
-    (void)params;
-    return clv_transpose(ctx, src, dst);
-}
-
-clv_status cli_op_resize(clv_context *ctx, const clv_image *src, clv_image *dst, const void *params)
-{
-    (void)params;
-    return clv_resize(ctx, src, dst);
-}
-
-clv_status cli_op_box(clv_context *ctx, const clv_image *src, clv_image *dst, const void *params)
-{
-    const cli_box_params *p = params;
-    return clv_box_filter(ctx, src, dst, p->kx, p->ky, p->border);
-}
-
-clv_status cli_op_gaussian(clv_context *ctx, const clv_image *src, clv_image *dst,
-                           const void *params)
-{
-    const cli_gaussian_params *p = params;
-    return clv_gaussian_blur(ctx, src, dst, p->sigma_x, p->sigma_y, p->kx, p->ky, p->border);
-}
-
-/* ---- devices ----------------------------------------------------------- */
 
 int cli_cmd_devices(const cli_globals *g, int argc, char **argv)
 {
