@@ -282,6 +282,15 @@ static const row rows[] = {
     BARE("clv_list_devices", "NULL buffer", E_ARG, .i0 = 0),
     BARE("clv_list_devices", "size 0", E_ARG, .i0 = 1),
     GOOD("clv_list_devices", "size 1: truncated to \"\"", .i0 = 2),
+    BARE("clv_cache_warm", "NULL context", E_ARG, .flags = F_NOCTX, .i0 = 0),
+    CTXF("clv_cache_warm", "ops NULL with nops 1", E_ARG, "nops", .i0 = 1),
+    CTXF("clv_cache_warm", "nops -1", E_ARG, "nops", .i0 = 2),
+    CTXF("clv_cache_warm", "a NULL name", E_ARG, "ops[0] is NULL", .i0 = 3),
+    CTXF("clv_cache_warm", "an unknown operation (named)", E_ARG, "no_such_op", .i0 = 4),
+    BARE("clv_cache_info", "NULL out", E_ARG, .i0 = 0),
+    BARE("clv_cache_info", "a regular file as the directory", E_IO, .i0 = 1),
+    BARE("clv_cache_clear", "NULL out", E_ARG, .i0 = 0),
+    BARE("clv_cache_clear", "a regular file as the directory", E_IO, .i0 = 1),
     BARE("clv_device_resolve", "NULL out", E_ARG, .i0 = 0),
     BARE("clv_device_resolve", "a spec matching no device (explained)", E_DEV, .i0 = 1),
     GOOD("clv_device_resolve", "\"0:0\": the index, one match, not by name", .i0 = 2),
@@ -329,6 +338,17 @@ static const row rows[] = {
     CTXF("clv_image_wrap_buffer", "0x0", E_ARG, "size", .i0 = 9),
     CTXF("clv_image_wrap_buffer", "pixel type 99", E_ARG, "type", .i0 = 10),
     GOOD("clv_image_wrap_buffer", "an image's own buffer, pitch 0", .i0 = 11),
+    BARE("clv_enqueue_wait_events", "NULL context", E_ARG, .flags = F_NOCTX, .i0 = 0),
+    CTXF("clv_enqueue_wait_events", "events NULL with n 1", E_ARG, "events is NULL", .i0 = 1),
+    CTXF("clv_enqueue_wait_events", "a NULL event in the list", E_ARG, "event 1 of 2 is NULL",
+         .i0 = 2),
+    CTXF("clv_enqueue_wait_events", "an event of another cl_context", E_ARG,
+         "another OpenCL context", .i0 = 3),
+    GOOD("clv_enqueue_wait_events", "n 0, events NULL", .i0 = 4),
+    GOOD("clv_enqueue_wait_events", "the context's own marker", .i0 = 5),
+    BARE("clv_enqueue_marker", "NULL context", E_ARG, .flags = F_NOCTX, .i0 = 0),
+    CTXF("clv_enqueue_marker", "NULL event", E_ARG, "event is NULL", .i0 = 1),
+    GOOD("clv_enqueue_marker", "a marker after an operation completes", .i0 = 2),
     VAL("clv_image_cl_mem", "NULL for NULL, the buffer otherwise"),
     VAL("clv_image_offset", "0 for NULL and for clvision's images"),
 
@@ -1354,6 +1374,36 @@ static long h_context_release(const row *r)
 
 static long h_finish(const row *r) { return clv_finish(CTX(r)); }
 
+static long h_cache_warm(const row *r)
+{
+    static const char *const bad[] = {"transpose", "no_such_op"};
+    static const char *const null_name[] = {NULL};
+    clv_cache_warm_report rep;
+    memset(&rep, 0x55, sizeof rep);
+    clv_status s = r->i0 == 1   ? clv_cache_warm(CTX(r), NULL, 1, &rep)
+                   : r->i0 == 2 ? clv_cache_warm(CTX(r), bad, -1, &rep)
+                   : r->i0 == 3 ? clv_cache_warm(CTX(r), null_name, 1, &rep)
+                                : clv_cache_warm(CTX(r), bad, 2, &rep);
+    T(rep.ops == 0 && rep.calls == 0 && rep.programs_built == 0,
+      "clv_cache_warm: a refused call must zero the report and run nothing");
+    return s;
+}
+
+/* i0 0: NULL out; 1: a regular file (this test's own binary) as the directory. */
+static long h_cache_dir(const row *r, int clear)
+{
+    clv_cache_dir_info info;
+    if (r->i0 == 0)
+        return clear ? clv_cache_clear("/tmp", NULL) : clv_cache_info("/tmp", NULL);
+    clv_status s = clear ? clv_cache_clear("/proc/self/exe", &info)
+                         : clv_cache_info("/proc/self/exe", &info);
+    T(info.message[0] && !info.exists, "clv_cache_%s: a file as the directory: explained",
+      clear ? "clear" : "info");
+    return s;
+}
+static long h_cache_info(const row *r) { return h_cache_dir(r, 0); }
+static long h_cache_clear(const row *r) { return h_cache_dir(r, 1); }
+
 static long h_last_error(const row *r)
 {
     (void)r;
@@ -2267,6 +2317,47 @@ static long h_wrap_buffer(const row *r)
     return s;
 }
 
+/* Events: markers of F.ctx and of F.ctx2 (another cl_context). */
+static long h_wait_events(const row *r)
+{
+    cl_event ev[2] = {NULL, NULL};
+    if (r->i0 == 2 || r->i0 == 5)
+        REQUIRE_OK(F.ctx, clv_enqueue_marker(F.ctx, &ev[0]));
+    if (r->i0 == 3)
+        REQUIRE_OK(F.ctx2, clv_enqueue_marker(F.ctx2, &ev[0]));
+    const cl_uint n = r->i0 == 4 ? 0 : r->i0 == 2 ? 2 : 1;
+    clv_status s = clv_enqueue_wait_events(CTX(r), n, r->i0 == 1 || r->i0 == 4 ? NULL : ev);
+    if (ev[0])
+        T(clReleaseEvent(ev[0]) == CL_SUCCESS, "clReleaseEvent(marker)");
+    return s;
+}
+
+static long h_marker(const row *r)
+{
+    cl_event ev = (cl_event)&ev; /* must become NULL on failure */
+    clv_image *tmp = NULL;
+    if (r->i0 == 2) {
+        REQUIRE_OK(F.ctx, clv_image_create(F.ctx, W, H, 1, CLV_U8, &tmp));
+        REQUIRE_OK(F.ctx, clv_box_filter(F.ctx, F.im[I_U8], tmp, 3, 3, CLV_BORDER_REPLICATE));
+    }
+    clv_status s = clv_enqueue_marker(CTX(r), r->i0 == 1 ? NULL : &ev);
+    clv_image_release(tmp);
+    if (r->i0 == 1)
+        return s;
+    if (s != CLV_OK) {
+        T(ev == NULL, "clv_enqueue_marker: *event not NULL after a failure");
+        return s;
+    }
+    cl_int st = -1;
+    T(clWaitForEvents(1, &ev) == CL_SUCCESS &&
+          clGetEventInfo(ev, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof st, &st, NULL) ==
+              CL_SUCCESS &&
+          st == CL_COMPLETE,
+      "clv_enqueue_marker: the marker does not complete");
+    T(clReleaseEvent(ev) == CL_SUCCESS, "clReleaseEvent(marker)");
+    return s;
+}
+
 static long h_cl_mem(const row *r)
 {
     (void)r;
@@ -2459,6 +2550,9 @@ static const struct api {
     {"clv_context_create_error", h_create_error},
     {"clv_context_release", h_context_release},
     {"clv_finish", h_finish},
+    {"clv_cache_warm", h_cache_warm},
+    {"clv_cache_info", h_cache_info},
+    {"clv_cache_clear", h_cache_clear},
     {"clv_last_error", h_last_error},
     {"clv_last_op_device_time", h_device_time},
     {"clv_context_get_stats", h_get_stats},
@@ -2479,6 +2573,8 @@ static const struct api {
     {"clv_context_cl_device", h_cl_device},
     {"clv_context_cl_queue", h_cl_queue},
     {"clv_image_wrap_buffer", h_wrap_buffer},
+    {"clv_enqueue_wait_events", h_wait_events},
+    {"clv_enqueue_marker", h_marker},
     {"clv_image_cl_mem", h_cl_mem},
     {"clv_image_offset", h_offset},
     {"clv_pixel_type_size", h_type_size},

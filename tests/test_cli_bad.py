@@ -630,6 +630,11 @@ def extra_rows(m, F):
              env={"CLV_KERNEL_PATH": j("no-kernels")})
     m.expect("devices: an argument", ["devices", "extra"], USAGE)
     m.expect("devices: unknown option", ["devices", "--bogus"], USAGE)
+    m.expect("cache: no sub-command", ["cache"], USAGE)
+    m.expect("cache: unknown sub-command", ["cache", "bogus"], USAGE)
+    m.expect("cache: warm an unknown operation", ["cache", "warm", "no_such_op"], USAGE)
+    m.expect("cache: unknown option", ["cache", "warm", "--bogus"], USAGE)
+    m.expect("cache: info with an argument", ["cache", "info", "extra"], USAGE)
     # data-dependent failures the command line cannot know about
     m.expect("grid: edge of another size", ["grid", "--sigma-space", "4", "--sigma-range", "25",
                                             "--edge", F.small, F.img, out("g.png")], RUNTIME)
@@ -794,7 +799,7 @@ def main():
             print("SKIP: no OpenCL device: %s" % err.strip())
             return 77
         cmds = commands(F)
-        names = set(c.name for c in cmds) | {"devices", "demo"}
+        names = set(c.name for c in cmds) | {"devices", "demo", "cache"}
         # every command of 'clv --help' is in the matrix
         rc, out, err = run(["--help"])
         listed = set()

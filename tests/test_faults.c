@@ -343,12 +343,15 @@ static char msg_saved[4096]; /* msg_ctx's message, saved before it is released *
  * sub-buffer) with a pitch of its own; a box filter on the first context
  * from that wrap (an image of another context: markers on both queues), a
  * pyramid from it (the level-0 copy by rows), and a box filter on the second
- * context into the first one's image, downloaded by the first. */
+ * context into the first one's image, downloaded by the first after
+ * waiting for the second one's marker (clv_enqueue_marker,
+ * clv_enqueue_wait_events). */
 static struct {
     clv_context *c2;
     clv_image *wrap, *d1, *d2;
     clv_pyramid *pyr;
     cl_mem buf;
+    cl_event done; /* io.c2's marker, waited for by ctx */
 } io;
 static uint64_t c2_cache_events; /* cache_rejected + cache_write_failures of io.c2 */
 
@@ -361,6 +364,8 @@ static void interop_cleanup(void)
     clv_image_release(io.d1);
     clv_image_release(io.d2);
     clv_context_release(io.c2);
+    if (io.done)
+        REQUIRE(clReleaseEvent(io.done) == CL_SUCCESS, "clReleaseEvent");
     if (io.buf)
         REQUIRE(clReleaseMemObject(io.buf) == CL_SUCCESS, "clReleaseMemObject");
     memset(&io, 0, sizeof io);
@@ -402,7 +407,9 @@ static clv_status op_interop(clv_context *ctx, outbuf *o)
     TRY(clv_pyramid_build(ctx, io.pyr, io.wrap));
     msg_ctx = io.c2;
     TRY(clv_box_filter(io.c2, io.wrap, io.d2, 3, 3, CLV_BORDER_REPLICATE));
+    TRY(clv_enqueue_marker(io.c2, &io.done)); /* events: ctx waits for c2's work */
     msg_ctx = NULL;
+    TRY(clv_enqueue_wait_events(ctx, 1, &io.done));
     TRY(grab(io.d1, o));
     TRY(grab(io.d2, o));
     TRY(grab(clv_pyramid_level(io.pyr, 1), o));
@@ -482,6 +489,21 @@ out:
     return st;
 }
 
+/* clv_cache_warm of one operation with one input format (flow_to_color:
+ * f32 x 2): its images, pyramids and call; the result is what it ran. */
+static clv_status op_cache_warm(clv_context *ctx, outbuf *o)
+{
+    clv_status st = CLV_OK;
+    static const char *const names[] = {"flow_to_color"};
+    clv_cache_warm_report r;
+    TRY(clv_cache_warm(ctx, names, 1, &r));
+    const int ran[3] = {r.ops, r.calls, r.skipped};
+    if (!append(o, ran, sizeof ran))
+        return CLV_ERROR_OUT_OF_MEMORY;
+out:
+    return st;
+}
+
 typedef clv_status (*op_fn)(clv_context *ctx, outbuf *o);
 static const struct {
     const char *name;
@@ -496,6 +518,7 @@ static const struct {
     {"lk", op_lk, NULL},               {"farneback", op_farneback, NULL},
     {"interop", op_interop, interop_cleanup},
     {"views", op_views, views_cleanup},
+    {"cache_warm", op_cache_warm, NULL},
 };
 
 static long points_total, points_failed_create, points_failed_op, points_absorbed;

@@ -39,10 +39,13 @@
  * A new operation is covered by its descriptor alone. With CLV_TEST_LIST=1
  * every case is printed with its status and message. */
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "clvision/cl_interop.h"
 #include "testutil.h"
 
 enum { W = 13, H = 9 };
@@ -833,6 +836,147 @@ done:
     free_call(&c);
 }
 
+/* Events (cl_interop.h): an operation whose descriptor does not say it
+ * blocks must return while its inputs are still being written by the
+ * application behind a user event that is not set, and its result must be
+ * the one on the written inputs. The application's writes go on its own
+ * queue (clEnqueueWriteBufferRect waiting on the gate); clvision is told to
+ * wait for them with clv_enqueue_wait_events, and the outputs are read
+ * after a marker from clv_enqueue_marker. An operation that waits for the
+ * device despite its descriptor hangs on the gate: SIGALRM after 60 s ends
+ * the test naming it. */
+static const char *gated_op;
+
+static void gate_timeout(int sig)
+{
+    (void)sig;
+    static const char msg[] = "FAIL: an operation blocked behind an unset user event "
+                              "(its descriptor says it does not wait for the device): ";
+    if (write(2, msg, sizeof msg - 1) < 0 || write(2, gated_op, strlen(gated_op)) < 0 ||
+        write(2, "\n", 1) < 0)
+        _exit(1);
+    _exit(1);
+}
+
+static void gated(const clv_op_desc *op)
+{
+    if (op->blocking) {
+        printf("%-16s  events: blocks (%s)\n", op->name, op->blocking);
+        return;
+    }
+    call c;
+    if (!make_call(op, &c)) {
+        free_call(&c);
+        return;
+    }
+    unsigned char *data[32] = {0};
+    img_bytes ref[32];
+    memset(ref, 0, sizeof ref);
+    int nin = 0;
+    for (int i = 0; i < op->nparams; i++) {
+        const clv_image *img = c.a[i].v.p;
+        if (op->params[i].type != CLV_PARAM_IMAGE || !img ||
+            !(op->params[i].flags & CLV_PARAM_INPUT))
+            continue;
+        const size_t n = image_bytes(img);
+        data[i] = malloc(n);
+        REQUIRE(data[i], "out of memory");
+        test_fill_random(data[i], n / clv_pixel_type_size(clv_image_type(img)),
+                         clv_image_type(img), 99u + (unsigned)i);
+        REQUIRE_OK(ctx, clv_image_upload(c.a[i].v.p, data[i], 0));
+        nin++;
+    }
+    if (nin == 0) {
+        printf("%-16s  events: no input images\n", op->name);
+        free_call(&c);
+        return;
+    }
+    REQUIRE_OK(ctx, clv_op_call(ctx, op, c.a, op->nparams));
+    for (int i = 0; i < op->nparams; i++)
+        if (op->params[i].type == CLV_PARAM_IMAGE && c.a[i].v.p &&
+            (op->params[i].flags & CLV_PARAM_OUTPUT))
+            ref[i] = get_bytes(c.a[i].v.p);
+    /* inputs and outputs now hold other bytes; the application's writes
+     * bring the inputs back */
+    for (int i = 0; i < op->nparams; i++) {
+        clv_image *img = c.a[i].v.p;
+        if (op->params[i].type != CLV_PARAM_IMAGE || !img)
+            continue;
+        const size_t n = image_bytes(img);
+        unsigned char *junk = malloc(n);
+        REQUIRE(junk, "out of memory");
+        memset(junk, 0x5a, n);
+        REQUIRE_OK(ctx, clv_image_upload(img, junk, 0));
+        free(junk);
+    }
+    cl_int err;
+    cl_context cl = clv_context_cl_context(ctx);
+    cl_command_queue app = clCreateCommandQueue(cl, clv_context_cl_device(ctx), 0, &err);
+    REQUIRE(err == CL_SUCCESS, "clCreateCommandQueue: %d", err);
+    cl_event gate = clCreateUserEvent(cl, &err);
+    REQUIRE(err == CL_SUCCESS, "clCreateUserEvent: %d", err);
+    cl_event writes[32];
+    cl_uint nw = 0;
+    for (int i = 0; i < op->nparams; i++) {
+        const clv_image *img = c.a[i].v.p;
+        if (!data[i])
+            continue;
+        const size_t row = image_bytes(img) / (size_t)clv_image_height(img);
+        const size_t borigin[3] = {clv_image_offset(img), 0, 0}, horigin[3] = {0, 0, 0};
+        const size_t region[3] = {row, (size_t)clv_image_height(img), 1};
+        err = clEnqueueWriteBufferRect(app, clv_image_cl_mem(img), CL_FALSE, borigin, horigin,
+                                       region, clv_image_pitch(img), 0, row, 0, data[i], 1,
+                                       &gate, &writes[nw]);
+        REQUIRE(err == CL_SUCCESS, "clEnqueueWriteBufferRect: %d", err);
+        nw++;
+    }
+    REQUIRE(clFlush(app) == CL_SUCCESS, "clFlush");
+    REQUIRE_OK(ctx, clv_enqueue_wait_events(ctx, nw, writes));
+    gated_op = op->name;
+    signal(SIGALRM, gate_timeout);
+    alarm(60);
+    clv_status s = clv_op_call(ctx, op, c.a, op->nparams);
+    cl_event done = NULL;
+    clv_status sm = clv_enqueue_marker(ctx, &done);
+    alarm(0);
+    cl_int st = 0;
+    REQUIRE(clGetEventInfo(writes[0], CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof st, &st, NULL) ==
+                CL_SUCCESS,
+            "clGetEventInfo");
+    CHECK(st != CL_COMPLETE, "%s, events: the application's write ran before its gate", op->name);
+    REQUIRE(clSetUserEventStatus(gate, CL_COMPLETE) == CL_SUCCESS, "clSetUserEventStatus");
+    CHECK(s == CLV_OK && sm == CLV_OK, "%s, events: %s / %s (%s)", op->name, clv_status_string(s),
+          clv_status_string(sm), clv_last_error(ctx));
+    if (done) {
+        REQUIRE(clWaitForEvents(1, &done) == CL_SUCCESS, "clWaitForEvents(marker)");
+        cl_int ds = 0;
+        REQUIRE(clGetEventInfo(done, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof ds, &ds, NULL) ==
+                    CL_SUCCESS && ds == CL_COMPLETE,
+                "marker not complete after clWaitForEvents");
+    }
+    for (int i = 0; s == CLV_OK && i < op->nparams; i++)
+        if (ref[i].p) {
+            img_bytes got = get_bytes(c.a[i].v.p);
+            CHECK(memcmp(got.p, ref[i].p, got.n) == 0,
+                  "%s, events: output %s is not the op on the application's writes", op->name,
+                  op->params[i].name);
+            free(got.p);
+        }
+    printf("%-16s  events: returned behind the gate, %u write%s waited for\n", op->name, nw,
+           nw == 1 ? "" : "s");
+    for (cl_uint k = 0; k < nw; k++)
+        clReleaseEvent(writes[k]);
+    if (done)
+        clReleaseEvent(done);
+    clReleaseEvent(gate);
+    clReleaseCommandQueue(app);
+    for (int i = 0; i < 32; i++) {
+        free(data[i]);
+        free(ref[i].p);
+    }
+    free_call(&c);
+}
+
 /* Overlap: views that share a pixel are one image for the no-in-place rule,
  * disjoint views of one image are two. */
 static void view_overlap(void)
@@ -1172,6 +1316,8 @@ int main(void)
         if (!views_only)
             matrix(clv_op_get(i));
         views(clv_op_get(i));
+        if (!views_only)
+            gated(clv_op_get(i));
     }
     clv_context_release(ctx2);
     clv_context_release(ctx);

@@ -85,6 +85,56 @@ CLV_API cl_context clv_context_cl_context(const clv_context *ctx);
 CLV_API cl_device_id clv_context_cl_device(const clv_context *ctx);
 CLV_API cl_command_queue clv_context_cl_queue(const clv_context *ctx);
 
+/* ---- Events: ordering with the application's work, no host wait ----
+ *
+ * Operations enqueue their work and return; nothing waits for the device
+ * except the calls listed below. An application orders its own commands
+ * with clvision's through events:
+ *
+ *     clEnqueueNDRangeKernel(app_q, produce, ..., 0, NULL, &produced);
+ *     clv_enqueue_wait_events(ctx, 1, &produced);   // clvision's next work waits
+ *     clv_gaussian_blur(ctx, view, out, 2.0, 0, 0, 0, CLV_BORDER_REFLECT101);
+ *     clv_enqueue_marker(ctx, &blurred);             // done when the blur is
+ *     clEnqueueNDRangeKernel(app_q, consume, ..., 1, &blurred, &consumed);
+ *
+ * app_q may be an out-of-order queue; clvision's own queue is in order.
+ *
+ * Calls that wait for the device before returning (each also waits for
+ * everything enqueued before it on the context's queue, events given to
+ * clv_enqueue_wait_events included):
+ *   - results that go to host memory: clv_corners_shi_tomasi(_n) (the
+ *     number of candidates, then the corners), clv_lk_track (the points and
+ *     their status), clv_flow_eval (the statistics);
+ *   - clv_bilateral_grid and clv_bilateral_grid_cross with an f32 edge
+ *     image: the edge range (8 bytes) sizes the grid;
+ *   - transfers: clv_image_upload (not clv_image_upload_async),
+ *     clv_image_download, clv_image_map, clv_image_wait;
+ *   - clv_finish, clv_last_op_device_time, clv_image_release of an image
+ *     with an upload in flight, clv_context_release;
+ *   - every launch in debug mode (CLV_DEBUG=1).
+ * clv_op_desc.blocking names the operations of the first two groups and
+ * why (tests/test_op.c checks that every other operation returns while its
+ * inputs are still behind an unfinished event).
+ */
+
+/* Make the next work clvision enqueues on ctx's queue (operations,
+ * transfers) wait until the n events have completed. The events are the
+ * application's, of ctx's cl_context (any queue of it, or user events);
+ * clvision does not retain them past the call (the barrier it enqueues
+ * holds what it needs). n 0 is a no-op. Returns CLV_OK,
+ * CLV_ERROR_INVALID_ARGUMENT (ctx NULL; events NULL with n > 0; a NULL
+ * event; an event of another cl_context), CLV_ERROR_OPENCL. */
+CLV_API clv_status clv_enqueue_wait_events(clv_context *ctx, cl_uint n, const cl_event *events);
+
+/* *event: a new event that completes when everything enqueued on ctx so far
+ * has finished (its queue's operations and transfers, and asynchronous
+ * uploads in flight). It is the caller's: release it with clReleaseEvent.
+ * The work before it is flushed to the device, so the application may wait
+ * for it from another queue or the host. On failure *event is NULL.
+ * Returns CLV_OK, CLV_ERROR_INVALID_ARGUMENT (ctx or event NULL),
+ * CLV_ERROR_OPENCL. */
+CLV_API clv_status clv_enqueue_marker(clv_context *ctx, cl_event *event);
+
 /* CLV_PITCH_ALIGN (image.h): the alignment of every row pitch and offset. */
 
 /* Largest row pitch of a wrapped image, in bytes: the widest row

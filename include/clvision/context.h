@@ -172,6 +172,100 @@ typedef struct clv_device_choice {
  * and lists the devices), CLV_ERROR_OPENCL. Thread-safe. */
 CLV_API clv_status clv_device_resolve(const char *spec, clv_device_choice *out);
 
+/* ---- what a device is ----
+ *
+ * The OpenCL extensions clvision's kernels use or check (bits of
+ * clv_device_info.extensions): set when CL_DEVICE_EXTENSIONS names them.
+ * On OpenCL 1.1 and later devices the first five are core features (every
+ * OpenCL 1.2 device has them, whether it lists them or not); clvision's
+ * kernels use 32-bit global and local atomics (histograms, corner lists,
+ * work-group maxima) and byte stores (u8 images). fp16 and fp64 are not
+ * used today and are reported for applications that choose kernels by them. */
+#define CLV_EXT_BYTE_ADDRESSABLE_STORE   (1u << 0) /* cl_khr_byte_addressable_store */
+#define CLV_EXT_GLOBAL_INT32_BASE_ATOMICS (1u << 1) /* cl_khr_global_int32_base_atomics */
+#define CLV_EXT_GLOBAL_INT32_EXT_ATOMICS (1u << 2) /* cl_khr_global_int32_extended_atomics */
+#define CLV_EXT_LOCAL_INT32_BASE_ATOMICS (1u << 3) /* cl_khr_local_int32_base_atomics */
+#define CLV_EXT_LOCAL_INT32_EXT_ATOMICS  (1u << 4) /* cl_khr_local_int32_extended_atomics */
+#define CLV_EXT_FP16                     (1u << 5) /* cl_khr_fp16 */
+#define CLV_EXT_FP64                     (1u << 6) /* cl_khr_fp64 */
+
+/* Name of one CLV_EXT_* bit ("cl_khr_fp16", ...); NULL for anything else. */
+CLV_API const char *clv_extension_name(unsigned bit);
+
+/* A device as clvision sees it: what clGetDeviceInfo / clGetPlatformInfo
+ * report, copied (strings truncated to their arrays, always NUL-terminated). */
+typedef struct clv_device_info {
+    int platform_index;        /* P and D as clv_list_devices() prints them; -1 for */
+    int device_index;          /* a context on an application's device (cl_interop.h) */
+    char type[16];             /* "gpu", "cpu", "accelerator" or "other" */
+    char name[256];            /* CL_DEVICE_NAME */
+    char vendor[256];          /* CL_DEVICE_VENDOR */
+    char driver_version[256];  /* CL_DRIVER_VERSION */
+    char platform_name[256];   /* CL_PLATFORM_NAME */
+    char platform_version[256]; /* CL_PLATFORM_VERSION */
+    char opencl_c_version[128]; /* CL_DEVICE_OPENCL_C_VERSION, e.g. "OpenCL C 1.2 PoCL" */
+    unsigned compute_units;    /* CL_DEVICE_MAX_COMPUTE_UNITS */
+    size_t max_work_group_size; /* CL_DEVICE_MAX_WORK_GROUP_SIZE */
+    size_t max_work_item_sizes[3]; /* CL_DEVICE_MAX_WORK_ITEM_SIZES */
+    unsigned long long local_mem_size;     /* CL_DEVICE_LOCAL_MEM_SIZE, bytes */
+    unsigned long long global_mem_size;    /* CL_DEVICE_GLOBAL_MEM_SIZE, bytes */
+    unsigned long long max_mem_alloc_size; /* CL_DEVICE_MAX_MEM_ALLOC_SIZE, bytes:
+                                              the largest image clvision makes */
+    int image_support;         /* CL_DEVICE_IMAGE_SUPPORT (clvision uses buffers only) */
+    unsigned extensions;       /* CLV_EXT_* bits */
+    int fp16;                  /* extensions & CLV_EXT_FP16, for convenience */
+} clv_device_info;
+
+/* The device of ctx (whichever way the context was made). Returns CLV_OK,
+ * CLV_ERROR_INVALID_ARGUMENT (ctx or out NULL). No device call: the values
+ * were read when ctx was created. */
+CLV_API clv_status clv_context_device_info(const clv_context *ctx, clv_device_info *out);
+
+/* The device a spec resolves to (as clv_device_resolve(): NULL or "" means
+ * CLV_DEVICE, else the default), without creating a context. Fills *out
+ * (zeroed first). On failure clv_context_create_error() says why. Returns
+ * CLV_OK, CLV_ERROR_INVALID_ARGUMENT (out NULL), CLV_ERROR_NO_DEVICE (no
+ * device, or none matches the spec), CLV_ERROR_OPENCL (a query failed: the
+ * message names it), CLV_ERROR_OUT_OF_MEMORY. Thread-safe. */
+CLV_API clv_status clv_device_info_get(const char *spec, clv_device_info *out);
+
+/* ---- the program cache directory ---- */
+
+/* What clv_cache_info found, or clv_cache_clear removed. */
+typedef struct clv_cache_dir_info {
+    char dir[4096];   /* the directory (the default resolved, as contexts resolve it) */
+    int exists;       /* 1: dir exists and is a directory */
+    int trusted;      /* 1: owned by the effective user, writable by nobody else
+                         (the rule of clv_context_options.cache_dir) */
+    uint64_t entries; /* clvision's entries: regular files named <32 hex>.clvbin, and
+                         temporaries <32 hex>.clvbin.tmp.XXXXXX left by a crash */
+    uint64_t bytes;   /* their sizes, summed */
+    char message[512]; /* on failure: what failed (about dir, or an entry by name) */
+} clv_cache_dir_info;
+
+/* The cache directory a context made with options.cache_dir = dir would use
+ * (NULL or "": CLV_CACHE_DIR, else $XDG_CACHE_HOME/clvision, else
+ * ~/.cache/clvision), and clvision's entries in it, counted without
+ * following symbolic links (a link named like an entry is not counted; the
+ * directory path itself may be one). Other files are not counted. A
+ * directory that does not exist is CLV_OK with exists 0. Fills *out (zeroed
+ * first). Returns CLV_OK; CLV_ERROR_INVALID_ARGUMENT (out NULL, or no
+ * directory: none given and neither variable nor HOME set); CLV_ERROR_IO
+ * (dir is not a directory or cannot be read: out->message says why).
+ * Thread-safe. */
+CLV_API clv_status clv_cache_info(const char *dir, clv_cache_dir_info *out);
+
+/* Remove clvision's entries (the files clv_cache_info counts) from the
+ * cache directory dir (resolved as clv_cache_info does) and nothing else:
+ * other files, subdirectories and symbolic links stay, and links are never
+ * followed. *out (zeroed first) says what was removed (entries, bytes), the
+ * directory and whether it is trusted. A directory that does not exist is
+ * CLV_OK with nothing removed. Returns as clv_cache_info, and CLV_ERROR_IO
+ * when an entry cannot be removed (out->message names it; entries removed
+ * before it are counted). Thread-safe; a context using the directory at the
+ * same time rebuilds what it misses. */
+CLV_API clv_status clv_cache_clear(const char *dir, clv_cache_dir_info *out);
+
 /* ---- Debugging and testing ---- */
 
 /* OpenCL objects alive in the whole process (all contexts). All zero once

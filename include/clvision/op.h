@@ -21,6 +21,7 @@
 #define CLVISION_OP_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "context.h"
 #include "image.h"
@@ -164,6 +165,10 @@ typedef struct clv_op_desc {
     const char *summary;   /* one line */
     const char *doc;       /* a paragraph (what borders mean, channel order...), or NULL */
     const char *cli_name;  /* the clv command's short name ("gaussian"), or NULL */
+    /* NULL: the call enqueues its work and returns without waiting for the
+     * device. Otherwise it waits before returning (see "Events" in
+     * cl_interop.h), and this says when and why: "reads the corners back". */
+    const char *blocking;
     int nparams;
     const clv_param_desc *params;
     /* Internal: the shared body behind the C function and clv_op_call; a
@@ -252,6 +257,49 @@ CLV_API clv_status clv_op_check(clv_context *ctx, const clv_op_desc *op, const c
 CLV_API clv_status clv_op_output_shape(const clv_op_desc *op, const clv_arg *args, int nargs,
                                        int index, int *width, int *height, int *channels,
                                        clv_pixel_type *type, char *msg, size_t msg_size);
+
+
+/* ---- warming the program cache ---- */
+
+/* What clv_cache_warm did: the change of the context's counters over the
+ * call (clv_context_stats), and the calls made. */
+typedef struct clv_cache_warm_report {
+    int ops;                 /* operations warmed */
+    int calls;               /* calls made (one per pixel type and channel count) */
+    int skipped;             /* combinations with no output shape at the defaults
+                                (convert_color's default code takes 3 channels only) */
+    uint64_t programs_built; /* programs compiled from source */
+    uint64_t cache_hits;     /* programs already in the disk cache */
+    uint64_t cache_writes;   /* entries written to the disk cache */
+} clv_cache_warm_report;
+
+/* Build ahead of time the programs operations need, so that later
+ * processes load them from the disk cache (context.h: cache_dir) instead of
+ * compiling. ops: nops operation names (descriptor or CLI names, as
+ * clv_op_find takes them); ops NULL and nops 0: every operation. Each
+ * operation runs once through clv_op_call on small zeroed images (16 x 12)
+ * for every pixel type and channel count its first input accepts, with
+ * every number at its default (required ones at a valid value, lengths of
+ * arrays at 1), other inputs like the first where their descriptor says
+ * so, pyramids built with clv_pyramid_build. Programs that depend on other
+ * parameter values or on the image size are built on first use instead:
+ * the border modes other than reflect101 (box_filter, gaussian_blur,
+ * bilateral), convert_color's other codes (and the channel counts they
+ * take), convert_type's other destination types, bilateral_grid_cross with
+ * an edge image of another type than u8, transpose's streaming-store
+ * variant (destinations of 4 MiB or more, CPU kernels) and lk_track's
+ * global-memory patches (windows too large for local memory). Debug mode
+ * and CLV_TUNE change every program's options: warm with the settings the
+ * later runs use. report may
+ * be NULL; it is zeroed first. With the cache off (options.cache,
+ * CLV_CACHE=0) this only builds the programs in memory. Every name is
+ * checked before anything runs. Returns CLV_OK; CLV_ERROR_INVALID_ARGUMENT
+ * for a NULL ctx, ops NULL with nops > 0, nops < 0, a NULL name or an
+ * unknown operation (named in clv_last_error); otherwise the first failing
+ * call's status, with "cache_warm: <op>: " before its message. Same
+ * threading rules as other calls on ctx. */
+CLV_API clv_status clv_cache_warm(clv_context *ctx, const char *const *ops, int nops,
+                                  clv_cache_warm_report *report);
 
 #ifdef __cplusplus
 }

@@ -31,6 +31,7 @@ typedef struct cli_globals {
     const char *device; /* --device SPEC, NULL when not given */
     int time;           /* --time */
     int verbose;        /* --verbose: say on stderr which device was chosen and why */
+    int stats;          /* --stats: the context's counters on stderr when it is released */
 } cli_globals;
 
 /* A sub-command: argv[0] is the command name. Returns the exit status. */
@@ -45,6 +46,7 @@ int cli_cmd_flow(const cli_globals *g, int argc, char **argv);
 int cli_cmd_flow_eval(const cli_globals *g, int argc, char **argv);
 int cli_cmd_flow_seq(const cli_globals *g, int argc, char **argv);
 int cli_cmd_demo(const cli_globals *g, int argc, char **argv);
+int cli_cmd_cache(const cli_globals *g, int argc, char **argv); /* cmd_cache.c */
 
 /* Any described operation the command line can drive (cmd_op.c): options,
  * positionals and help from its descriptor. argv[0] is the name typed. */
@@ -183,6 +185,11 @@ CLI_MUST_USE int cli_two_paths(const char *cmd, int npos, const char *const *pos
  * error (with the device list when the spec matched nothing) on failure. */
 CLI_MUST_USE int cli_context(const char *cmd, const cli_globals *g, int profiling,
                              clv_context **out);
+
+/* Release a context of cli_context; with --stats first print its counters
+ * as one line on stderr ("stats: programs_built=N cache_hits=N
+ * cache_writes=N cache_rejected=N cache_write_failures=N"). NULL is fine. */
+void cli_context_release(const cli_globals *g, clv_context *ctx);
 
 /* Read an image file. Prints the error on failure. */
 CLI_MUST_USE int cli_read(const char *cmd, const char *path, clv_host_image *out);

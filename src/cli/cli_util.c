@@ -148,6 +148,19 @@ int cli_fail_status(const char *cmd, const clv_context *ctx, clv_status s, const
     return CLI_EXIT_RUNTIME;
 }
 
+void cli_context_release(const cli_globals *g, clv_context *ctx)
+{
+    clv_context_stats st;
+    if (ctx && g->stats && clv_context_get_stats(ctx, &st) == CLV_OK)
+        fprintf(stderr,
+                "stats: programs_built=%llu cache_hits=%llu cache_writes=%llu "
+                "cache_rejected=%llu cache_write_failures=%llu\n",
+                (unsigned long long)st.programs_built, (unsigned long long)st.cache_hits,
+                (unsigned long long)st.cache_writes, (unsigned long long)st.cache_rejected,
+                (unsigned long long)st.cache_write_failures);
+    clv_context_release(ctx);
+}
+
 /* ---- strict parsing -------------------------------------------------- */
 
 int cli_parse_int(const char *s, long min, long max, int *out)

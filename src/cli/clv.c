@@ -27,6 +27,7 @@ static const cli_command commands[] = {
     {"flow-eval", cli_cmd_flow_eval, "EST.flo GT.flo: endpoint and angular errors"},
     {"flow-seq", cli_cmd_flow_seq, "[options] FRAME_GLOB OUT_DIR: flow over a frame sequence"},
     {"demo", cli_cmd_demo, "[DIR]: run every operation on the bundled images, results into DIR"},
+    {"cache", cli_cmd_cache, "warm [OP...] | info | clear: the program binary cache"},
 };
 
 static const cli_command *find_workflow(const char *name)
@@ -57,7 +58,7 @@ static int help_asked(int argc, char **argv)
 
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: clv [--device SPEC] [--time] [--verbose] COMMAND [ARGS...]\n"
+    fprintf(f, "usage: clv [--device SPEC] [--time] [--stats] [--verbose] COMMAND [ARGS...]\n"
                "\n"
                "OpenCL computer vision on image files: PNG and JPEG, and f32 HDR files\n"
                "(OpenEXR, Radiance .hdr, PFM). The input's format is detected, the output's\n"
@@ -81,6 +82,8 @@ static void usage(FILE *f)
                "                 CLV_DEVICE, else the first GPU, else the first CPU)\n"
                "  --time         print 'time: wall X ms, device Y ms' for the operation alone\n"
                "                 (kernels built beforehand, no file I/O) on stderr\n"
+               "  --stats        print the context's program and cache counters on stderr\n"
+               "                 ('stats: programs_built=N cache_hits=N ...')\n"
                "  --verbose      say on stderr which device SPEC chose and why\n"
                "                 ('clv devices' marks it too)\n"
                "  --version      print the version\n"
@@ -123,7 +126,7 @@ static void install_stop_handlers(void)
 
 int main(int argc, char **argv)
 {
-    cli_globals g = {NULL, 0, 0};
+    cli_globals g = {NULL, 0, 0, 0};
     int i = 1;
 
     install_stop_handlers();
@@ -146,6 +149,8 @@ int main(int argc, char **argv)
         }
         if (strcmp(arg, "--time") == 0) {
             g.time = 1;
+        } else if (strcmp(arg, "--stats") == 0) {
+            g.stats = 1;
         } else if (strcmp(arg, "--verbose") == 0) {
             g.verbose = 1;
         } else if (strcmp(arg, "--device") == 0) {
@@ -228,6 +233,8 @@ int main(int argc, char **argv)
             args[n++] = argv[j];
         } else if (strcmp(arg, "--time") == 0) {
             g.time = 1;
+        } else if (strcmp(arg, "--stats") == 0) {
+            g.stats = 1;
         } else if (strcmp(arg, "--verbose") == 0) {
             g.verbose = 1;
         } else if (strcmp(arg, "--device") == 0) {

@@ -1044,7 +1044,7 @@ int cli_cmd_demo(const cli_globals *g, int argc, char **argv)
     if (!rc)
         rc = cli_outputs_commit(cmd, &outs);
     cli_outputs_free(&outs);
-    clv_context_release(st.ctx);
+    cli_context_release(g, st.ctx);
     if (rc)
         cli_remove_created_dirs(out_dir, first_created);
     free(first_created);

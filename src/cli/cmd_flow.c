@@ -287,7 +287,7 @@ out:
     cli_outputs_free(&outs);
     clv_pyramid_release(pyr);
     clv_image_release(src);
-    clv_context_release(ctx);
+    cli_context_release(g, ctx);
     clv_host_image_free(&level);
     clv_host_image_free(&host);
     return rc;
@@ -513,7 +513,7 @@ out:
     cli_outputs_free(&outs);
     free(corners);
     clv_image_release(dev);
-    clv_context_release(ctx);
+    cli_context_release(g, ctx);
     clv_host_image_free(&rgb);
     clv_host_image_free(&host);
     return rc;
@@ -986,7 +986,7 @@ out:
     clv_pyramid_release(p_prev);
     clv_image_release(d_next);
     clv_image_release(d_prev);
-    clv_context_release(ctx);
+    cli_context_release(g, ctx);
     clv_host_image_free(&h_next);
     clv_host_image_free(&h_prev);
     return rc;
@@ -1202,7 +1202,7 @@ out:
     clv_image_release(d_flow);
     clv_image_release(d_next);
     clv_image_release(d_prev);
-    clv_context_release(ctx);
+    cli_context_release(g, ctx);
     clv_host_image_free(&h_rgb);
     clv_host_image_free(&h_flow);
     clv_host_image_free(&h_next);
@@ -1262,7 +1262,7 @@ int cli_cmd_flow_eval(const cli_globals *g, int argc, char **argv)
 out:
     clv_image_release(d_gt);
     clv_image_release(d_est);
-    clv_context_release(ctx);
+    cli_context_release(g, ctx);
     clv_host_image_free(&gt);
     clv_host_image_free(&est);
     return rc;
@@ -1770,7 +1770,7 @@ out:
     clv_image_release(dev[1]);
     clv_image_release(dev[0]);
     cli_gray_free(&gc);
-    clv_context_release(ctx);
+    cli_context_release(g, ctx);
     clv_host_image_free(&h_rgb);
     clv_host_image_free(&h_flow);
     clv_host_image_free(&hf[0]);

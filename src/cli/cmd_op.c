@@ -391,9 +391,11 @@ static void print_help(const op_line *l)
             }
         }
     printf("\n");
-    char text[1200];
-    snprintf(text, sizeof text, "%s.%s%s The library's operation: %s (C: clv_%s).", op->summary,
-             op->doc ? " " : "", op->doc ? op->doc : "", op->name, op->name);
+    char text[1400];
+    snprintf(text, sizeof text, "%s.%s%s%s%s%s The library's operation: %s (C: clv_%s).",
+             op->summary, op->doc ? " " : "", op->doc ? op->doc : "",
+             op->blocking ? " Waits for the device: " : "", op->blocking ? op->blocking : "",
+             op->blocking ? "." : "", op->name, op->name);
     print_paragraph(text);
     printf("\n");
     for (int pass = 0; pass < 2; pass++)
@@ -766,7 +768,7 @@ static int run_line(const cli_globals *g, op_line *l)
         clv_image_release(img[i]);
         clv_host_image_free(&host[i]);
     }
-    clv_context_release(ctx);
+    cli_context_release(g, ctx);
     return rc;
 }
 

@@ -293,6 +293,7 @@ static const clv_param_desc grid_params[] = {
 const clv_op_desc clv__op_bilateral_grid = {
     .name = "bilateral_grid",
     .summary = "bilateral filter through a bilateral grid (Chen, Paris, Durand 2007)",
+    .blocking = "with an f32 image: reads its value range (8 bytes) back to size the grid",
     .doc = "1 channel: the range axis is the value itself. 3 or 4 channels: the range axis is "
            "the luminance 0.2126 c0 + 0.7152 c1 + 0.0722 c2 (Rec. 709), so the channels are "
            "taken as R, G, B: swap an OpenCV BGR array to RGB first, or the weights fall on the "
@@ -320,6 +321,7 @@ static const clv_param_desc grid_cross_params[] = {
 const clv_op_desc clv__op_bilateral_grid_cross = {
     .name = "bilateral_grid_cross",
     .summary = "cross (joint) bilateral grid: values from src, edges from edge",
+    .blocking = "with an f32 edge image: reads its value range (8 bytes) back to size the grid",
     .doc = "Every channel of src is averaged with weights from the one-channel edge image, so "
            "src's channel order is kept as it is (RGB or BGR alike); make edge from colour as "
            "luminance of R, G, B. " GRID_DOC_BORDERS,

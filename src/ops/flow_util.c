@@ -338,6 +338,7 @@ static const clv_param_desc eval_params[] = {
 const clv_op_desc clv__op_flow_eval = {
     .name = "flow_eval",
     .summary = "average endpoint and angular errors of a flow against ground truth",
+    .blocking = "reads the statistics back to host memory",
     .doc = "Pixels whose ground truth is unknown are left out; with none known every figure "
            "is 0. Waits for the result.",
     .cli_name = "flow-eval",

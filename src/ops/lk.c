@@ -322,6 +322,7 @@ _Static_assert(sizeof lk_params / sizeof lk_params[0] == A_N, "one value per par
 const clv_op_desc clv__op_lk_track = {
     .name = "lk_track",
     .summary = "pyramidal Lucas-Kanade point tracking (OpenCV calcOpticalFlowPyrLK)",
+    .blocking = "writes the points from and reads the tracks and their status back to host memory",
     .cli_name = "track",
     .doc = "Points are tracked from prev into next, coarse to fine, with Scharr/32 gradients "
            "of prev; intensities in 0..255 units for every type. Waits for the result.",

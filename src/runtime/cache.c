@@ -19,6 +19,7 @@
  * deletes the entry and the caller rebuilds from source. Writes go to a
  * temporary file (mode 0600) that is renamed into place, so readers never
  * see a partial entry. Entries of older formats (CLVBIN01) are rejected. */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -386,4 +387,146 @@ fail:
     free(head);
     free(bin);
     ctx->stats.cache_write_failures++;
+}
+
+/* ---- the directory: resolution, info, clear ---- */
+
+int clv__cache_dir_resolve(const char *explicit_dir, char *buf, size_t size)
+{
+    const char *env_dir = getenv("CLV_CACHE_DIR");
+    const char *xdg = getenv("XDG_CACHE_HOME");
+    const char *home = getenv("HOME");
+    int n;
+    if (explicit_dir && *explicit_dir)
+        n = snprintf(buf, size, "%s", explicit_dir);
+    else if (env_dir && *env_dir)
+        n = snprintf(buf, size, "%s", env_dir);
+    else if (xdg && *xdg)
+        n = snprintf(buf, size, "%s/clvision", xdg);
+    else if (home && *home)
+        n = snprintf(buf, size, "%s/.cache/clvision", home);
+    else
+        n = -1;
+    if (n < 0 || (size_t)n >= size) {
+        if (size)
+            buf[0] = '\0';
+        return -1; /* none, or too long to hold */
+    }
+    return 0;
+}
+
+/* 1 when name is one of clvision's entries: <32 hex>.clvbin, or the
+ * temporary <32 hex>.clvbin.tmp.XXXXXX a store left behind. */
+static int entry_file_name(const char *name)
+{
+    for (int i = 0; i < 32; i++)
+        if (!((name[i] >= '0' && name[i] <= '9') || (name[i] >= 'a' && name[i] <= 'f')))
+            return 0;
+    const char *rest = name + 32;
+    if (strcmp(rest, ".clvbin") == 0)
+        return 1;
+    return strncmp(rest, ".clvbin.tmp.", 12) == 0 && strlen(rest + 12) == 6;
+}
+
+/* Opens the directory for clv_cache_info / clv_cache_clear: *dfd >= 0, or
+ * -1 when it does not exist. */
+static clv_status open_cache_dir(const char *dir, clv_cache_dir_info *out, int *dfd)
+{
+    *dfd = -1;
+    if (!out)
+        return CLV_ERROR_INVALID_ARGUMENT;
+    memset(out, 0, sizeof *out);
+    if (clv__cache_dir_resolve(dir, out->dir, sizeof out->dir) != 0) {
+        snprintf(out->message, sizeof out->message,
+                 "no cache directory: none given, CLV_CACHE_DIR, XDG_CACHE_HOME and HOME unset "
+                 "(or the path is longer than %zu bytes)",
+                 sizeof out->dir - 1);
+        return CLV_ERROR_INVALID_ARGUMENT;
+    }
+    int fd = open(out->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd < 0) {
+        if (errno == ENOENT)
+            return CLV_OK;
+        snprintf(out->message, sizeof out->message, "%s", strerror(errno));
+        return CLV_ERROR_IO;
+    }
+    struct stat st;
+    if (fstat(fd, &st) != 0) {
+        snprintf(out->message, sizeof out->message, "%s", strerror(errno));
+        close(fd);
+        return CLV_ERROR_IO;
+    }
+    out->exists = 1;
+    out->trusted = trusted(&st);
+    *dfd = fd;
+    return CLV_OK;
+}
+
+/* Counts (remove 0) or removes (remove 1) the entries of the open
+ * directory dfd (closed here). */
+static clv_status walk_entries(int dfd, int remove, clv_cache_dir_info *out)
+{
+    DIR *d = fdopendir(dfd);
+    if (!d) {
+        snprintf(out->message, sizeof out->message, "%s", strerror(errno));
+        close(dfd);
+        return CLV_ERROR_IO;
+    }
+    clv_status status = CLV_OK;
+    for (;;) {
+        errno = 0;
+        struct dirent *e = readdir(d);
+        if (!e) {
+            if (errno != 0) {
+                snprintf(out->message, sizeof out->message, "reading: %s", strerror(errno));
+                status = CLV_ERROR_IO;
+            }
+            break;
+        }
+        if (!entry_file_name(e->d_name))
+            continue;
+        struct stat st;
+        /* the entry itself, never what a symbolic link points to */
+        if (fstatat(dfd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0) {
+            if (errno == ENOENT)
+                continue; /* removed meanwhile (another process's store or clear) */
+            snprintf(out->message, sizeof out->message, "%s: %s", e->d_name, strerror(errno));
+            status = CLV_ERROR_IO;
+            break;
+        }
+        if (!S_ISREG(st.st_mode))
+            continue;
+        if (remove && unlinkat(dfd, e->d_name, 0) != 0) {
+            if (errno == ENOENT)
+                continue;
+            snprintf(out->message, sizeof out->message, "cannot remove %s: %s", e->d_name, strerror(errno));
+            status = CLV_ERROR_IO;
+            break;
+        }
+        out->entries++;
+        out->bytes += (uint64_t)st.st_size;
+    }
+    if (closedir(d) != 0 && status == CLV_OK) {
+        snprintf(out->message, sizeof out->message, "%s", strerror(errno));
+        status = CLV_ERROR_IO;
+    }
+    return status;
+}
+
+CLV_API clv_status clv_cache_info(const char *dir, clv_cache_dir_info *out)
+{
+    int dfd;
+    clv_status status = open_cache_dir(dir, out, &dfd);
+    if (status != CLV_OK || dfd < 0)
+        return status;
+    return walk_entries(dfd, 0, out);
+}
+
+CLV_API clv_status clv_cache_clear(const char *dir, clv_cache_dir_info *out)
+{
+    int dfd;
+    clv_status status = open_cache_dir(dir, out, &dfd);
+    if (status != CLV_OK || dfd < 0)
+        return status;
+    return walk_entries(dfd, 1, out);
 }

@@ -567,6 +567,28 @@ static cl_context event_context(cl_event e)
     return c;
 }
 
+cl_int clv__clGetEventInfo(cl_event e, cl_event_info what, size_t size, void *value,
+                           size_t *ret)
+{
+    INJECT("clGetEventInfo", OOR);
+    return clGetEventInfo(e, what, size, value, ret);
+}
+
+cl_int clv__clEnqueueBarrierWithWaitList(cl_command_queue q, cl_uint nw, const cl_event *w,
+                                         cl_event *ev)
+{
+    INJECT("clEnqueueBarrierWithWaitList", OOR);
+    cl_int err = clEnqueueBarrierWithWaitList(q, nw, w, ev);
+    count_event(q, err, ev);
+    return err;
+}
+
+void clv__disown_event(cl_event e)
+{
+    if (e)
+        count(event_context(e), K_EVENT, -1);
+}
+
 cl_int clv__clRetainEvent(cl_event e)
 {
     cl_int err = clRetainEvent(e);

@@ -81,6 +81,11 @@ void *clv__clEnqueueMapBuffer(cl_command_queue, cl_mem, cl_bool, cl_map_flags, s
 cl_int clv__clEnqueueUnmapMemObject(cl_command_queue, cl_mem, void *, cl_uint, const cl_event *,
                                     cl_event *);
 cl_int clv__clEnqueueMarkerWithWaitList(cl_command_queue, cl_uint, const cl_event *, cl_event *);
+cl_int clv__clEnqueueBarrierWithWaitList(cl_command_queue, cl_uint, const cl_event *, cl_event *);
+cl_int clv__clGetEventInfo(cl_event, cl_event_info, size_t, void *, size_t *);
+/* ev leaves clvision's live-object count: it is now the application's (it
+ * releases it with its own clReleaseEvent). */
+void clv__disown_event(cl_event ev);
 cl_int clv__clFinish(cl_command_queue);
 cl_int clv__clFlush(cl_command_queue);
 cl_int clv__clWaitForEvents(cl_uint, const cl_event *);
@@ -134,6 +139,8 @@ void clv__live_objects_of(cl_context c, uint64_t *mem, uint64_t *kernels, uint64
 #define clEnqueueMapBuffer clv__clEnqueueMapBuffer
 #define clEnqueueUnmapMemObject clv__clEnqueueUnmapMemObject
 #define clEnqueueMarkerWithWaitList clv__clEnqueueMarkerWithWaitList
+#define clEnqueueBarrierWithWaitList clv__clEnqueueBarrierWithWaitList
+#define clGetEventInfo clv__clGetEventInfo
 #define clFinish clv__clFinish
 #define clFlush clv__clFlush
 #define clWaitForEvents clv__clWaitForEvents

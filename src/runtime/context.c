@@ -282,6 +282,55 @@ static void describe_devices(const dev_entry *list, size_t n, char *buf, size_t 
 
 /* ---- context ---- */
 
+/* The CLV_EXT_* bits, in bit order (clvision/context.h). */
+static const char *const ext_names[] = {
+    "cl_khr_byte_addressable_store",      "cl_khr_global_int32_base_atomics",
+    "cl_khr_global_int32_extended_atomics", "cl_khr_local_int32_base_atomics",
+    "cl_khr_local_int32_extended_atomics", "cl_khr_fp16",
+    "cl_khr_fp64",
+};
+
+CLV_API const char *clv_extension_name(unsigned bit)
+{
+    for (size_t i = 0; i < sizeof ext_names / sizeof ext_names[0]; i++)
+        if (bit == 1u << i)
+            return ext_names[i];
+    return NULL;
+}
+
+/* 1 when the space-separated list names ext exactly (not as a prefix). */
+static int has_word(const char *list, const char *ext)
+{
+    size_t n = strlen(ext);
+    for (const char *p = list; (p = strstr(p, ext)) != NULL; p += n)
+        if ((p == list || p[-1] == ' ') && (p[n] == ' ' || p[n] == '\0'))
+            return 1;
+    return 0;
+}
+
+static clv_status read_extensions(clv_context *ctx, unsigned *bits)
+{
+    clv_status status = CLV_OK;
+    size_t len = 0;
+    char *list = NULL;
+    *bits = 0;
+    CLV_CHECK_CL(ctx, clGetDeviceInfo(ctx->device, CL_DEVICE_EXTENSIONS, 0, NULL, &len),
+                 "context", "clGetDeviceInfo(CL_DEVICE_EXTENSIONS)");
+    list = calloc(len + 1, 1);
+    if (!list) {
+        status = clv__fail(ctx, CLV_ERROR_OUT_OF_MEMORY, "context", "out of host memory");
+        goto out;
+    }
+    CLV_CHECK_CL(ctx, clGetDeviceInfo(ctx->device, CL_DEVICE_EXTENSIONS, len, list, NULL),
+                 "context", "clGetDeviceInfo(CL_DEVICE_EXTENSIONS)");
+    for (size_t i = 0; i < sizeof ext_names / sizeof ext_names[0]; i++)
+        if (has_word(list, ext_names[i]))
+            *bits |= 1u << i;
+out:
+    free(list);
+    return status;
+}
+
 static clv_status query_info(clv_context *ctx)
 {
     clv_status status = CLV_OK;
@@ -301,8 +350,12 @@ static clv_status query_info(clv_context *ctx)
     Q(CL_DEVICE_LOCAL_MEM_SIZE, in->local_mem_size);
     Q(CL_DEVICE_MAX_MEM_ALLOC_SIZE, in->max_mem_alloc_size);
     Q(CL_DEVICE_MAX_COMPUTE_UNITS, in->compute_units);
+    Q(CL_DEVICE_GLOBAL_MEM_SIZE, in->global_mem_size);
+    Q(CL_DEVICE_IMAGE_SUPPORT, in->image_support);
 #undef Q
 #undef QS
+    in->p = in->d = -1;
+    CLV_TRY(read_extensions(ctx, &in->ext));
     CLV_CHECK_CL(ctx, clGetPlatformInfo(ctx->platform, CL_PLATFORM_NAME,
                                         sizeof in->platform_name - 1, in->platform_name, NULL),
                  "context", "clGetPlatformInfo(CL_PLATFORM_NAME)");
@@ -359,19 +412,7 @@ static void choose_cache_dir(clv_context *ctx, const clv_context_options *o)
     else
         ctx->cache_enabled = !(env_on && strcmp(env_on, "0") == 0);
 
-    const char *dir = o->cache_dir;
-    const char *env_dir = getenv("CLV_CACHE_DIR");
-    const char *xdg = getenv("XDG_CACHE_HOME");
-    const char *home = getenv("HOME");
-    if (dir && *dir)
-        snprintf(ctx->cache_dir, sizeof ctx->cache_dir, "%s", dir);
-    else if (env_dir && *env_dir)
-        snprintf(ctx->cache_dir, sizeof ctx->cache_dir, "%s", env_dir);
-    else if (xdg && *xdg)
-        snprintf(ctx->cache_dir, sizeof ctx->cache_dir, "%s/clvision", xdg);
-    else if (home && *home)
-        snprintf(ctx->cache_dir, sizeof ctx->cache_dir, "%s/.cache/clvision", home);
-    else
+    if (clv__cache_dir_resolve(o->cache_dir, ctx->cache_dir, sizeof ctx->cache_dir) != 0)
         ctx->cache_enabled = 0; /* nowhere to put it; builds still work */
 }
 
@@ -467,6 +508,8 @@ CLV_API clv_status clv_context_create(const clv_context_options *opts, clv_conte
     if (prof && (strcmp(prof, "1") == 0 || strcmp(prof, "2") == 0))
         ctx->profiling = prof[0] - '0';
     CLV_TRY(setup_device(ctx, &o));
+    ctx->info.p = list[idx].p;
+    ctx->info.d = list[idx].d;
 
     cl_int err;
     cl_context_properties props[] = {CL_CONTEXT_PLATFORM, (cl_context_properties)ctx->platform,
@@ -687,6 +730,75 @@ CLV_API clv_status clv_finish(clv_context *ctx)
     return CLV_OK;
 }
 
+CLV_API clv_status clv_enqueue_wait_events(clv_context *ctx, cl_uint n, const cl_event *events)
+{
+    static const char OP[] = "enqueue_wait_events";
+    if (!ctx)
+        return CLV_ERROR_INVALID_ARGUMENT;
+    clv__clear_error(ctx);
+    if (n == 0)
+        return CLV_OK;
+    if (!events)
+        return clv__fail(ctx, CLV_ERROR_INVALID_ARGUMENT, OP, "events is NULL (n %u)", n);
+    for (cl_uint i = 0; i < n; i++) {
+        if (!events[i])
+            return clv__fail(ctx, CLV_ERROR_INVALID_ARGUMENT, OP, "event %u of %u is NULL", i,
+                             n);
+        cl_context c = NULL;
+        cl_int err = clGetEventInfo(events[i], CL_EVENT_CONTEXT, sizeof c, &c, NULL);
+        if (err != CL_SUCCESS)
+            return clv__fail_cl(ctx, err, OP, "clGetEventInfo(CL_EVENT_CONTEXT)");
+        if (c != ctx->cl)
+            return clv__fail(ctx, CLV_ERROR_INVALID_ARGUMENT, OP,
+                             "event %u of %u belongs to another OpenCL context", i, n);
+    }
+    /* In order: everything enqueued after the barrier waits for it. */
+    cl_int err = clEnqueueBarrierWithWaitList(ctx->queue, n, events, NULL);
+    if (err != CL_SUCCESS)
+        return clv__fail_cl(ctx, err, OP, "clEnqueueBarrierWithWaitList");
+    return CLV_OK;
+}
+
+CLV_API clv_status clv_enqueue_marker(clv_context *ctx, cl_event *event)
+{
+    static const char OP[] = "enqueue_marker";
+    if (event)
+        *event = NULL;
+    if (!ctx)
+        return CLV_ERROR_INVALID_ARGUMENT;
+    clv__clear_error(ctx);
+    if (!event)
+        return clv__fail(ctx, CLV_ERROR_INVALID_ARGUMENT, OP, "event is NULL");
+    /* Uploads still in flight on the transfer queue count as enqueued work. */
+    cl_event up = NULL;
+    cl_int err;
+    if (ctx->transfer) {
+        err = clEnqueueMarkerWithWaitList(ctx->transfer, 0, NULL, &up);
+        if (err != CL_SUCCESS)
+            return clv__fail_cl(ctx, err, OP, "clEnqueueMarkerWithWaitList(transfer)");
+        err = clFlush(ctx->transfer);
+        if (err != CL_SUCCESS) {
+            clv__release_event(up);
+            return clv__fail_cl(ctx, err, OP, "clFlush(transfer)");
+        }
+    }
+    cl_event ev = NULL;
+    err = clEnqueueMarkerWithWaitList(ctx->queue, up ? 1 : 0, up ? &up : NULL, &ev);
+    clv__release_event(up);
+    if (err != CL_SUCCESS)
+        return clv__fail_cl(ctx, err, OP, "clEnqueueMarkerWithWaitList");
+    /* The application may wait for it from another queue or the host: the
+     * work before it must be submitted. */
+    err = clFlush(ctx->queue);
+    if (err != CL_SUCCESS) {
+        clv__release_event(ev);
+        return clv__fail_cl(ctx, err, OP, "clFlush");
+    }
+    clv__disown_event(ev);
+    *event = ev;
+    return CLV_OK;
+}
+
 CLV_API const char *clv_last_error(const clv_context *ctx)
 {
     if (!ctx || !ctx->err)
@@ -884,6 +996,84 @@ CLV_API clv_status clv_device_resolve(const char *spec, clv_device_choice *out)
     snprintf(out->type, sizeof out->type, "%s", type_name(list[idx].type));
     explain(list, n, idx, how, count, out->spec, out->explanation, sizeof out->explanation);
 out:
+    free(list);
+    free(tmp.err);
+    return status;
+}
+
+/* ---- device information ---- */
+
+static void public_info(const clv__device_info *in, clv_device_info *out)
+{
+    memset(out, 0, sizeof *out);
+    out->platform_index = in->p;
+    out->device_index = in->d;
+    snprintf(out->type, sizeof out->type, "%s", type_name(in->type));
+    snprintf(out->name, sizeof out->name, "%s", in->name);
+    snprintf(out->vendor, sizeof out->vendor, "%s", in->vendor);
+    snprintf(out->driver_version, sizeof out->driver_version, "%s", in->driver_version);
+    snprintf(out->platform_name, sizeof out->platform_name, "%s", in->platform_name);
+    snprintf(out->platform_version, sizeof out->platform_version, "%s", in->platform_version);
+    snprintf(out->opencl_c_version, sizeof out->opencl_c_version, "%s", in->c_version);
+    out->compute_units = in->compute_units;
+    out->max_work_group_size = in->max_work_group_size;
+    memcpy(out->max_work_item_sizes, in->max_work_item_sizes, sizeof out->max_work_item_sizes);
+    out->local_mem_size = in->local_mem_size;
+    out->global_mem_size = in->global_mem_size;
+    out->max_mem_alloc_size = in->max_mem_alloc_size;
+    out->image_support = in->image_support ? 1 : 0;
+    out->extensions = in->ext;
+    out->fp16 = (in->ext & CLV_EXT_FP16) != 0;
+}
+
+CLV_API clv_status clv_context_device_info(const clv_context *ctx, clv_device_info *out)
+{
+    if (!ctx || !out)
+        return CLV_ERROR_INVALID_ARGUMENT;
+    public_info(&ctx->info, out);
+    return CLV_OK;
+}
+
+CLV_API clv_status clv_device_info_get(const char *spec, clv_device_info *out)
+{
+    create_error[0] = '\0';
+    if (!out) {
+        snprintf(create_error, sizeof create_error, "device info: out is NULL");
+        return CLV_ERROR_INVALID_ARGUMENT;
+    }
+    memset(out, 0, sizeof *out);
+    clv_device_choice c;
+    clv_status status = clv_device_resolve(spec, &c);
+    if (status != CLV_OK) {
+        snprintf(create_error, sizeof create_error, "%s", c.explanation);
+        return status;
+    }
+    /* A scratch context carries the handles and the error message through
+     * the same queries clv_context_create makes. */
+    clv_context tmp;
+    memset(&tmp, 0, sizeof tmp);
+    dev_entry *list = NULL;
+    size_t n = 0;
+    CLV_TRY(enumerate(&tmp, &list, &n));
+    for (size_t i = 0; i < n; i++)
+        if (list[i].p == c.platform_index && list[i].d == c.device_index) {
+            tmp.platform = list[i].platform;
+            tmp.device = list[i].device;
+        }
+    if (!tmp.device) {
+        status = clv__fail(&tmp, CLV_ERROR_NO_DEVICE, "device info",
+                           "device %d:%d went away while it was looked up", c.platform_index,
+                           c.device_index);
+        goto out;
+    }
+    CLV_TRY(query_info(&tmp));
+    tmp.info.p = c.platform_index;
+    tmp.info.d = c.device_index;
+    public_info(&tmp.info, out);
+out:
+    if (status != CLV_OK)
+        snprintf(create_error, sizeof create_error, "%s",
+                 tmp.err ? tmp.err : clv_status_string(status));
     free(list);
     free(tmp.err);
     return status;

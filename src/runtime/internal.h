@@ -96,6 +96,10 @@ typedef struct clv__device_info {
     cl_ulong local_mem_size;
     cl_ulong max_mem_alloc_size;
     cl_uint compute_units;
+    cl_ulong global_mem_size;
+    cl_bool image_support;
+    unsigned ext;       /* CLV_EXT_* bits (clvision/context.h) found in CL_DEVICE_EXTENSIONS */
+    int p, d;           /* P:D as clv_list_devices prints them; -1 when unknown */
 } clv__device_info;
 
 /* Per-device tuning, chosen once at context creation (see tuning_for()). */
@@ -320,6 +324,11 @@ cl_program clv__cache_load(clv_context *ctx, const char *key, size_t key_len,
                            const char *options);
 /* Store the binary of a freshly built program. Failures only count. */
 void clv__cache_store(clv_context *ctx, const char *key, size_t key_len, cl_program program);
+/* The cache directory for an explicit choice (options.cache_dir; NULL or
+ * "": none) into buf: it, else CLV_CACHE_DIR, else $XDG_CACHE_HOME/clvision,
+ * else $HOME/.cache/clvision. The one place this rule lives (contexts and
+ * clv_cache_info use it). Returns 0, or -1 when there is none (buf ""). */
+int clv__cache_dir_resolve(const char *explicit_dir, char *buf, size_t size) CLV_WUR;
 
 /* ---- launching (launch.c) ---- */
 

@@ -120,6 +120,7 @@ SCAN(cli_cmd_flow, "flow")
 POSITIONAL(cli_cmd_flow_eval, "flow-eval")
 SCAN(cli_cmd_flow_seq, "flow-seq")
 POSITIONAL(cli_cmd_demo, "demo")
+POSITIONAL(cli_cmd_cache, "cache")
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
