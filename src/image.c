@@ -55,7 +55,8 @@ static clv_status check_geometry(clv_context *ctx, const char *op, int width, in
 }
 
 static clv_status create_image(clv_context *ctx, const char *op, int width, int height,
-                               int channels, clv_pixel_type type, clv_image **out)
+                               int channels, clv_pixel_type type, int placeholder,
+                               clv_image **out)
 {
     clv_status status = check_geometry(ctx, op, width, height, channels, type, out);
     if (status != CLV_OK)
@@ -78,12 +79,14 @@ static clv_status create_image(clv_context *ctx, const char *op, int width, int 
     clv_image *img = calloc(1, sizeof *img);
     if (!img)
         return clv__fail(ctx, CLV_ERROR_OUT_OF_MEMORY, op, "out of host memory");
-    cl_int err;
-    img->mem = clCreateBuffer(ctx->cl, CL_MEM_READ_WRITE, bytes, NULL, &err);
+    cl_int err = CL_SUCCESS;
+    if (!placeholder)
+        img->mem = clCreateBuffer(ctx->cl, CL_MEM_READ_WRITE, bytes, NULL, &err);
     if (err != CL_SUCCESS) {
         free(img);
         return clv__fail_cl(ctx, err, op, "clCreateBuffer");
     }
+    img->placeholder = placeholder;
     img->ctx = ctx;
     img->width = width;
     img->height = height;
@@ -102,13 +105,29 @@ static clv_status create_image(clv_context *ctx, const char *op, int width, int 
 CLV_API clv_status clv_image_create(clv_context *ctx, int width, int height, int channels,
                                     clv_pixel_type type, clv_image **out)
 {
-    return create_image(ctx, "image_create", width, height, channels, type, out);
+    return create_image(ctx, "image_create", width, height, channels, type, 0, out);
+}
+
+CLV_API clv_status clv_image_placeholder(clv_context *ctx, int width, int height, int channels,
+                                         clv_pixel_type type, clv_image **out)
+{
+    return create_image(ctx, "image_placeholder", width, height, channels, type, 1, out);
+}
+
+clv_status clv__refuse_placeholder(const clv_image *img, const char *op, const char *what)
+{
+    if (!img || !img->placeholder)
+        return CLV_OK;
+    return clv__fail(img->ctx, CLV_ERROR_INVALID_ARGUMENT, op,
+                     "%s is a placeholder (clv_image_placeholder): it has no pixels; use it "
+                     "with clv_op_supported only", what);
 }
 
 clv_status clv__image_like(clv_context *ctx, const char *op, const clv_image *like,
                            clv_image **out)
 {
-    return create_image(ctx, op, like->width, like->height, like->channels, like->type, out);
+    return create_image(ctx, op, like->width, like->height, like->channels, like->type,
+                        clv__dry_run(), out);
 }
 
 clv_status clv__copy_pixels(clv_context *ctx, const char *op, const clv_image *from,
@@ -197,6 +216,8 @@ CLV_API size_t clv_image_pitch(const clv_image *img) { return img ? img->pitch :
 static clv_status check_host(const clv_image *img, const char *op, const void *host,
                              size_t *host_stride)
 {
+    if (img->placeholder)
+        return clv__refuse_placeholder(img, op, "the image");
     if (!host)
         return clv__fail(img->ctx, CLV_ERROR_INVALID_ARGUMENT, op, "host pointer is NULL");
     if (*host_stride == 0)
@@ -638,6 +659,8 @@ CLV_API clv_status clv_image_view(const clv_image *src, int x, int y, int width,
     clv_context *ctx = src->ctx;
     if (!out)
         return clv__fail(ctx, CLV_ERROR_INVALID_ARGUMENT, op, "out is NULL");
+    if (src->placeholder)
+        return clv__refuse_placeholder(src, op, "the image");
     if (x < 0 || y < 0)
         return clv__fail(ctx, CLV_ERROR_INVALID_ARGUMENT, op, "origin (%d, %d) is negative", x,
                          y);
@@ -804,6 +827,8 @@ CLV_API clv_status clv_image_map(clv_image *img, int flags, void **ptr, size_t *
     if (!ptr || !pitch)
         return clv__fail(ctx, CLV_ERROR_INVALID_ARGUMENT, op, "%s is NULL",
                          !ptr ? "ptr" : "pitch");
+    if (img->placeholder)
+        return clv__refuse_placeholder(img, op, "the image");
     if (flags == 0 || (flags & ~(CLV_MAP_READ | CLV_MAP_WRITE)))
         return clv__fail(ctx, CLV_ERROR_INVALID_ARGUMENT, op,
                          "flags %d: CLV_MAP_READ, CLV_MAP_WRITE or both", flags);

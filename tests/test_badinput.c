@@ -291,6 +291,31 @@ static const row rows[] = {
     BARE("clv_cache_info", "a regular file as the directory", E_IO, .i0 = 1),
     BARE("clv_cache_clear", "NULL out", E_ARG, .i0 = 0),
     BARE("clv_cache_clear", "a regular file as the directory", E_IO, .i0 = 1),
+    CRF("clv_device_info_get", "NULL out", E_ARG, "out is NULL", .i0 = 0),
+    CRF("clv_device_info_get", "a spec matching no device (explained)", E_DEV,
+        "matches no device", .i0 = 1),
+    GOOD("clv_device_info_get", "\"0:0\": the device clv_device_resolve names, limits > 0",
+         .i0 = 2),
+    BARE("clv_context_device_info", "NULL context", E_ARG, .i0 = 0),
+    BARE("clv_context_device_info", "NULL out", E_ARG, .i0 = 1),
+    GOOD("clv_context_device_info", "the context's device: its name, -1:-1 only for adopted",
+         .i0 = 2),
+    VAL("clv_extension_name", "each CLV_EXT_* bit named; 0, two bits, unknown bits NULL"),
+    BARE("clv_image_placeholder", "NULL context", E_ARG, .i0 = 0),
+    CTXF("clv_image_placeholder", "0x0", E_ARG, "size", .i0 = 1),
+    CTXF("clv_image_placeholder", "5 channels", E_ARG, "channels", .i0 = 2),
+    CTXF("clv_image_placeholder", "beyond the device's largest allocation", E_UNSUP,
+         "maximum allocation", .i0 = 3),
+    CTXF("clv_image_placeholder", "NULL out", E_ARG, "out is NULL", .i0 = 4),
+    GOOD("clv_image_placeholder", "5x4 u8: its shape, no cl_mem", .i0 = 5),
+    BARE("clv_op_supported", "NULL context", E_ARG, .flags = F_NOCTX, .i0 = 0),
+    CTXF("clv_op_supported", "NULL op", E_ARG, "op is NULL", .i0 = 1),
+    CTXF("clv_op_supported", "an unknown parameter name", E_ARG, "no parameter named", .i0 = 2),
+    CTXF("clv_op_supported", "a placeholder output of the wrong size", E_ARG, "is 6x4", .i0 = 3),
+    CTXF("clv_op_supported", "sigma_x NaN (the call's own rule)", E_ARG, "sigma_x", .i0 = 4),
+    GOOD("clv_op_supported", "a Gaussian on placeholders (msg NULL, size 0)", .i0 = 5),
+    CTXF("clv_op_supported", "(then the call itself on those placeholders)", E_ARG,
+         "placeholder", .i0 = 6),
     BARE("clv_device_resolve", "NULL out", E_ARG, .i0 = 0),
     BARE("clv_device_resolve", "a spec matching no device (explained)", E_DEV, .i0 = 1),
     GOOD("clv_device_resolve", "\"0:0\": the index, one match, not by name", .i0 = 2),
@@ -1467,6 +1492,114 @@ static long h_device_resolve(const row *r)
     return s;
 }
 
+static long h_device_info_get(const row *r)
+{
+    clv_device_info in;
+    if (r->i0 == 0)
+        return clv_device_info_get("0:0", NULL);
+    memset(&in, 0x55, sizeof in);
+    clv_status s = clv_device_info_get(r->i0 == 1 ? "no-such-device-xyz" : "0:0", &in);
+    if (s != CLV_OK) {
+        T(in.name[0] == '\0' && in.compute_units == 0, "clv_device_info_get: *out not zeroed");
+        return s;
+    }
+    clv_device_choice c;
+    T(clv_device_resolve("0:0", &c) == CLV_OK && strcmp(c.device_name, in.name) == 0 &&
+          strcmp(c.type, in.type) == 0,
+      "clv_device_info_get(\"0:0\"): %s, resolve names %s", in.name, c.device_name);
+    T(in.platform_index == 0 && in.device_index == 0 && in.compute_units > 0 &&
+          in.max_work_group_size > 0 && in.local_mem_size > 0 && in.max_mem_alloc_size > 0 &&
+          in.global_mem_size >= in.max_mem_alloc_size && in.opencl_c_version[0] &&
+          in.fp16 == ((in.extensions & CLV_EXT_FP16) != 0),
+      "clv_device_info_get(\"0:0\"): implausible limits");
+    return s;
+}
+
+static long h_context_device_info(const row *r)
+{
+    clv_device_info in;
+    memset(&in, 0x55, sizeof in);
+    if (r->i0 == 0)
+        return clv_context_device_info(NULL, &in);
+    if (r->i0 == 1)
+        return clv_context_device_info(F.ctx, NULL);
+    clv_status s = clv_context_device_info(F.ctx, &in);
+    if (s == CLV_OK)
+        T(strcmp(in.name, clv_context_device_name(F.ctx)) == 0 &&
+              strcmp(in.platform_name, clv_context_platform_name(F.ctx)) == 0 &&
+              in.platform_index >= 0 && in.device_index >= 0 && in.max_work_group_size > 0,
+          "clv_context_device_info: '%s' at %d:%d", in.name, in.platform_index,
+          in.device_index);
+    return s;
+}
+
+static long h_extension_name(const row *r)
+{
+    (void)r;
+    int ok = clv_extension_name(0) == NULL && clv_extension_name(3) == NULL &&
+             clv_extension_name(1u << 7) == NULL && clv_extension_name(1u << 31) == NULL;
+    ok = ok && clv_extension_name(CLV_EXT_FP16) && strcmp(clv_extension_name(CLV_EXT_FP16), "cl_khr_fp16") == 0;
+    ok = ok && clv_extension_name(CLV_EXT_BYTE_ADDRESSABLE_STORE) &&
+         strcmp(clv_extension_name(CLV_EXT_BYTE_ADDRESSABLE_STORE),
+                "cl_khr_byte_addressable_store") == 0;
+    for (unsigned b = 0; b < 7; b++)
+        ok = ok && clv_extension_name(1u << b) && strncmp(clv_extension_name(1u << b), "cl_khr_", 7) == 0;
+    return ok;
+}
+
+static long h_image_placeholder(const row *r)
+{
+    clv_image *img = (clv_image *)&img; /* must become NULL on failure */
+    clv_status s;
+    switch (r->i0) {
+    case 0: s = clv_image_placeholder(NULL, 5, 4, 1, CLV_U8, &img); break;
+    case 1: s = clv_image_placeholder(F.ctx, 0, 0, 1, CLV_U8, &img); break;
+    case 2: s = clv_image_placeholder(F.ctx, 5, 4, 5, CLV_U8, &img); break;
+    case 3:
+        s = clv_image_placeholder(F.ctx, CLV_MAX_DIMENSION, CLV_MAX_DIMENSION, 4, CLV_F32, &img);
+        break;
+    case 4: return clv_image_placeholder(F.ctx, 5, 4, 1, CLV_U8, NULL);
+    default: s = clv_image_placeholder(F.ctx, 5, 4, 1, CLV_U8, &img); break;
+    }
+    if (s != CLV_OK) {
+        T(img == NULL, "clv_image_placeholder: *out not NULL after a failure");
+        return s;
+    }
+    T(clv_image_width(img) == 5 && clv_image_height(img) == 4 && clv_image_channels(img) == 1 &&
+          clv_image_pitch(img) == 64 && clv_image_cl_mem(img) == NULL,
+      "clv_image_placeholder: shape or memory");
+    clv_image_release(img);
+    return s;
+}
+
+static long h_op_supported(const row *r)
+{
+    const clv_op_desc *g = clv_op_find("gaussian_blur");
+    clv_image *a = NULL, *b = NULL;
+    char m[256];
+    clv_status s;
+    if (r->i0 == 0)
+        return clv_op_supported(NULL, g, NULL, 0, m, sizeof m);
+    if (r->i0 == 1)
+        return clv_op_supported(F.ctx, NULL, NULL, 0, m, sizeof m);
+    REQUIRE_OK(F.ctx, clv_image_placeholder(F.ctx, 5, 4, 1, CLV_U8, &a));
+    REQUIRE_OK(F.ctx, clv_image_placeholder(F.ctx, r->i0 == 3 ? 6 : 5, 4, 1, CLV_U8, &b));
+    clv_arg args[] = {CLV_ARG_IMAGE("src", a), CLV_ARG_IMAGE("dst", b),
+                      CLV_ARG_DOUBLE(r->i0 == 2 ? "sigma" : "sigma_x", r->i0 == 4 ? NAN : 1.5)};
+    if (r->i0 == 5) {
+        s = clv_op_supported(F.ctx, g, args, 3, NULL, 0);
+    } else if (r->i0 == 6) {
+        s = clv_op_call(F.ctx, g, args, 3);
+    } else {
+        s = clv_op_supported(F.ctx, g, args, 3, m, sizeof m);
+        T(strcmp(m, clv_last_error(F.ctx)) == 0, "clv_op_supported: msg '%s' is not the error",
+          m);
+    }
+    clv_image_release(a);
+    clv_image_release(b);
+    return s;
+}
+
 static long h_version(const row *r)
 {
     (void)r;
@@ -2560,6 +2693,11 @@ static const struct api {
     {"clv_context_platform_name", h_platform_name},
     {"clv_list_devices", h_list_devices},
     {"clv_device_resolve", h_device_resolve},
+    {"clv_device_info_get", h_device_info_get},
+    {"clv_context_device_info", h_context_device_info},
+    {"clv_extension_name", h_extension_name},
+    {"clv_image_placeholder", h_image_placeholder},
+    {"clv_op_supported", h_op_supported},
     {"clv_version", h_version},
     {"clv_debug_live_objects", h_live_objects},
     {"clv_debug_fail_at", h_fail_at},

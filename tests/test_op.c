@@ -52,6 +52,9 @@ enum { W = 13, H = 9 };
 
 static clv_context *ctx, *ctx2; /* ctx2: for images and pyramids of another context */
 static int list_cases;          /* CLV_TEST_LIST=1: print every generated case */
+/* supported(): input images of this type where the parameter takes it (0:
+ * the first type it takes) and of this size. */
+static int force_type, in_w = W, in_h = H;
 
 static int first_bit(unsigned mask, int lo)
 {
@@ -181,10 +184,14 @@ static int try_call(const clv_op_desc *op, call *c, int k, int fix, int fix_valu
             break;
         case CLV_PARAM_IMAGE:
             if (p->flags & CLV_PARAM_INPUT) {
-                const int t = first_bit(p->types ? p->types : CLV_TYPES_ALL, CLV_U8);
+                const unsigned types = p->types ? p->types : CLV_TYPES_ALL;
+                const int t = force_type && (types & CLV_TYPES(force_type))
+                                  ? force_type
+                                  : first_bit(types, CLV_U8);
                 const int cn = nth_channels(p, k);
                 REQUIRE(t >= 0 && cn >= 1, "%s.%s accepts nothing", op->name, p->name);
-                REQUIRE_OK(ctx, clv_image_create(ctx, W, H, cn, (clv_pixel_type)t, &c->own[i]));
+                REQUIRE_OK(ctx, clv_image_create(ctx, in_w, in_h, cn, (clv_pixel_type)t,
+                                                 &c->own[i]));
                 c->a[i].v.p = c->own[i];
             }
             break;
@@ -1295,6 +1302,191 @@ static void introspection(void)
     }
 }
 
+/* clv_op_supported (op.h) gives the call's own answer: for every operation,
+ * input type, channel count and a few sizes (1x1, the matrix's 13x9, 301x7),
+ * with one parameter pushed to its range's far end (so variants
+ * and tiles change), the query with the real images, and with every image
+ * replaced by a placeholder of its shape, returns the status and message
+ * the call then returns. Under a lowered work-group limit
+ * (POCL_MAX_WORK_GROUP_SIZE, the 'op-supported-limits' test) some answers
+ * are CLV_ERROR_UNSUPPORTED; CLV_TEST_EXPECT_UNSUPPORTED=1 requires at least
+ * one, so the device-limit checks are shown to reach the query. A
+ * placeholder given to the call itself is refused. */
+static int n_unsupported, n_supported_cases;
+
+static void supported_case(call *c, const char *what)
+{
+    const clv_op_desc *op = c->op;
+    char qmsg[1024], pmsg[1024], rmsg[1024];
+    /* zeroed inputs: what the query assumes of data read back while a call
+     * runs (the grid's f32 edge range, the number of corner candidates) */
+    for (int i = 0; i < op->nparams; i++) {
+        clv_image *img = c->a[i].v.p;
+        if (op->params[i].type != CLV_PARAM_IMAGE || !img ||
+            !(op->params[i].flags & CLV_PARAM_INPUT))
+            continue;
+        const size_t n = (size_t)clv_image_width(img) * (size_t)clv_image_height(img) *
+                         (size_t)clv_image_channels(img) * clv_pixel_type_size(clv_image_type(img));
+        void *zero = calloc(n, 1);
+        REQUIRE(zero, "out of memory");
+        REQUIRE_OK(ctx, clv_image_upload(img, zero, 0));
+        free(zero);
+    }
+    clv_status q = clv_op_supported(ctx, op, c->a, op->nparams, qmsg, sizeof qmsg);
+    CHECK(strcmp(qmsg, clv_last_error(ctx)) == 0, "%s, %s: msg '%s' is not clv_last_error '%s'",
+          op->name, what, qmsg, clv_last_error(ctx));
+    /* the same call on placeholders */
+    clv_arg b[32];
+    clv_image *ph[32] = {0};
+    memcpy(b, c->a, (size_t)op->nparams * sizeof *b);
+    for (int i = 0; i < op->nparams; i++) {
+        const clv_image *img = c->a[i].v.p;
+        if (op->params[i].type != CLV_PARAM_IMAGE || !img)
+            continue;
+        REQUIRE_OK(ctx, clv_image_placeholder(ctx, clv_image_width(img), clv_image_height(img),
+                                              clv_image_channels(img), clv_image_type(img),
+                                              &ph[i]));
+        b[i].v.p = ph[i];
+    }
+    clv_status p = clv_op_supported(ctx, op, b, op->nparams, pmsg, sizeof pmsg);
+    clv_status r = clv_op_call(ctx, op, c->a, op->nparams);
+    snprintf(rmsg, sizeof rmsg, "%s", clv_last_error(ctx));
+    CHECK(q == r && strcmp(qmsg, rmsg) == 0,
+          "%s, %s: clv_op_supported says %s '%s', the call %s '%s'", op->name, what,
+          clv_status_string(q), qmsg, clv_status_string(r), rmsg);
+    CHECK(p == r && strcmp(pmsg, rmsg) == 0,
+          "%s, %s: clv_op_supported on placeholders says %s '%s', the call %s '%s'", op->name,
+          what, clv_status_string(p), pmsg, clv_status_string(r), rmsg);
+    int have_ph = 0;
+    for (int i = 0; i < op->nparams; i++)
+        have_ph |= ph[i] != NULL;
+    if (have_ph && r == CLV_OK) {
+        clv_status x = clv_op_call(ctx, op, b, op->nparams);
+        CHECK(x == CLV_ERROR_INVALID_ARGUMENT && strstr(clv_last_error(ctx), "placeholder"),
+              "%s, %s: a call on placeholders: %s '%s'", op->name, what, clv_status_string(x),
+              clv_last_error(ctx));
+    }
+    for (int i = 0; i < op->nparams; i++)
+        clv_image_release(ph[i]);
+    n_unsupported += r == CLV_ERROR_UNSUPPORTED;
+    n_supported_cases++;
+    if (list_cases)
+        printf("  %s: supported, %s -> %s \"%s\"\n", op->name, what, clv_status_string(r), rmsg);
+}
+
+static void supported(const clv_op_desc *op)
+{
+    static const int sizes[][2] = {{1, 1}, {W, H}, {301, 7}};
+    static const clv_pixel_type types[] = {CLV_U8, CLV_U16, CLV_F32};
+    const clv_param_desc *first = NULL; /* the first input image: its types and channels */
+    for (int i = 0; i < op->nparams && !first; i++)
+        if (op->params[i].type == CLV_PARAM_IMAGE && (op->params[i].flags & CLV_PARAM_INPUT))
+            first = &op->params[i];
+    for (size_t si = 0; si < sizeof sizes / sizeof sizes[0]; si++)
+        for (size_t ti = 0; ti < 3; ti++)
+            for (int k = 0; k < 4; k++) {
+                if (first && ((first->types && !(first->types & CLV_TYPES(types[ti]))) ||
+                              (k > 0 && nth_channels(first, k) == nth_channels(first, k - 1))))
+                    continue; /* the same case again */
+                if (!first && (ti > 0 || k > 0))
+                    continue;
+                in_w = sizes[si][0];
+                in_h = sizes[si][1];
+                force_type = (int)types[ti];
+                call c;
+                char m[256];
+                /* the good call, then its first number at its far end */
+                for (int fix = -1; fix < op->nparams; fix++) {
+                    const clv_param_desc *p = fix >= 0 ? &op->params[fix] : NULL;
+                    if (p && p->type != CLV_PARAM_INT)
+                        continue;
+                    const int v = p ? (int)(p->max < 1e6 ? p->max : p->min) : 0;
+                    const int made = try_call(op, &c, k, fix, v, m, sizeof m);
+                    if (made == 1) {
+                        char what[128];
+                        snprintf(what, sizeof what, "%s %dx%d, channels #%d%s%s=%d",
+                                 clv_pixel_type_name(force_type), in_w, in_h, k, p ? ", " : "",
+                                 p ? p->name : "", v);
+                        supported_case(&c, p ? what : what);
+                        free_call(&c);
+                    }
+                    if (p)
+                        break; /* one number pushed per case */
+                }
+            }
+    force_type = 0;
+    in_w = W;
+    in_h = H;
+}
+
+static void supported_edges(void)
+{
+    char msg[256];
+    const clv_op_desc *op = clv_op_find("gaussian_blur");
+    REQUIRE(op, "no gaussian_blur");
+    CHECK(clv_op_supported(NULL, op, NULL, 0, msg, sizeof msg) == CLV_ERROR_INVALID_ARGUMENT &&
+              strstr(msg, "ctx"),
+          "clv_op_supported(NULL ctx): '%s'", msg);
+    CHECK(clv_op_supported(ctx, NULL, NULL, 0, msg, sizeof msg) == CLV_ERROR_INVALID_ARGUMENT &&
+              strstr(msg, "op"),
+          "clv_op_supported(NULL op): '%s'", msg);
+    /* a placeholder larger than the device's largest allocation is what
+     * clv_image_create says of that size */
+    clv_image *a = NULL, *b = NULL;
+    clv_status s1 = clv_image_placeholder(ctx, CLV_MAX_DIMENSION, CLV_MAX_DIMENSION, 4, CLV_F32, &a);
+    char m1[512];
+    snprintf(m1, sizeof m1, "%s", clv_last_error(ctx));
+    clv_status s2 = clv_image_create(ctx, CLV_MAX_DIMENSION, CLV_MAX_DIMENSION, 4, CLV_F32, &b);
+    CHECK(s1 == CLV_ERROR_UNSUPPORTED && s2 == s1 && !a && !b,
+          "a 65536x65536 f32x4 placeholder: %s '%s', clv_image_create %s '%s'",
+          clv_status_string(s1), m1, clv_status_string(s2), clv_last_error(ctx));
+    CHECK(strstr(m1, "maximum allocation") != NULL, "placeholder refusal names the limit: '%s'", m1);
+    clv_image_release(a);
+    clv_image_release(b);
+    /* a placeholder refuses transfers, views and maps */
+    REQUIRE_OK(ctx, clv_image_placeholder(ctx, 5, 4, 1, CLV_U8, &a));
+    unsigned char host[64];
+    void *ptr = NULL;
+    size_t pitch = 0;
+    CHECK(clv_image_width(a) == 5 && clv_image_height(a) == 4 && clv_image_pitch(a) == 64 &&
+              clv_image_cl_mem(a) == NULL,
+          "placeholder accessors");
+    CHECK(clv_image_upload(a, host, 0) == CLV_ERROR_INVALID_ARGUMENT &&
+              strstr(clv_last_error(ctx), "placeholder"),
+          "upload into a placeholder: '%s'", clv_last_error(ctx));
+    CHECK(clv_image_download(a, host, 0) == CLV_ERROR_INVALID_ARGUMENT, "download of a placeholder");
+    CHECK(clv_image_upload_async(a, host, 0) == CLV_ERROR_INVALID_ARGUMENT,
+          "async upload into a placeholder");
+    CHECK(clv_image_view(a, 1, 1, 2, 2, &b) == CLV_ERROR_INVALID_ARGUMENT && !b,
+          "view of a placeholder");
+    CHECK(clv_image_map(a, CLV_MAP_READ, &ptr, &pitch) == CLV_ERROR_INVALID_ARGUMENT && !ptr,
+          "map of a placeholder");
+    clv_image_release(a);
+    /* the query leaves the last operation's device time readable */
+    clv_context_options o = clv_context_options_default();
+    o.profiling = 1;
+    clv_context *pc = NULL;
+    REQUIRE_OK(pc, clv_context_create(&o, &pc));
+    REQUIRE_OK(pc, clv_image_create(pc, 64, 32, 1, CLV_U8, &a));
+    REQUIRE_OK(pc, clv_image_create(pc, 64, 32, 1, CLV_U8, &b));
+    REQUIRE_OK(pc, clv_box_filter(pc, a, b, 3, 3, CLV_BORDER_REFLECT101));
+    clv_arg args[] = {CLV_ARG_IMAGE("src", a), CLV_ARG_IMAGE("dst", b), CLV_ARG_INT("ksize_x", 5),
+                      CLV_ARG_INT("ksize_y", 5)};
+    REQUIRE_OK(pc, clv_op_supported(pc, clv_op_find("box_filter"), args, 4, NULL, 0));
+    double ms = -1.0;
+    CHECK(clv_last_op_device_time(pc, &ms) == CLV_OK && ms >= 0.0,
+          "device time of the box filter after a query: %s", clv_last_error(pc));
+    clv_context_stats st0, st1;
+    REQUIRE_OK(pc, clv_context_get_stats(pc, &st0));
+    REQUIRE_OK(pc, clv_op_supported(pc, clv_op_find("box_filter"), args, 4, NULL, 0));
+    REQUIRE_OK(pc, clv_context_get_stats(pc, &st1));
+    CHECK(st1.kernels_launched == st0.kernels_launched, "a query launched %llu kernels",
+          (unsigned long long)(st1.kernels_launched - st0.kernels_launched));
+    clv_image_release(a);
+    clv_image_release(b);
+    clv_context_release(pc);
+}
+
 int main(void)
 {
     ctx = test_context();
@@ -1302,6 +1494,22 @@ int main(void)
         return TEST_SKIP;
     REQUIRE_OK(ctx2, clv_context_create(NULL, &ctx2));
     list_cases = getenv("CLV_TEST_LIST") && strcmp(getenv("CLV_TEST_LIST"), "1") == 0;
+    const char *only = getenv("CLV_TEST_OP_ONLY"); /* "views": the view cases alone */
+    if (only && strcmp(only, "supported") == 0) { /* the capability query alone */
+        supported_edges();
+        for (int i = 0; i < clv_op_count(); i++)
+            supported(clv_op_get(i));
+        const char *want = getenv("CLV_TEST_EXPECT_UNSUPPORTED");
+        printf("op: clv_op_supported: %d cases, %d unsupported on this device\n",
+               n_supported_cases, n_unsupported);
+        CHECK(n_supported_cases > 100, "only %d capability cases", n_supported_cases);
+        if (want && strcmp(want, "1") == 0)
+            CHECK(n_unsupported > 0, "no case was CLV_ERROR_UNSUPPORTED under the lowered limits");
+        clv_context_release(ctx2);
+        clv_context_release(ctx);
+        CHECK(test_no_live_objects("the end"), "objects left");
+        return test_finish("op", 0);
+    }
     if (!(getenv("CLV_TEST_OP_ONLY") && strcmp(getenv("CLV_TEST_OP_ONLY"), "views") == 0)) {
         introspection();
         by_name_equals_typed();
@@ -1309,7 +1517,6 @@ int main(void)
         resize_shape();
         by_name_resize_tonemap();
     }
-    const char *only = getenv("CLV_TEST_OP_ONLY"); /* "views": the view cases alone */
     const int views_only = only && strcmp(only, "views") == 0;
     view_overlap();
     for (int i = 0; i < clv_op_count(); i++) {

@@ -49,6 +49,16 @@ CLV_API const char *clv_pixel_type_name(clv_pixel_type type);
 CLV_API clv_status clv_image_create(clv_context *ctx, int width, int height, int channels,
                                     clv_pixel_type type, clv_image **out);
 
+/* A placeholder: an image's shape (size, channels, type, and the pitch
+ * clv_image_create would choose) with no memory, for clv_op_supported() to
+ * ask whether an operation would run before anything is allocated. Same
+ * checks as clv_image_create (a size above the device's largest allocation
+ * is CLV_ERROR_UNSUPPORTED). The accessors work; operations, transfers,
+ * views and maps refuse it (CLV_ERROR_INVALID_ARGUMENT, "... is a
+ * placeholder"). Release it with clv_image_release. */
+CLV_API clv_status clv_image_placeholder(clv_context *ctx, int width, int height, int channels,
+                                         clv_pixel_type type, clv_image **out);
+
 /* NULL is fine. */
 CLV_API void clv_image_release(clv_image *img);
 

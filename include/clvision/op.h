@@ -247,6 +247,35 @@ CLV_API clv_status clv_param_check(const clv_param_desc *p, const clv_arg *value
 CLV_API clv_status clv_op_check(clv_context *ctx, const clv_op_desc *op, const clv_arg *args,
                                 int nargs, char *msg, size_t msg_size);
 
+/* Can ctx's device run op with these arguments? Answers without running:
+ * the call goes through the operation's own code (the same validation,
+ * variant choice, work-group and local-memory fitting and allocation-size
+ * checks as clv_op_call) with nothing enqueued, so the answer is the one a
+ * call would give, derived from the same rules:
+ *   CLV_OK                      the call would run;
+ *   CLV_ERROR_UNSUPPORTED       this device cannot (the reason in msg: "row
+ *                               pass needs N bytes of local memory, device
+ *                               offers M", "needs work-groups of 32 items,
+ *                               the device allows 16", ...);
+ *   CLV_ERROR_INVALID_ARGUMENT  the arguments are wrong on any device (the
+ *                               message clv_op_call would leave);
+ *   CLV_ERROR_OPENCL, CLV_ERROR_KERNEL_SOURCE, CLV_ERROR_BUILD,
+ *   CLV_ERROR_OUT_OF_MEMORY     as for the call.
+ * Images may be real or placeholders (clv_image_placeholder: a shape with no
+ * memory), so a size can be asked about before anything is allocated.
+ * What it does do: builds the operation's programs for the device if they
+ * are not built yet (cached as for a call, so the first real call is then
+ * quicker) and may allocate and keep the scratch buffers a call would; it
+ * enqueues nothing, reads nothing back and waits for nothing, and
+ * clv_last_op_device_time() still answers for the last operation that ran.
+ * Limits that depend on data a call reads back from the device while it
+ * runs (corner detection's number of candidates) are checked as if that
+ * data were empty. Output structs are zeroed as by a call; output arrays
+ * are not written. The message goes to msg (msg_size bytes, may be 0) and
+ * to clv_last_error(ctx). ctx or op NULL: CLV_ERROR_INVALID_ARGUMENT. */
+CLV_API clv_status clv_op_supported(clv_context *ctx, const clv_op_desc *op, const clv_arg *args,
+                                    int nargs, char *msg, size_t msg_size);
+
 /* The width, height, channels and type output image parameter `index`
  * would need, given the arguments (its inputs and numbers): from its
  * `like` image, or the one type or channel count it accepts (an f32

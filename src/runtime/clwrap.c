@@ -142,6 +142,25 @@ static int inject(const char *name)
 #define INJECT_RET(name, code, errp) __atomic_add_fetch(&calls, 1, __ATOMIC_RELAXED)
 #endif
 
+/* Planning without running (clv_op_supported): while set on this thread,
+ * every command that would go to a queue succeeds without being enqueued
+ * (event outputs NULL, reads fill the host memory with zeros), kernel
+ * arguments are not set and waits return at once. Queries, allocations and
+ * program builds stay real, so every check an operation makes runs. */
+static _Thread_local int dry_run;
+
+void clv__set_dry_run(int on) { dry_run = on; }
+int clv__dry_run(void) { return dry_run; }
+
+#define DRY(ev)                                                                                \
+    do {                                                                                       \
+        if (dry_run) {                                                                         \
+            if (ev)                                                                            \
+                *(cl_event *)(ev) = NULL;                                                      \
+            return CL_SUCCESS;                                                                 \
+        }                                                                                      \
+    } while (0)
+
 CLV_API clv_status clv_debug_fail_at(uint64_t n)
 {
 #ifdef CLV_FAULT_INJECTION
@@ -406,6 +425,8 @@ cl_int clv__clReleaseKernel(cl_kernel k)
 
 cl_int clv__clSetKernelArg(cl_kernel k, cl_uint i, size_t s, const void *v)
 {
+    if (dry_run)
+        return CL_SUCCESS;
     INJECT("clSetKernelArg", OOR);
     return clSetKernelArg(k, i, s, v);
 }
@@ -427,6 +448,7 @@ cl_int clv__clEnqueueNDRangeKernel(cl_command_queue q, cl_kernel k, cl_uint dims
                                    const size_t *off, const size_t *g, const size_t *l,
                                    cl_uint nw, const cl_event *w, cl_event *ev)
 {
+    DRY(ev);
     INJECT("clEnqueueNDRangeKernel", OOR);
     cl_int err = clEnqueueNDRangeKernel(q, k, dims, off, g, l, nw, w, ev);
     count_event(q, err, ev);
@@ -436,6 +458,9 @@ cl_int clv__clEnqueueNDRangeKernel(cl_command_queue q, cl_kernel k, cl_uint dims
 cl_int clv__clEnqueueReadBuffer(cl_command_queue q, cl_mem m, cl_bool b, size_t off, size_t n,
                                 void *p, cl_uint nw, const cl_event *w, cl_event *ev)
 {
+    if (dry_run && p)
+        memset(p, 0, n);
+    DRY(ev);
     INJECT("clEnqueueReadBuffer", OOR);
     cl_int err = clEnqueueReadBuffer(q, m, b, off, n, p, nw, w, ev);
     count_event(q, err, ev);
@@ -445,6 +470,7 @@ cl_int clv__clEnqueueReadBuffer(cl_command_queue q, cl_mem m, cl_bool b, size_t 
 cl_int clv__clEnqueueWriteBuffer(cl_command_queue q, cl_mem m, cl_bool b, size_t off, size_t n,
                                  const void *p, cl_uint nw, const cl_event *w, cl_event *ev)
 {
+    DRY(ev);
     INJECT("clEnqueueWriteBuffer", OOR);
     cl_int err = clEnqueueWriteBuffer(q, m, b, off, n, p, nw, w, ev);
     count_event(q, err, ev);
@@ -456,6 +482,13 @@ cl_int clv__clEnqueueReadBufferRect(cl_command_queue q, cl_mem m, cl_bool b, con
                                     size_t hrp, size_t hsp, void *p, cl_uint nw,
                                     const cl_event *w, cl_event *ev)
 {
+    if (dry_run && p && r)
+        for (size_t z = 0; z < r[2]; z++)
+            for (size_t y = 0; y < r[1]; y++)
+                memset((char *)p + ho[0] + (ho[1] + y) * (hrp ? hrp : r[0]) +
+                           (ho[2] + z) * (hsp ? hsp : (hrp ? hrp : r[0]) * r[1]),
+                       0, r[0]);
+    DRY(ev);
     INJECT("clEnqueueReadBufferRect", OOR);
     cl_int err = clEnqueueReadBufferRect(q, m, b, bo, ho, r, brp, bsp, hrp, hsp, p, nw, w, ev);
     count_event(q, err, ev);
@@ -467,6 +500,7 @@ cl_int clv__clEnqueueWriteBufferRect(cl_command_queue q, cl_mem m, cl_bool b, co
                                      size_t hrp, size_t hsp, const void *p, cl_uint nw,
                                      const cl_event *w, cl_event *ev)
 {
+    DRY(ev);
     INJECT("clEnqueueWriteBufferRect", OOR);
     cl_int err = clEnqueueWriteBufferRect(q, m, b, bo, ho, r, brp, bsp, hrp, hsp, p, nw, w, ev);
     count_event(q, err, ev);
@@ -477,6 +511,7 @@ cl_int clv__clEnqueueFillBuffer(cl_command_queue q, cl_mem m, const void *pat, s
                                 size_t off, size_t n, cl_uint nw, const cl_event *w,
                                 cl_event *ev)
 {
+    DRY(ev);
     INJECT("clEnqueueFillBuffer", OOR);
     cl_int err = clEnqueueFillBuffer(q, m, pat, ps, off, n, nw, w, ev);
     count_event(q, err, ev);
@@ -486,6 +521,7 @@ cl_int clv__clEnqueueFillBuffer(cl_command_queue q, cl_mem m, const void *pat, s
 cl_int clv__clEnqueueCopyBuffer(cl_command_queue q, cl_mem s, cl_mem d, size_t so, size_t dof,
                                 size_t n, cl_uint nw, const cl_event *w, cl_event *ev)
 {
+    DRY(ev);
     INJECT("clEnqueueCopyBuffer", OOR);
     cl_int err = clEnqueueCopyBuffer(q, s, d, so, dof, n, nw, w, ev);
     count_event(q, err, ev);
@@ -497,6 +533,7 @@ cl_int clv__clEnqueueCopyBufferRect(cl_command_queue q, cl_mem s, cl_mem d, cons
                                     size_t drp, size_t dsp, cl_uint nw, const cl_event *w,
                                     cl_event *ev)
 {
+    DRY(ev);
     INJECT("clEnqueueCopyBufferRect", OOR);
     cl_int err = clEnqueueCopyBufferRect(q, s, d, so, dof, r, srp, ssp, drp, dsp, nw, w, ev);
     count_event(q, err, ev);
@@ -528,6 +565,7 @@ cl_int clv__clEnqueueUnmapMemObject(cl_command_queue q, cl_mem m, void *p, cl_ui
 cl_int clv__clEnqueueMarkerWithWaitList(cl_command_queue q, cl_uint nw, const cl_event *w,
                                         cl_event *ev)
 {
+    DRY(ev);
     INJECT("clEnqueueMarkerWithWaitList", OOR);
     cl_int err = clEnqueueMarkerWithWaitList(q, nw, w, ev);
     count_event(q, err, ev);
@@ -536,18 +574,21 @@ cl_int clv__clEnqueueMarkerWithWaitList(cl_command_queue q, cl_uint nw, const cl
 
 cl_int clv__clFinish(cl_command_queue q)
 {
+    DRY((cl_event *)NULL);
     INJECT("clFinish", OOR);
     return clFinish(q);
 }
 
 cl_int clv__clFlush(cl_command_queue q)
 {
+    DRY((cl_event *)NULL);
     INJECT("clFlush", OOR);
     return clFlush(q);
 }
 
 cl_int clv__clWaitForEvents(cl_uint n, const cl_event *ev)
 {
+    DRY((cl_event *)NULL);
     INJECT("clWaitForEvents", OOR);
     return clWaitForEvents(n, ev);
 }
@@ -577,6 +618,7 @@ cl_int clv__clGetEventInfo(cl_event e, cl_event_info what, size_t size, void *va
 cl_int clv__clEnqueueBarrierWithWaitList(cl_command_queue q, cl_uint nw, const cl_event *w,
                                          cl_event *ev)
 {
+    DRY(ev);
     INJECT("clEnqueueBarrierWithWaitList", OOR);
     cl_int err = clEnqueueBarrierWithWaitList(q, nw, w, ev);
     count_event(q, err, ev);

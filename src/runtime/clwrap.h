@@ -93,6 +93,11 @@ cl_int clv__clGetEventProfilingInfo(cl_event, cl_profiling_info, size_t, void *,
 cl_int clv__clRetainEvent(cl_event);
 cl_int clv__clReleaseEvent(cl_event);
 
+/* Dry run on this thread (clv_op_supported): commands are not enqueued (see
+ * clwrap.c). */
+void clv__set_dry_run(int on);
+int clv__dry_run(void);
+
 /* Live objects of one cl_context, filled into clv_context_stats. */
 void clv__live_objects_of(cl_context c, uint64_t *mem, uint64_t *kernels, uint64_t *programs,
                           uint64_t *events, uint64_t *queues);

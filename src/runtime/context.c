@@ -806,15 +806,20 @@ CLV_API const char *clv_last_error(const clv_context *ctx)
     return ctx->err;
 }
 
+void clv__drop_waits(clv_context *ctx)
+{
+    for (size_t i = 0; i < ctx->nwaits; i++)
+        clv__release_event(ctx->waits[i]);
+    ctx->nwaits = 0;
+    ctx->nforeign = 0;
+}
+
 void clv__op_begin(clv_context *ctx)
 {
     clv__clear_error(ctx);
     release_events(ctx);
     /* waits gathered by an op that failed before launching are dropped */
-    for (size_t i = 0; i < ctx->nwaits; i++)
-        clv__release_event(ctx->waits[i]);
-    ctx->nwaits = 0;
-    ctx->nforeign = 0;
+    clv__drop_waits(ctx);
     ctx->op_ran = 1;
 }
 

@@ -213,6 +213,7 @@ struct clv_image {
     void *map_ptr; /* clv_image_map's pointer while this image object is mapped */
     int mapped;    /* owners: 1 while it or one of its views is mapped */
     int released; /* images: clv_image_release was called while views lived */
+    int placeholder; /* clv_image_placeholder: a shape with no memory (mem NULL) */
 };
 
 /* The image that owns img's memory, pending work and context ordering. */
@@ -228,7 +229,7 @@ static inline int clv__images_overlap(const clv_image *a, const clv_image *b)
 {
     if (a == b)
         return 1;
-    if (a->root != b->root)
+    if (a->root != b->root || !a->root) /* placeholders (no memory) are distinct */
         return 0;
     if (a->pitch == b->pitch) {
         const size_t p = a->pitch;
@@ -342,6 +343,9 @@ typedef struct clv__arg {
 #define CLV_LOCAL(bytes) ((clv__arg){(bytes), NULL, 0})
 
 /* Start of an operation: clears the last error and the previous op's events. */
+/* Release the waits gathered for a launch and forget the foreign images
+ * (an op that enqueued nothing). */
+void clv__drop_waits(clv_context *ctx);
 void clv__op_begin(clv_context *ctx);
 /* End of an operation begun with clv__op_begin: images of other contexts it
  * used wait for its work from now on (see foreign above). Returns status, or
@@ -429,6 +433,9 @@ void clv__format_options(char *buf, size_t size, clv_pixel_type type, int channe
  * events the op's next kernel launch waits for; so is, for an image of
  * another context, a marker of everything enqueued on that context's queue
  * so far, and the image is recorded for clv__op_end. */
+/* CLV_OK unless img is a placeholder (clv_image_placeholder): then
+ * CLV_ERROR_INVALID_ARGUMENT, "WHAT is a placeholder ...", on img's context. */
+clv_status clv__refuse_placeholder(const clv_image *img, const char *op, const char *what);
 clv_status clv__check_image(clv_context *ctx, const char *op, const char *name,
                             const clv_image *img) CLV_WUR;
 /* A new packed image of ctx with like's size, channels and type (errors

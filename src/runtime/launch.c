@@ -228,7 +228,8 @@ clv_status clv__launch(clv_context *ctx, const char *op, cl_kernel k, cl_uint di
     for (size_t i = 0; i < ctx->nwaits; i++)
         clv__release_event(ctx->waits[i]);
     ctx->nwaits = 0;
-    ctx->stats.kernels_launched++;
+    if (!clv__dry_run())
+        ctx->stats.kernels_launched++;
     if (ev) {
         if (ctx->nevents == ctx->events_cap) {
             size_t cap = ctx->events_cap ? ctx->events_cap * 2 : 8;

@@ -574,6 +574,12 @@ clv_status clv__op_exec(clv_context *ctx, const clv_op_desc *op, const clv_arg *
     clv_status s = clv__op_validate(ctx, op, a);
     if (s != CLV_OK)
         return s;
+    if (!clv__dry_run())
+        for (int i = 0; i < op->nparams; i++)
+            if (op->params[i].type == CLV_PARAM_IMAGE && a[i].v.p &&
+                (s = clv__refuse_placeholder(a[i].v.p, op->name,
+                                             clv__param_word(&op->params[i]))) != CLV_OK)
+                return s;
     for (int i = 0; i < op->nparams; i++)
         if (op->params[i].type == CLV_PARAM_IMAGE && a[i].v.p &&
             ((const clv_image *)a[i].v.p)->staged)
@@ -712,6 +718,39 @@ numbers_only:;
     if (s == CLV_OK)
         s = check_numbers(&r, a);
     r.op = op;
+    return s;
+}
+
+CLV_API clv_status clv_op_supported(clv_context *ctx, const clv_op_desc *op, const clv_arg *args,
+                                    int nargs, char *msg, size_t msg_size)
+{
+    if (msg && msg_size)
+        msg[0] = '\0';
+    if (!ctx || !op) {
+        clv_status s = ctx ? clv__fail(ctx, CLV_ERROR_INVALID_ARGUMENT, "op_supported",
+                                       "op is NULL")
+                           : CLV_ERROR_INVALID_ARGUMENT;
+        if (msg && msg_size)
+            snprintf(msg, msg_size, "%s", ctx ? clv_last_error(ctx) : "ctx is NULL");
+        return s;
+    }
+    /* As clv__op_begin, except that the last operation's profiling events
+     * stay (clv_last_op_device_time still answers for it). */
+    clv__clear_error(ctx);
+    clv__drop_waits(ctx);
+    clv_arg a[CLV__MAX_PARAMS];
+    clv__report r = {ctx, op, NULL, 0};
+    clv_status s = bind(&r, args, nargs, a);
+    if (s == CLV_OK) {
+        clv__set_dry_run(1);
+        s = clv__op_exec(ctx, op, a);
+        clv__set_dry_run(0);
+    }
+    /* nothing was enqueued: the waits gathered and the foreign images seen
+     * belong to no command */
+    clv__drop_waits(ctx);
+    if (msg && msg_size)
+        snprintf(msg, msg_size, "%s", clv_last_error(ctx));
     return s;
 }
 
