@@ -11,6 +11,13 @@
  *
  * preceded by '#' comment lines naming the device. Any failure prints the
  * status and clv_last_error() to stderr and exits 1: no case is skipped.
+ *
+ * --mode chain measures the host cost of one operation when many are queued:
+ * N calls of the op back to back (same images, made before the timing), no
+ * finish between them, one clv_finish() at the end, on a context without
+ * profiling. host_us_per_op is (last enqueue returned - before the first) / N,
+ * wall_us_per_op includes the finish. The same chain then runs on a profiling
+ * context (prof_*); see run_chain for where dev_us_per_op comes from.
  */
 #include <errno.h>
 #include <math.h>
@@ -68,6 +75,9 @@ typedef struct bench_config {
     const char *device;
     int reps;
     int warmup;
+    int chain;     /* --mode chain */
+    int chain_n;   /* --chain-length: ops per chain */
+    int reps_given;
     bench_op ops[MAX_LIST];
     int n_ops;
     bench_size sizes[MAX_LIST];
@@ -93,6 +103,7 @@ static void usage(FILE *f)
 {
     fprintf(f,
             "usage: clv-bench [--device SPEC] [--reps N] [--warmup N]\n"
+            "                 [--mode normal|chain] [--chain-length N]\n"
             "                 [--ops transpose,resize,resize_up,box5,box31,gaussian,\n"
             "                        bilateral,bilateral16,grid16,tonemap,farneback,\n"
             "                        pyramid,corners,lk,\n"
@@ -114,6 +125,11 @@ static void usage(FILE *f)
             "Any other described operation (clv help lists them; its descriptor name or\n"
             "command name) runs through clv_op_call with the numbers given and defaults\n"
             "for the rest: --ops gaussian_blur:sigma_x=3:border=wrap.\n"
+            "--mode chain: N (--chain-length, default 200) calls of each op back to\n"
+            "back with one clv_finish at the end, profiling off: host and wall time per\n"
+            "op, then the same on a profiling context. Ops transpose, resize, resize_up,\n"
+            "box5, box31, gaussian, bilateral; defaults there: resize,transpose,box5,\n"
+            "gaussian at 1920x1080, u8 with 1 channel, --reps 7 (chains).\n"
             "SPEC: \"gpu\", \"cpu\", \"P:D\" or a name substring (as CLV_DEVICE).\n");
 }
 
@@ -665,9 +681,160 @@ out:
     return st;
 }
 
+/* Ops chain mode runs: image to image, no host read-back, one output. */
+static int chain_op_ok(bench_op op)
+{
+    return op == OP_TRANSPOSE || op == OP_RESIZE || op == OP_RESIZE_UP || op == OP_BOX5 ||
+           op == OP_BOX31 || op == OP_GAUSSIAN || op == OP_BILATERAL;
+}
+
+/* Per repetition of the chain, microseconds per op. */
+typedef struct chain_times {
+    double *host;     /* before the first call .. the last call returned, / n */
+    double *wall;     /* .. + clv_finish, / n */
+    double *dev_last; /* profiled: device time of the chain's last op */
+    double *dev;      /* profiled: device time of the op run alone (op + clv_finish) */
+} chain_times;
+
+/* One context's part of a chain case: makes src and dst on ctx, uploads
+ * host, warms up (cfg->warmup single calls, then one untimed chain), times
+ * cfg->reps chains of cfg->chain_n calls. With profiled, also reads the last
+ * op's device time after each chain and times cfg->reps single calls. */
+static clv_status chain_pass(clv_context *ctx, const bench_config *cfg, bench_op op,
+                             bench_size size, clv_pixel_type type, int cn, const void *host,
+                             const char *label, int profiled, chain_times *t)
+{
+    clv_status st = CLV_OK;
+    clv_image *src = NULL, *dst = NULL;
+    const int n = cfg->chain_n;
+    int dw, dh;
+    dst_size(op, size.w, size.h, &dw, &dh);
+
+    BENCH_CHECK(clv_image_create(ctx, size.w, size.h, cn, type, &src), "clv_image_create(src)");
+    BENCH_CHECK(clv_image_create(ctx, dw, dh, cn, type, &dst), "clv_image_create(dst)");
+    BENCH_CHECK(clv_image_upload(src, host, 0), "clv_image_upload");
+    BENCH_CHECK(clv_finish(ctx), "clv_finish");
+    for (int i = 0; i < cfg->warmup; i++) {
+        BENCH_CHECK(run_op(ctx, op, src, dst), op_calls[op]);
+        BENCH_CHECK(clv_finish(ctx), "clv_finish");
+    }
+    if (!profiled) {
+        /* the host figures must come from a queue without profiling events */
+        double ms = 0.0;
+        st = clv_last_op_device_time(ctx, &ms);
+        if (st == CLV_OK) {
+            fprintf(stderr, "clv-bench: %s: profiling is on in the context meant to be without "
+                            "it\n", label);
+            st = CLV_ERROR_INVALID_ARGUMENT;
+            goto out;
+        }
+        if (st != CLV_ERROR_UNSUPPORTED) {
+            report(ctx, st, "clv_last_op_device_time", label);
+            goto out;
+        }
+        st = CLV_OK;
+    }
+    for (int r = -1; r < cfg->reps; r++) { /* r = -1: untimed */
+        const double t0 = now_ms();
+        for (int i = 0; i < n; i++)
+            BENCH_CHECK(run_op(ctx, op, src, dst), op_calls[op]);
+        const double t1 = now_ms();
+        BENCH_CHECK(clv_finish(ctx), "clv_finish");
+        const double t2 = now_ms();
+        if (r < 0)
+            continue;
+        t->host[r] = (t1 - t0) * 1e3 / n;
+        t->wall[r] = (t2 - t0) * 1e3 / n;
+        if (profiled) {
+            double ms = 0.0;
+            BENCH_CHECK(clv_last_op_device_time(ctx, &ms), "clv_last_op_device_time");
+            t->dev_last[r] = ms * 1e3;
+        }
+    }
+    if (profiled)
+        for (int r = 0; r < cfg->reps; r++) {
+            double ms = 0.0;
+            BENCH_CHECK(run_op(ctx, op, src, dst), op_calls[op]);
+            BENCH_CHECK(clv_finish(ctx), "clv_finish");
+            BENCH_CHECK(clv_last_op_device_time(ctx, &ms), "clv_last_op_device_time");
+            t->dev[r] = ms * 1e3;
+        }
+out:
+    clv_image_release(dst);
+    clv_image_release(src);
+    return st;
+}
+
+/* A chain case: the host-cost pass on ctx (profiling off), then the same on
+ * pctx (profiling on). clv_last_op_device_time() keeps only the last op's
+ * events, so the device time of every op of a chain cannot be had:
+ * dev_us_per_op is the op run alone on pctx (as the normal mode measures it)
+ * and dev_last_us the chain's last op. */
+static clv_status run_chain(clv_context *ctx, clv_context *pctx, const bench_config *cfg,
+                            bench_op op, bench_size size, clv_pixel_type type, int cn)
+{
+    clv_status st = CLV_OK;
+    char label[160];
+    snprintf(label, sizeof label, "mode=chain op=%s size=%dx%d type=%s cn=%d n=%d", op_names[op],
+             size.w, size.h, clv_pixel_type_name(type), cn, cfg->chain_n);
+    const size_t count = (size_t)size.w * (size_t)size.h * (size_t)cn;
+    const size_t reps = (size_t)cfg->reps;
+    void *host = malloc(count * clv_pixel_type_size(type));
+    double *v = malloc(sizeof *v * reps * 6);
+    if (!host || !v) {
+        st = report(ctx, CLV_ERROR_OUT_OF_MEMORY, "host allocation", label);
+        goto out;
+    }
+    fill_random(host, count, type);
+    chain_times plain = {v, v + reps, NULL, NULL};
+    chain_times prof = {v + 2 * reps, v + 3 * reps, v + 4 * reps, v + 5 * reps};
+    st = chain_pass(ctx, cfg, op, size, type, cn, host, label, 0, &plain);
+    if (st == CLV_OK)
+        st = chain_pass(pctx, cfg, op, size, type, cn, host, label, 1, &prof);
+    if (st != CLV_OK)
+        goto out;
+    const int n = cfg->reps;
+    /* median() sorts: each array's minimum is then its first element */
+    const double host_med = median(plain.host, n), wall_med = median(plain.wall, n);
+    const double dev_med = median(prof.dev, n), dev_last_med = median(prof.dev_last, n);
+    const double phost_med = median(prof.host, n), pwall_med = median(prof.wall, n);
+    printf("%s host_us_per_op_median=%.2f host_us_per_op_min=%.2f wall_us_per_op_median=%.2f "
+           "wall_us_per_op_min=%.2f dev_us_per_op_median=%.2f dev_last_us_median=%.2f "
+           "prof_host_us_per_op_median=%.2f prof_wall_us_per_op_median=%.2f reps=%d\n",
+           label, host_med, plain.host[0], wall_med, plain.wall[0], dev_med, dev_last_med,
+           phost_med, pwall_med, n);
+    fflush(stdout);
+out:
+    free(v);
+    free(host);
+    return st;
+}
+
+/* Chain mode's context without profiling: opts->profiling is 0 and
+ * CLV_PROFILE (which would switch it on) is unset around the creation. */
+static clv_status create_unprofiled(clv_context_options opts, clv_context **out)
+{
+    opts.profiling = 0;
+    const char *env = getenv("CLV_PROFILE");
+    char *saved = env ? strdup(env) : NULL;
+    if (env && !saved)
+        return CLV_ERROR_OUT_OF_MEMORY;
+    if (env && unsetenv("CLV_PROFILE") != 0) {
+        free(saved);
+        die("unsetenv(CLV_PROFILE) failed: %s", strerror(errno));
+    }
+    const clv_status st = clv_context_create(&opts, out);
+    if (saved && setenv("CLV_PROFILE", saved, 1) != 0) {
+        free(saved);
+        die("setenv(CLV_PROFILE) failed: %s", strerror(errno));
+    }
+    free(saved);
+    return st;
+}
+
 int main(int argc, char **argv)
 {
-    bench_config cfg = {.device = NULL, .reps = 20, .warmup = 3};
+    bench_config cfg = {.device = NULL, .reps = 20, .warmup = 3, .chain_n = 200};
 
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -690,8 +857,16 @@ int main(int argc, char **argv)
         char *v = argv[++i];
         if (strcmp(a, "--device") == 0)
             cfg.device = v;
-        else if (strcmp(a, "--reps") == 0)
+        else if (strcmp(a, "--reps") == 0) {
             cfg.reps = parse_int(v, "--reps", 1, 1000000);
+            cfg.reps_given = 1;
+        } else if (strcmp(a, "--mode") == 0) {
+            if (strcmp(v, "chain") == 0)
+                cfg.chain = 1;
+            else if (strcmp(v, "normal") != 0)
+                die("--mode: normal or chain, got '%s'", v);
+        } else if (strcmp(a, "--chain-length") == 0)
+            cfg.chain_n = parse_int(v, "--chain-length", 1, 1000000);
         else if (strcmp(a, "--warmup") == 0)
             cfg.warmup = parse_int(v, "--warmup", 0, 1000000);
         else if (strcmp(a, "--ops") == 0)
@@ -710,6 +885,28 @@ int main(int argc, char **argv)
         }
     }
 
+    if (cfg.chain) {
+        /* the case (a halving resize of 1920x1080 u8 gray) and three more */
+        static const bench_op chain_ops[] = {OP_RESIZE, OP_TRANSPOSE, OP_BOX5, OP_GAUSSIAN};
+        if (cfg.n_ops == 0)
+            for (size_t k = 0; k < sizeof chain_ops / sizeof chain_ops[0]; k++)
+                cfg.ops[cfg.n_ops++] = chain_ops[k];
+        for (int k = 0; k < cfg.n_ops; k++)
+            if (cfg.ops[k] >= OP_DESCRIBED || !chain_op_ok(cfg.ops[k]))
+                die("--mode chain: op '%s' is not one of transpose, resize, resize_up, box5, "
+                    "box31, gaussian, bilateral",
+                    cfg.ops[k] >= OP_DESCRIBED ? cfg.described[cfg.ops[k] - OP_DESCRIBED].spec
+                                               : op_names[cfg.ops[k]]);
+        if (cfg.n_sizes == 0)
+            cfg.sizes[cfg.n_sizes++] = (bench_size){1920, 1080};
+        if (!cfg.combos_given) {
+            cfg.types[cfg.n_types++] = CLV_U8;
+            cfg.channels[cfg.n_channels++] = 1;
+            cfg.combos_given = 1;
+        }
+        if (!cfg.reps_given)
+            cfg.reps = 7;
+    }
     if (cfg.n_ops == 0)
         for (int k = 0; k < OP_COUNT; k++)
             if (DEFAULT_OP_MASK & (1u << k))
@@ -751,22 +948,44 @@ int main(int argc, char **argv)
     clv_context_options opts = clv_context_options_default();
     opts.device = cfg.device;
     opts.profiling = 1;
-    clv_context *ctx = NULL;
-    clv_status st = clv_context_create(&opts, &ctx);
+    clv_context *ctx = NULL, *pctx = NULL; /* chain mode: ctx unprofiled, pctx profiled */
+    clv_status st = clv_context_create(&opts, cfg.chain ? &pctx : &ctx);
+    if (st == CLV_OK && cfg.chain)
+        st = create_unprofiled(opts, &ctx);
     if (st != CLV_OK) {
         const char *detail = clv_context_create_error();
+        clv_context_release(pctx);
         die("clv_context_create failed: %s (%d)%s%s", clv_status_string(st), (int)st,
             detail[0] ? ": " : "", detail);
     }
 
     printf("# clv-bench clvision %s device=\"%s\" platform=\"%s\"\n", clv_version(),
            clv_context_device_name(ctx), clv_context_platform_name(ctx));
-    printf("# warmup=%d reps=%d wall=op+clv_finish (CLOCK_MONOTONIC) dev=kernel profiling "
-           "events\n",
-           cfg.warmup, cfg.reps);
+    if (cfg.chain) {
+        printf("# mode=chain n=%d reps=%d (chains) warmup=%d single calls + 1 untimed chain; "
+               "n calls back to back on the same images, one clv_finish at the end\n",
+               cfg.chain_n, cfg.reps, cfg.warmup);
+        printf("# host_us_per_op=(last call returned - before the first)/n, "
+               "wall_us_per_op=(+ clv_finish)/n, context with profiling off (option 0, "
+               "CLV_PROFILE unset for it); prof_*: the same chain on a profiling context\n");
+        printf("# dev_us_per_op=the op run alone (op + clv_finish, profiling on, as mode "
+               "normal): clv_last_op_device_time keeps only the last op's events, so the "
+               "device time of every op of a chain cannot be had; dev_last_us=the last op of "
+               "a profiled chain\n");
+    } else {
+        printf("# warmup=%d reps=%d wall=op+clv_finish (CLOCK_MONOTONIC) dev=kernel profiling "
+               "events\n",
+               cfg.warmup, cfg.reps);
+    }
     fflush(stdout);
 
-    for (int s = 0; s < cfg.n_sizes && st == CLV_OK; s++)
+    for (int s = 0; s < cfg.n_sizes && st == CLV_OK && cfg.chain; s++)
+        for (int o = 0; o < cfg.n_ops && st == CLV_OK; o++)
+            for (int c = 0; c < n_combos && st == CLV_OK; c++)
+                st = run_chain(ctx, pctx, &cfg, cfg.ops[o], cfg.sizes[s], combo_type[c],
+                               combo_cn[c]);
+
+    for (int s = 0; s < cfg.n_sizes && st == CLV_OK && !cfg.chain; s++)
         for (int o = 0; o < cfg.n_ops && st == CLV_OK; o++)
             for (int c = 0; c < n_combos && st == CLV_OK; c++) {
                 /* tone mapping (f32 RGB) and flow (u8 gray) have one input
@@ -785,5 +1004,6 @@ int main(int argc, char **argv)
             }
 
     clv_context_release(ctx);
+    clv_context_release(pctx);
     return st == CLV_OK ? 0 : 1;
 }

@@ -1,0 +1,47 @@
+#!/usr/bin/env python3
+"""Quick form of clv-bench --mode chain, so the mode cannot rot: 4-op chains
+on 64x48 u8 images, with CLV_PROFILE=2 in the environment (the host-cost
+context must still come out unprofiled: clv-bench exits 1 if it does not).
+Checks one result line per default op with every key and sane values.
+
+usage: chain_smoke.py CLV_BENCH
+"""
+import os
+import subprocess
+import sys
+
+OPS = ["resize", "transpose", "box5", "gaussian"]
+KEYS = ["host_us_per_op_median", "host_us_per_op_min", "wall_us_per_op_median",
+        "wall_us_per_op_min", "dev_us_per_op_median", "dev_last_us_median",
+        "prof_host_us_per_op_median", "prof_wall_us_per_op_median"]
+
+
+def main():
+    env = dict(os.environ, CLV_PROFILE="2")
+    cmd = [sys.argv[1], "--mode", "chain", "--chain-length", "4", "--sizes", "64x48",
+           "--reps", "2", "--warmup", "1"]
+    r = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=120)
+    if r.returncode != 0:
+        sys.exit(f"chain_smoke: {' '.join(cmd)} exited {r.returncode}\n{r.stderr}")
+    lines = [l for l in r.stdout.splitlines() if not l.startswith("#")]
+    if len(lines) != len(OPS):
+        sys.exit(f"chain_smoke: expected {len(OPS)} result lines, got:\n{r.stdout}")
+    for op, line in zip(OPS, lines):
+        kv = dict(f.split("=", 1) for f in line.split())
+        want = {"mode": "chain", "op": op, "size": "64x48", "type": "u8", "cn": "1", "n": "4",
+                "reps": "2"}
+        for k, v in want.items():
+            if kv.get(k) != v:
+                sys.exit(f"chain_smoke: {k}={kv.get(k)} (expected {v}) in: {line}")
+        for k in KEYS:
+            v = float(kv[k])  # a missing key raises KeyError: a failure too
+            if not (v >= 0.0 and v < 1e7):
+                sys.exit(f"chain_smoke: {k}={v} out of range in: {line}")
+        # the finish is inside wall, not inside host
+        if float(kv["wall_us_per_op_median"]) < float(kv["host_us_per_op_median"]):
+            sys.exit(f"chain_smoke: wall per op below host per op in: {line}")
+        print("ok", line)
+
+
+if __name__ == "__main__":
+    main()
