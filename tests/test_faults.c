@@ -504,6 +504,52 @@ out:
     return st;
 }
 
+/* Asking before calling: clv_device_info_get (its own enumeration and
+ * queries; the message is the creation message), clv_context_device_info,
+ * and clv_op_supported on placeholders for a Gaussian (its programs built,
+ * nothing enqueued) and a corner detection (its read-backs dry). The result
+ * is the answers and the device's name. */
+static struct {
+    clv_image *a, *b;
+} sq;
+
+static void supported_cleanup(void)
+{
+    clv_image_release(sq.a);
+    clv_image_release(sq.b);
+    memset(&sq, 0, sizeof sq);
+}
+
+static clv_status op_supported(clv_context *ctx, outbuf *o)
+{
+    clv_status st = CLV_OK;
+    clv_device_info in, cin;
+    msg_create = 1;
+    TRY(clv_device_info_get("0:0", &in));
+    msg_create = 0;
+    TRY(clv_context_device_info(ctx, &cin));
+    if (!append(o, in.name, strlen(in.name)) || !append(o, cin.name, strlen(cin.name)))
+        return CLV_ERROR_OUT_OF_MEMORY;
+    TRY(clv_image_placeholder(ctx, W, H, 3, CLV_U8, &sq.a));
+    TRY(clv_image_placeholder(ctx, W, H, 3, CLV_U8, &sq.b));
+    const clv_arg g[] = {CLV_ARG_IMAGE("src", sq.a), CLV_ARG_IMAGE("dst", sq.b),
+                         CLV_ARG_DOUBLE("sigma_x", 2.0)};
+    TRY(clv_op_supported(ctx, clv_op_find("gaussian_blur"), g, 3, NULL, 0));
+    clv_image_release(sq.a);
+    sq.a = NULL;
+    TRY(clv_image_placeholder(ctx, W, H, 1, CLV_U8, &sq.a));
+    clv_corner pts[8];
+    int n = 0;
+    const clv_arg c[] = {CLV_ARG_IMAGE("img", sq.a), CLV_ARG_INT("max_corners", 8),
+                         CLV_ARG_PTR("out", CLV_PARAM_ARRAY, pts), CLV_ARG_INT("capacity", 8),
+                         CLV_ARG_PTR("count", CLV_PARAM_STRUCT, &n)};
+    TRY(clv_op_supported(ctx, clv_op_find("corners_shi_tomasi_n"), c, 5, NULL, 0));
+    if (!append(o, &n, sizeof n))
+        return CLV_ERROR_OUT_OF_MEMORY;
+out: /* msg_create stays set when clv_device_info_get failed (run_one resets it) */
+    return st;
+}
+
 typedef clv_status (*op_fn)(clv_context *ctx, outbuf *o);
 static const struct {
     const char *name;
@@ -519,6 +565,7 @@ static const struct {
     {"interop", op_interop, interop_cleanup},
     {"views", op_views, views_cleanup},
     {"cache_warm", op_cache_warm, NULL},
+    {"supported", op_supported, supported_cleanup},
 };
 
 static long points_total, points_failed_create, points_failed_op, points_absorbed;
