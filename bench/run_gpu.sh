@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Build, test and benchmark on the lent NVIDIA machine (used for the GPU
 # numbers in bench/RESULTS.md). Writes logs and tables under $OUT.
-# Usage: bash bench/run_gpu.sh tests|bench|heavy
+# Usage: bash bench/run_gpu.sh tests|bench|embed|late|sizes|verify|final|flow
 set -u
 what=${1:-tests}
 OUT=${OUT:-/tmp/clv-gpu-out}
@@ -25,6 +25,18 @@ bench)
     timeout 540 python3 bench/compare.py --clv-bench build-gpu/bench/clv-bench --clv-device gpu \
         --ocl-device :GPU: --reps 30 --markdown "$OUT/gpu.md" > "$OUT/bench.txt" 2>&1
     echo "bench rc=$?"; grep -vE "^round" "$OUT/bench.txt" | tail -80
+    ;;
+embed)
+    # issue 15: the interop example, the embedding tests, the capability
+    # query sweep, then the chain mode (host cost per op)
+    build-gpu/examples/interop > "$OUT/example.txt" 2>&1; echo "example rc=$?" >> "$OUT/example.txt"
+    cat "$OUT/example.txt"
+    timeout 400 meson test -C build-gpu example-interop interop op-supported op devices cache \
+        badinput runtime --print-errorlogs --timeout-multiplier 3 > "$OUT/tests.txt" 2>&1
+    echo "tests rc=$?"; grep -E "^ *[0-9]+/|Ok:|Fail:" "$OUT/tests.txt"
+    timeout 120 build-gpu/bench/clv-bench --device gpu --mode chain --sizes 1920x1080 \
+        --ops resize,transpose,box5,gaussian --reps 11 > "$OUT/chain.txt" 2>&1
+    echo "chain rc=$?"; grep -vE "^#" "$OUT/chain.txt" | tail -12
     ;;
 late)
     timeout 60 meson test -C build-gpu image threads longrun farneback lk transpose \
