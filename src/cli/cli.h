@@ -66,6 +66,13 @@ int cli_op_params(const clv_op_desc *op, const char *cmd);
  * in the message are flattened (newlines become "; "). */
 void cli_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* From now on this thread's cli_error messages (and those of every helper
+ * that prints through it) are kept in buf instead of printed: the first one,
+ * as the line "clv: <cmd>: <message>" without its newline, "" while there
+ * is none. For worker threads, whose failures the main thread reports in
+ * order. buf NULL: print again. */
+void cli_error_capture(char *buf, size_t size);
+
 /* cli_error, then return CLI_EXIT_USAGE with a hint to --help. */
 int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

@@ -102,6 +102,18 @@ void cli_status(const char *fmt, ...)
     status_open = 1;
 }
 
+/* This thread's cli_error_capture buffer, or NULL: messages go to stderr. */
+static _Thread_local char *capture_buf;
+static _Thread_local size_t capture_size;
+
+void cli_error_capture(char *buf, size_t size)
+{
+    capture_buf = buf && size ? buf : NULL;
+    capture_size = capture_buf ? size : 0;
+    if (capture_buf)
+        capture_buf[0] = '\0';
+}
+
 static void verror(const char *cmd, const char *fmt, va_list ap)
 {
     char name[64];
@@ -110,6 +122,11 @@ static void verror(const char *cmd, const char *fmt, va_list ap)
     vsnprintf(msg, sizeof msg, fmt, ap);
     flatten(name);
     flatten(msg);
+    if (capture_buf) {
+        if (!capture_buf[0]) /* the first message says what went wrong */
+            snprintf(capture_buf, capture_size, "clv: %s: %s", name, msg);
+        return;
+    }
     fflush(stdout);
     cli_status_end();
     fprintf(stderr, "clv: %s: %s\n", name, msg);

@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <glob.h>
+#include <limits.h>
 #include <math.h>
 #include <pthread.h>
 #include <signal.h>
@@ -1538,6 +1539,465 @@ static void seq_progress(int tty, int done, int pairs)
     }
 }
 
+/* Test hook (tests/test_flow_seq_devices.py): CLV_TEST_SEQ_FAIL_PAIR=N makes
+ * the flow of pair N fail, as a device failure would, so that the failure
+ * paths of one and of several devices can be compared. -1 when unset. */
+static int seq_test_fail_pair(void)
+{
+    const char *v = getenv("CLV_TEST_SEQ_FAIL_PAIR");
+    int k = -1;
+    if (v && *v && cli_parse_int(v, 0, INT_MAX, &k) != 0)
+        k = -1;
+    return k;
+}
+
+static int seq_test_fail(const char *cmd, int fail_pair, int k)
+{
+    if (k != fail_pair)
+        return 0;
+    cli_error(cmd, "flow failed: test failure of pair %d (CLV_TEST_SEQ_FAIL_PAIR)", k);
+    return CLI_EXIT_RUNTIME;
+}
+
+/* ---- flow-seq over several devices -------------------------------------
+ *
+ * One context per device, each driven by its own thread; the main thread
+ * writes the pairs in order. A device takes SEQ_BLOCK_PAIRS consecutive
+ * pairs at a time (it reads one frame more than it has pairs), computes them
+ * exactly as one device does (the same gray, flow and colour calls on its own
+ * images) and leaves each in a slot; pair k waits in slot k % nslots until
+ * it is written. A device takes block b only once the pairs of block
+ * b - workers (the same slots) are written, so at most workers *
+ * SEQ_BLOCK_PAIRS finished pairs wait in memory. The colour scale is pair
+ * 0's largest motion (unless --max-flow): the colour of any pair waits for
+ * it. A failure of pair f (on a device, or writing it) stops everything
+ * after f; the pairs before f are still finished and written, so that a
+ * sequence ends as it would on one device. */
+
+/* Pairs a device takes at a time. */
+#define SEQ_BLOCK_PAIRS 4
+/* Most devices of --devices. */
+#define SEQ_MAX_DEVICES 16
+#define SEQ_STR(x) #x
+#define SEQ_XSTR(x) SEQ_STR(x) /* a number macro's value in help text */
+
+typedef struct seq_slot {
+    clv_host_image flow, rgb; /* rgb only with --color */
+    int ready;                /* computed and not yet written (under mu) */
+} seq_slot;
+
+typedef struct seq_multi {
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    /* Set before the workers start, read-only after. */
+    const char *cmd;
+    char **files;
+    const clv_host_image *shape;
+    const clv_farneback_params *fp;
+    int pairs, blocks, workers, color, timed, test_fail;
+    seq_slot *slots;
+    int nslots;
+    /* Under mu. */
+    int next_block; /* the block the next free device takes */
+    int written;    /* pairs written, in order */
+    int running;    /* workers that have not finished */
+    int stop_pair;  /* nothing from this pair on is computed or written */
+    double scale;   /* of the colour frames; 0 until pair 0 sets it */
+    int fail_pair;  /* the lowest pair that failed on a device, or -1 */
+    char fail_msg[1200];
+} seq_multi;
+
+typedef struct seq_worker {
+    seq_multi *m;
+    const char *spec;
+    clv_context *ctx;
+    cli_gray gc;
+    int gc_made, started, warmed;
+    clv_image *col, *gray[2], *flow, *rgb;
+    clv_host_image frame;
+    double wall_ms, device_ms;
+    pthread_t thread;
+} seq_worker;
+
+/* The device's context, gray converter and images (in the main thread:
+ * errors are printed). */
+static int seq_worker_init(const char *cmd, const cli_globals *g, const clv_host_image *shape,
+                           cli_gray_weights weights, int color, seq_worker *w)
+{
+    cli_globals gd = *g;
+    gd.device = w->spec;
+    int rc = cli_context(cmd, &gd, g->time, &w->ctx);
+    if (rc)
+        return rc;
+    rc = cli_gray_init(cmd, w->ctx, shape, cli_gray_type(shape->type), weights, FLOW_F32_FULL,
+                       &w->gc);
+    if (rc)
+        return rc;
+    w->gc_made = 1;
+    const int wd = shape->width, ht = shape->height;
+    if ((rc = create_image(cmd, w->ctx, wd, ht, 1, w->gc.out_type, &w->gray[0])) != 0 ||
+        (rc = create_image(cmd, w->ctx, wd, ht, 1, w->gc.out_type, &w->gray[1])) != 0 ||
+        (!cli_gray_identity(&w->gc) &&
+         (rc = create_image(cmd, w->ctx, wd, ht, shape->channels, shape->type, &w->col)) != 0) ||
+        (rc = create_image(cmd, w->ctx, wd, ht, 2, CLV_F32, &w->flow)) != 0 ||
+        (color && (rc = create_image(cmd, w->ctx, wd, ht, 3, CLV_U8, &w->rgb)) != 0))
+        return rc;
+    return 0;
+}
+
+static void seq_worker_free(const cli_globals *g, seq_worker *w)
+{
+    clv_image_release(w->rgb);
+    clv_image_release(w->flow);
+    clv_image_release(w->col);
+    clv_image_release(w->gray[1]);
+    clv_image_release(w->gray[0]);
+    if (w->gc_made)
+        cli_gray_free(&w->gc);
+    cli_context_release(g, w->ctx);
+    clv_host_image_free(&w->frame);
+}
+
+/* Frame k read, uploaded and turned into gray in gray[k % 2]. */
+static int seq_worker_load(seq_worker *w, int k)
+{
+    const seq_multi *m = w->m;
+    clv_host_image_free(&w->frame);
+    int rc = cli_read(m->cmd, m->files[k], &w->frame);
+    if (!rc)
+        rc = seq_same_frame(m->cmd, m->files, k, &w->frame, m->shape);
+    if (rc)
+        return rc;
+    clv_image *target = w->col ? w->col : w->gray[k % 2];
+    clv_status s = clv_image_upload(target, w->frame.data, w->frame.stride);
+    if (s != CLV_OK)
+        return cli_fail_status(m->cmd, w->ctx, s, "cannot upload a frame");
+    return w->col ? cli_gray_convert(m->cmd, &w->gc, w->col, w->gray[k % 2]) : 0;
+}
+
+/* 1 when pair k is not to be computed any more. */
+static int seq_stopped(seq_multi *m, int k)
+{
+    pthread_mutex_lock(&m->mu);
+    const int stop = k >= m->stop_pair;
+    pthread_mutex_unlock(&m->mu);
+    return stop;
+}
+
+/* The colour scale for pair k (its flow in h_flow): pair 0 sets it, the
+ * others wait for it. 0 when pair 0 will not set it (it failed). */
+static double seq_scale(seq_multi *m, int k, const clv_host_image *h_flow)
+{
+    pthread_mutex_lock(&m->mu);
+    if (k == 0 && m->scale <= 0.0) {
+        m->scale = seq_largest_motion(h_flow);
+        pthread_cond_broadcast(&m->cv);
+    }
+    while (m->scale <= 0.0 && m->stop_pair > 0)
+        pthread_cond_wait(&m->cv, &m->mu);
+    const double scale = m->scale;
+    pthread_mutex_unlock(&m->mu);
+    return scale;
+}
+
+/* The pairs of block b into their slots. Returns -1, or the pair that
+ * failed (its message captured). */
+static int seq_worker_block(seq_worker *w, int b)
+{
+    seq_multi *m = w->m;
+    const char *cmd = m->cmd;
+    const int first = b * SEQ_BLOCK_PAIRS;
+    const int end = m->pairs - first < SEQ_BLOCK_PAIRS ? m->pairs : first + SEQ_BLOCK_PAIRS;
+    if (seq_worker_load(w, first) != 0)
+        return first;
+    for (int k = first; k < end; k++) {
+        seq_slot *slot = &m->slots[k % m->nslots];
+        if (seq_stopped(m, k))
+            return -1;
+        if (seq_worker_load(w, k + 1) != 0)
+            return k;
+        clv_image *prev = w->gray[k % 2], *next = w->gray[(k + 1) % 2];
+        if (m->timed && !w->warmed) {
+            /* Untimed first run on this device: builds the kernels and the
+             * workspace. */
+            clv_status s = clv_farneback(w->ctx, prev, next, w->flow, m->fp);
+            if (s == CLV_OK)
+                s = clv_finish(w->ctx);
+            if (s != CLV_OK) {
+                const int rc = cli_fail_status(cmd, w->ctx, s, "flow failed");
+                (void)rc; /* the message is what the caller reports */
+                return k;
+            }
+            w->warmed = 1;
+        }
+        if (seq_test_fail(cmd, m->test_fail, k) != 0 ||
+            cli_flow_pair(cmd, w->ctx, prev, next, w->flow, NULL, m->fp, &slot->flow, NULL,
+                          m->timed ? &w->wall_ms : NULL, m->timed ? &w->device_ms : NULL) != 0)
+            return k;
+        if (m->color) {
+            const double scale = seq_scale(m, k, &slot->flow);
+            if (scale <= 0.0)
+                return -1; /* pair 0 failed: nothing after it is written */
+            if (seq_color(cmd, w->ctx, w->flow, w->rgb, scale, &slot->rgb) != 0)
+                return k;
+        }
+        pthread_mutex_lock(&m->mu);
+        slot->ready = 1;
+        pthread_cond_broadcast(&m->cv);
+        pthread_mutex_unlock(&m->mu);
+    }
+    return -1;
+}
+
+static void *seq_worker_main(void *arg)
+{
+    seq_worker *w = arg;
+    seq_multi *m = w->m;
+    char msg[sizeof m->fail_msg];
+    int failed = -1;
+    cli_error_capture(msg, sizeof msg);
+    for (;;) {
+        pthread_mutex_lock(&m->mu);
+        /* Block b reuses the slots of block b - workers: wait until they
+         * are written. */
+        while (m->next_block < m->blocks && m->next_block * SEQ_BLOCK_PAIRS < m->stop_pair &&
+               (m->next_block + 1 - m->workers) * SEQ_BLOCK_PAIRS > m->written)
+            pthread_cond_wait(&m->cv, &m->mu);
+        int b = -1;
+        if (m->next_block < m->blocks && m->next_block * SEQ_BLOCK_PAIRS < m->stop_pair)
+            b = m->next_block++;
+        pthread_mutex_unlock(&m->mu);
+        if (b < 0 || (failed = seq_worker_block(w, b)) >= 0)
+            break;
+    }
+    cli_error_capture(NULL, 0);
+    pthread_mutex_lock(&m->mu);
+    if (failed >= 0) {
+        if (failed < m->stop_pair)
+            m->stop_pair = failed;
+        if (m->fail_pair < 0 || failed < m->fail_pair) {
+            m->fail_pair = failed;
+            if (msg[0])
+                snprintf(m->fail_msg, sizeof m->fail_msg, "%s", msg);
+            else
+                snprintf(m->fail_msg, sizeof m->fail_msg, "clv: %s: pair %d failed on '%s'",
+                         m->cmd, failed, w->spec);
+        }
+    }
+    m->running--;
+    pthread_cond_broadcast(&m->cv);
+    pthread_mutex_unlock(&m->mu);
+    return NULL;
+}
+
+/* The main thread's part: each pair written as soon as it and all before it
+ * are done. Returns 0, or the exit status of a write failure (printed). */
+static int seq_multi_write(seq_multi *m, const char *out_dir, int show)
+{
+    int rc = 0;
+    for (int k = 0; k < m->pairs; k++) {
+        seq_slot *slot = &m->slots[k % m->nslots];
+        pthread_mutex_lock(&m->mu);
+        while (!slot->ready && k < m->stop_pair && m->running > 0)
+            pthread_cond_wait(&m->cv, &m->mu);
+        const int ready = slot->ready && k < m->stop_pair;
+        pthread_mutex_unlock(&m->mu);
+        if (!ready)
+            break; /* a device failed: the failure is reported by the caller */
+        rc = seq_write_pair(m->cmd, out_dir, k, &slot->flow, m->color ? &slot->rgb : NULL);
+        pthread_mutex_lock(&m->mu);
+        slot->ready = 0;
+        if (rc) {
+            if (k < m->stop_pair)
+                m->stop_pair = k;
+        } else {
+            m->written = k + 1;
+        }
+        pthread_cond_broadcast(&m->cv);
+        pthread_mutex_unlock(&m->mu);
+        if (rc)
+            break;
+        seq_progress(show, k + 1, m->pairs);
+    }
+    return rc;
+}
+
+/* flow-seq with one context per spec (ndev >= 2): the same files as one
+ * device gives. */
+static int seq_run_devices(const cli_globals *g, const char *cmd, char **files, int frames,
+                           const char *out_dir, const clv_farneback_params *fp, int color,
+                           double max_flow, cli_gray_weights weights, char *const *specs,
+                           int ndev)
+{
+    const int pairs = frames - 1, show = isatty(STDERR_FILENO);
+    seq_multi m;
+    seq_worker w[SEQ_MAX_DEVICES];
+    clv_host_image first = {0};
+    char *first_created = NULL;
+    int made_dir = 0, signals_set = 0, sync_made = 0, rc;
+    memset(&m, 0, sizeof m);
+    memset(w, 0, sizeof w);
+    m.cmd = cmd;
+    m.files = files;
+    m.fp = fp;
+    m.pairs = pairs;
+    m.blocks = (pairs + SEQ_BLOCK_PAIRS - 1) / SEQ_BLOCK_PAIRS;
+    m.workers = ndev < m.blocks ? ndev : m.blocks; /* a device without a block has nothing to do */
+    m.color = color;
+    m.timed = g->time;
+    m.test_fail = seq_test_fail_pair();
+    m.stop_pair = pairs;
+    m.fail_pair = -1;
+    m.scale = max_flow;
+
+    if ((rc = seq_check_frames(cmd, files, frames, show, &first)) != 0)
+        goto out;
+    const clv_host_image shape = {.width = first.width, .height = first.height,
+                                  .channels = first.channels, .type = first.type};
+    m.shape = &shape;
+    m.nslots = m.workers * SEQ_BLOCK_PAIRS;
+    m.slots = calloc((size_t)m.nslots, sizeof *m.slots);
+    if (!m.slots) {
+        cli_error(cmd, "out of memory");
+        rc = CLI_EXIT_RUNTIME;
+        goto out;
+    }
+    for (int i = 0; i < m.nslots; i++)
+        if ((rc = cli_host_alloc(cmd, shape.width, shape.height, 2, CLV_F32,
+                                 &m.slots[i].flow)) != 0 ||
+            (color && (rc = cli_host_alloc(cmd, shape.width, shape.height, 3, CLV_U8,
+                                           &m.slots[i].rgb)) != 0))
+            goto out;
+    seq_signals_install(pairs, show);
+    signals_set = 1;
+    if ((rc = cli_make_dirs(cmd, out_dir, &first_created)) != 0)
+        goto out;
+    made_dir = 1;
+    /* Every device is set up, also one that gets no block: a spec that
+     * does not work is an error whatever the length of the sequence. */
+    for (int i = 0; i < ndev; i++) {
+        w[i].m = &m;
+        w[i].spec = specs[i];
+        if ((rc = seq_worker_init(cmd, g, &shape, weights, color, &w[i])) != 0)
+            goto out;
+    }
+    if (pthread_mutex_init(&m.mu, NULL) != 0) {
+        cli_error(cmd, "cannot create a mutex");
+        rc = CLI_EXIT_RUNTIME;
+        goto out;
+    }
+    if (pthread_cond_init(&m.cv, NULL) != 0) {
+        pthread_mutex_destroy(&m.mu);
+        cli_error(cmd, "cannot create a condition variable");
+        rc = CLI_EXIT_RUNTIME;
+        goto out;
+    }
+    sync_made = 1;
+    seq_progress(show, 0, pairs);
+    /* The workers start with the stop signals blocked: only this thread,
+     * which writes the files, takes them (the handler's count is right). */
+    sigset_t set, old;
+    sigemptyset(&set);
+    for (int i = 0; i < 3; i++)
+        sigaddset(&set, seq_signals[i]);
+    pthread_sigmask(SIG_BLOCK, &set, &old);
+    m.running = m.workers;
+    for (int i = 0; i < m.workers; i++) {
+        const int e = pthread_create(&w[i].thread, NULL, seq_worker_main, &w[i]);
+        if (e == 0) {
+            w[i].started = 1;
+            continue;
+        }
+        pthread_mutex_lock(&m.mu);
+        m.running -= m.workers - i;
+        m.stop_pair = 0;
+        pthread_cond_broadcast(&m.cv);
+        pthread_mutex_unlock(&m.mu);
+        cli_error(cmd, "cannot start a thread for device '%s': %s", w[i].spec, strerror(e));
+        rc = CLI_EXIT_RUNTIME;
+        break;
+    }
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    if (!rc)
+        rc = seq_multi_write(&m, out_dir, show);
+    for (int i = 0; i < m.workers; i++)
+        if (w[i].started)
+            pthread_join(w[i].thread, NULL);
+    if (!rc && m.fail_pair >= 0) {
+        /* The writes stopped at the device's failure: its message now, after
+         * the pairs before it are in place. */
+        cli_status_end();
+        fprintf(stderr, "%s\n", m.fail_msg);
+        rc = CLI_EXIT_RUNTIME;
+    }
+    if (!rc) {
+        cli_status_end();
+        if (g->time) {
+            double wall_ms = 0.0, device_ms = 0.0;
+            for (int i = 0; i < m.workers; i++) {
+                wall_ms += w[i].wall_ms;
+                device_ms += w[i].device_ms;
+            }
+            cli_print_time(wall_ms, device_ms);
+        }
+    }
+
+out:
+    cli_status_end();
+    if (signals_set)
+        seq_signals_restore();
+    if (rc && seq_note.done > 0) {
+        char range[64];
+        seq_range(seq_note.done, range, sizeof range);
+        cli_error(cmd, "wrote %d of %d pairs into '%s' (%s) before the failure", (int)seq_note.done,
+                  pairs, out_dir, range);
+    } else if (rc && made_dir) {
+        cli_remove_created_dirs(out_dir, first_created);
+    }
+    free(first_created);
+    for (int i = 0; i < ndev; i++)
+        seq_worker_free(g, &w[i]);
+    if (sync_made) {
+        pthread_cond_destroy(&m.cv);
+        pthread_mutex_destroy(&m.mu);
+    }
+    for (int i = 0; m.slots && i < m.nslots; i++) {
+        clv_host_image_free(&m.slots[i].rgb);
+        clv_host_image_free(&m.slots[i].flow);
+    }
+    free(m.slots);
+    clv_host_image_free(&first);
+    return rc;
+}
+
+/* --devices SPEC[,SPEC...] split into specs (pointing into buf): 1 to
+ * SEQ_MAX_DEVICES non-empty specs, not with --device. */
+static int seq_parse_devices(const char *cmd, const cli_globals *g, const char *list, char *buf,
+                             size_t size, char **specs, int *n)
+{
+    *n = 0;
+    if (g->device)
+        return cli_usage_error(cmd, "--device and --devices do not go together (--devices "
+                                    "SPEC,SPEC names every device)");
+    if (strlen(list) >= size)
+        return cli_usage_error(cmd, "--devices list longer than %zu characters", size - 1);
+    memcpy(buf, list, strlen(list) + 1);
+    for (char *p = buf;;) {
+        char *comma = strchr(p, ',');
+        if (comma)
+            *comma = '\0';
+        if (!*p)
+            return cli_usage_error(cmd, "empty device in --devices '%s' (expected "
+                                        "SPEC[,SPEC...], as for --device)", list);
+        if (*n == SEQ_MAX_DEVICES)
+            return cli_usage_error(cmd, "--devices names more than %d devices", SEQ_MAX_DEVICES);
+        specs[(*n)++] = p;
+        if (!comma)
+            return 0;
+        p = comma + 1;
+    }
+}
+
 int cli_cmd_flow_seq(const cli_globals *g, int argc, char **argv)
 {
     const char *cmd = "flow-seq";
@@ -1546,6 +2006,7 @@ int cli_cmd_flow_seq(const cli_globals *g, int argc, char **argv)
     double max_flow = 0.0; /* 0: the first pair's largest motion */
     cli_gray_weights weights = CLI_GRAY_601;
     clv_farneback_params fp = clv_farneback_params_default();
+    const char *devices = NULL; /* --devices SPEC[,SPEC...] */
     cli_args a;
     const char *name = NULL, *p = NULL;
     int k;
@@ -1559,7 +2020,7 @@ int cli_cmd_flow_seq(const cli_globals *g, int argc, char **argv)
             printf("usage: clv flow-seq [--pyr-scale S] [--levels N] [--winsize W]\n"
                    "                    [--iterations I] [--poly-n N] [--poly-sigma S]\n"
                    "                    [--gaussian] [--gray 601|709] [--color [--max-flow M]]\n"
-                   "                    FRAME_GLOB OUT_DIR\n"
+                   "                    [--devices SPEC[,SPEC...]] FRAME_GLOB OUT_DIR\n"
                    "Flow between consecutive frames: FRAME_GLOB (quote it) is expanded and put in\n"
                    "natural order (digit runs by value: f_2 before f_10); OUT_DIR/flow_NNNN.flo\n"
                    "is the flow from frame NNNN to frame NNNN+1 (from 0). At least 2 frames, all\n"
@@ -1578,6 +2039,11 @@ int cli_cmd_flow_seq(const cli_globals *g, int argc, char **argv)
                    "when stderr is a terminal; otherwise (logs, CI) a plain line\n"
                    "\"clv: flow-seq: N/M pairs\" every 10 pairs and after the last of a run of 10\n"
                    "or more. --time gives the flow computations summed over the pairs.\n"
+                   "--devices SPEC,SPEC...: spread the pairs over several devices (each SPEC as\n"
+                   "for --device; a device may be named twice, for two queues on it; at most "
+                   SEQ_XSTR(SEQ_MAX_DEVICES) "):\n"
+                   "each takes " SEQ_XSTR(SEQ_BLOCK_PAIRS) " consecutive pairs at a time, the files are written in order, the\n"
+                   "same as with one device. Not with --device.\n"
                    FARNEBACK_HELP);
             return CLI_EXIT_OK;
         }
@@ -1598,6 +2064,11 @@ int cli_cmd_flow_seq(const cli_globals *g, int argc, char **argv)
                 return rc;
             continue;
         }
+        if (strcmp(name, "--devices") == 0) {
+            if (!(devices = cli_args_value(&a, name)))
+                return CLI_EXIT_USAGE;
+            continue;
+        }
         rc = farneback_option(&a, name, &fp);
         if (rc < 0)
             return -rc;
@@ -1611,6 +2082,16 @@ int cli_cmd_flow_seq(const cli_globals *g, int argc, char **argv)
     if (max_flow > 0.0 && !color)
         return cli_usage_error(cmd, "--max-flow sets the scale of the --color images; give "
                                     "--color too");
+    char spec_buf[1024];
+    char *specs[SEQ_MAX_DEVICES];
+    int ndev = 0;
+    if (devices && (rc = seq_parse_devices(cmd, g, devices, spec_buf, sizeof spec_buf, specs,
+                                           &ndev)) != 0)
+        return rc;
+    cli_globals g_one = *g; /* one device: --device, or --devices with one spec */
+    if (ndev == 1)
+        g_one.device = specs[0];
+    g = &g_one;
     const char *pattern = paths[0], *out_dir = paths[1];
 
     glob_t gl;
@@ -1631,7 +2112,14 @@ int cli_cmd_flow_seq(const cli_globals *g, int argc, char **argv)
     }
     char **files = gl.gl_pathv;
     qsort(files, (size_t)frames, sizeof *files, frame_order);
+    if (ndev >= 2) {
+        rc = seq_run_devices(g, cmd, files, frames, out_dir, &fp, color, max_flow, weights, specs,
+                             ndev);
+        globfree(&gl);
+        return rc;
+    }
     const int pairs = frames - 1;
+    const int test_fail = seq_test_fail_pair();
 
     clv_host_image hf[2] = {{0}, {0}}, h_flow = {0}, h_rgb = {0};
     clv_context *ctx = NULL;
@@ -1727,7 +2215,8 @@ int cli_cmd_flow_seq(const cli_globals *g, int argc, char **argv)
                 goto out;
             }
         }
-        if ((rc = cli_flow_pair(cmd, ctx, prev, next, d_flow, NULL, &fp, &h_flow, NULL,
+        if ((rc = seq_test_fail(cmd, test_fail, i - 1)) != 0 ||
+            (rc = cli_flow_pair(cmd, ctx, prev, next, d_flow, NULL, &fp, &h_flow, NULL,
                                 g->time ? &wall_ms : NULL, g->time ? &device_ms : NULL)) != 0)
             goto out;
         if (i + 1 < frames)
