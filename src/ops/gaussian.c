@@ -96,13 +96,17 @@ typedef struct gauss_tile {
     int cols_vec_chunk;      /* rows per gauss_cols_vec work-item */
     size_t rows_lx, rows_ly; /* gauss_rows' work-group before fitting */
     size_t cols_lx, cols_ly; /* gauss_cols' */
+    size_t fused_lx, fused_ly; /* gauss_fused's work-group before fitting */
+    int fused_rpi;             /* its outputs per work-item (a column) before fitting */
 } gauss_tile;
-static const gauss_tile gauss_tile_default = {32, 32, 64, 4, 32, 8};
+static const gauss_tile gauss_tile_default = {32, 32, 64, 4, 32, 8, 32, 8, 8};
 
 typedef enum gauss_variant {
     GAUSS_BAND_VEC,     /* CPU: one pass by bands of rows (gauss_band_vec) */
     GAUSS_TWO_PASS_VEC, /* CPU, taller windows: gauss_cols_vec, gauss_rows_vec */
-    GAUSS_TWO_PASS,     /* local-memory tiles: gauss_rows, gauss_cols */
+    GAUSS_FUSED,        /* GPUs: one pass, both directions in local memory (gauss_fused) */
+    GAUSS_TWO_PASS,     /* local-memory tiles: gauss_rows, gauss_cols (halos too tall for
+                           gauss_fused's tile) */
 } gauss_variant;
 
 /* A variant and everything its launch needs. */
@@ -114,6 +118,7 @@ typedef struct gauss_plan {
     size_t g2[2], l2[2];  /* second launch (l2: GAUSS_TWO_PASS only) */
     int pitch;            /* band: floats per ring row; CPU passes: of tmp */
     int bchunk;           /* band: rows per band */
+    int rpi;              /* fused: outputs per work-item */
     int nvals, chunk;     /* CPU passes: values per row, rows per work-item */
     size_t bytes, bytes2; /* GAUSS_TWO_PASS: local memory of each pass */
 } gauss_plan;
@@ -157,6 +162,12 @@ static clv_status gaussian_run(clv_context *ctx, const clv_arg *a)
         CLV_TRY(CLV_LAUNCH(ctx, OP, pl.k[1], 2, pl.g2, NULL, CLV_ARG(pl.tmp), CLV_ARG(pl.pitch),
                            CLV_ARG(w), CLV_ARG(h), CLV_ARG(dst->mem), CLV_ARG(dp),
                            CLV_ARG(wxbuf), CLV_ARG(rx)));
+        break;
+    case GAUSS_FUSED:
+        CLV_TRY(CLV_LAUNCH(ctx, OP, pl.k[0], 2, pl.g, pl.l, CLV_ARG(src->mem), CLV_ARG(sp),
+                           CLV_ARG(w), CLV_ARG(h), CLV_ARG(dst->mem), CLV_ARG(dp),
+                           CLV_ARG(wxbuf), CLV_ARG(rx), CLV_ARG(wybuf), CLV_ARG(ry),
+                           CLV_ARG(pl.rpi), CLV_LOCAL(pl.bytes), CLV_LOCAL(pl.bytes2)));
         break;
     case GAUSS_TWO_PASS:
         CLV_TRY(CLV_LAUNCH(ctx, OP, pl.k[0], 2, pl.g, pl.l, CLV_ARG(src->mem), CLV_ARG(sp),
@@ -222,12 +233,48 @@ static clv_status gauss_choose(clv_context *ctx, const clv_image *src, int kx, i
         return CLV_OK;
     }
 
+    size_t max_wg, local_free, budget;
+    {
+        /* One pass when the block with its halo fits local memory and the
+         * halo rows are at most the block's own (past that the two passes
+         * move less). Shrink the outputs per work-item first, then the
+         * group's height, then its width. */
+        CLV_TRY(clv__get_kernel(ctx, CLV__SRC_GAUSSIAN, opts, "gauss_fused", &pl->k[0]));
+        CLV_TRY(clv__kernel_limits(ctx, OP, pl->k[0], &max_wg, &local_free));
+        budget = local_free < CLV_LOCAL_BUDGET_MAX ? local_free : CLV_LOCAL_BUDGET_MAX;
+        size_t lx = t->fused_lx, ly = t->fused_ly, rpi = (size_t)t->fused_rpi;
+        for (;;) {
+            const size_t bh = ly * rpi, ny = bh + 2 * (size_t)ry;
+            const size_t bytes = ((lx + 2 * (size_t)rx) + lx) * ny * pix;
+            if (lx * ly <= max_wg && bytes <= budget) {
+                if ((size_t)ry > bh)
+                    break;
+                pl->variant = GAUSS_FUSED;
+                pl->rpi = (int)rpi;
+                pl->bytes = (lx + 2 * (size_t)rx) * ny * pix;
+                pl->bytes2 = lx * ny * pix;
+                pl->l[0] = lx;
+                pl->l[1] = ly;
+                pl->g[0] = ((size_t)w + lx - 1) / lx * lx;
+                pl->g[1] = ((size_t)h + bh - 1) / bh * ly;
+                return CLV_OK;
+            }
+            if (rpi > 1)
+                rpi /= 2;
+            else if (ly > 1)
+                ly /= 2;
+            else if (lx > 1)
+                lx /= 2;
+            else
+                break;
+        }
+    }
+
     pl->variant = GAUSS_TWO_PASS;
     CLV_TRY(clv__get_kernel(ctx, CLV__SRC_GAUSSIAN, opts, "gauss_rows", &pl->k[0]));
     CLV_TRY(clv__get_kernel(ctx, CLV__SRC_GAUSSIAN, opts, "gauss_cols", &pl->k[1]));
     CLV_TRY(clv__scratch(ctx, OP, 0, (size_t)w * (size_t)h * pix, &pl->tmp));
 
-    size_t max_wg, local_free, budget;
     CLV_TRY(clv__kernel_limits(ctx, OP, pl->k[0], &max_wg, &local_free));
     budget = local_free < CLV_LOCAL_BUDGET_MAX ? local_free : CLV_LOCAL_BUDGET_MAX;
     size_t lx = t->rows_lx, ly = t->rows_ly;
