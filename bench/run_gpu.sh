@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Build, test and benchmark on the lent NVIDIA machine (used for the GPU
 # numbers in bench/RESULTS.md). Writes logs and tables under $OUT.
-# Usage: bash bench/run_gpu.sh tests|bench|embed|late|sizes|verify|final|flow
+# Usage: bash bench/run_gpu.sh tests|bench|embed|late|sizes|verify|final|flow|kern|heavy
 set -u
 what=${1:-tests}
 OUT=${OUT:-/tmp/clv-gpu-out}
@@ -95,6 +95,18 @@ flow)
         --sizes 1920x1080 --reps 20 --warmup 3 > "$OUT/fb_profile.txt" 2>&1
     grep -E "^op=" "$OUT/fb_profile.txt"
     grep kernel "$OUT/fb_profile.txt" | awk '{n[$3]++; t[$3]+=$4} END {for (k in n) printf "%-24s %4d calls %9.3f ms/frame\n", k, n[k]/23, t[k]/23}' | sort -k4 -rn
+    ;;
+kern)
+    # issue 17: the tests of the ops in $OPS (meson test names, comma list),
+    # then those ops side by side with OpenCV at three sizes
+    OPS=${OPS:-gaussian}
+    timeout 240 meson test -C build-gpu ${TESTS:-${OPS//,/ }} --print-errorlogs \
+        --timeout-multiplier 3 > "$OUT/tests.txt" 2>&1
+    echo "tests rc=$?"; grep -E "^ *[0-9]+/|Ok:|Fail:" "$OUT/tests.txt"
+    timeout 300 python3 bench/compare.py --clv-bench build-gpu/bench/clv-bench --clv-device gpu \
+        --ocl-device :GPU: --ops "$OPS" --reps 20 --markdown "$OUT/gpu_kern.md" \
+        > "$OUT/kern.txt" 2>&1
+    echo "bench rc=$?"; cat "$OUT/gpu_kern.md"
     ;;
 heavy)
     timeout 540 python3 bench/compare.py --clv-bench build-gpu/bench/clv-bench --clv-device gpu \

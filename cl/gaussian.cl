@@ -300,57 +300,87 @@ __kernel void gauss_band_vec(__global const T *src, int src_pitch, int width, in
 }
 #endif
 
-/* GPUs, one pass: a work-group makes an output block of lw x (lh * rpi)
- * pixels. It stages the source block with its halo in local memory as
- * floats (in_tile: (lw + 2rx) x (lh * rpi + 2ry)), filters every staged row
- * along x into h_tile (lw x (lh * rpi + 2ry); the sums of gauss_rows) and
- * then each work-item filters rpi consecutive outputs of its column along y
- * from h_tile (the sums of gauss_cols). No float image goes through global
- * memory: a third of the traffic of the two passes at 8-bit. */
+/* GPUs, one pass: a work-group makes an output block of lw x (lh * GF_RPI)
+ * pixels. It stages the source block with its halo in local memory as it is
+ * (in_tile: (lw + 2rx) x (lh * GF_RPI + 2ry) pixels of T), filters every
+ * staged row along x into h_tile (lw x (lh * GF_RPI + 2ry) floats; the sums
+ * of gauss_rows), a work-item making GF_CPI neighbours of a row, and then
+ * each work-item filters GF_RPI consecutive outputs of its column along y
+ * from h_tile (the sums of gauss_cols). A work-item reads each staged value
+ * once for all its outputs, which take the taps in the same order as the two
+ * passes. No float image goes through global memory. Needs GF_CPI, GF_RPI
+ * (from the host's tile table); GF_RX, GF_RY: the radii compiled in (then
+ * rx and ry are ignored), for small windows. in_tile has GF_CPI pixels more
+ * than the tile. */
+#if defined(GF_CPI) && defined(GF_RPI)
 __kernel void gauss_fused(__global const T *src, int src_pitch, int width, int height,
                           __global T *dst, int dst_pitch, __constant float *wx, int rx,
-                          __constant float *wy, int ry, int rpi, __local float *in_tile,
+                          __constant float *wy, int ry, __local T *in_tile,
                           __local float *h_tile CLV_DBG_PARAMS)
 {
     CLV_DBG_BUF(src, 0);
     CLV_DBG_BUF(dst, 4);
     CLV_DBG_BUF(wx, 6);
     CLV_DBG_BUF(wy, 8);
+#ifdef GF_RX
+    /* radii compiled in: every loop below has a fixed trip count */
+    rx = GF_RX;
+    ry = GF_RY;
+#endif
     const int lx = get_local_id(0), ly = get_local_id(1);
     const int lw = get_local_size(0), lh = get_local_size(1);
-    const int bh = lh * rpi;
+    const int bh = lh * GF_RPI;
     const int x0 = get_group_id(0) * lw, y0 = get_group_id(1) * bh;
     const int nx = lw + 2 * rx, ny = bh + 2 * ry;
-    const int lid = ly * lw + lx, items = lw * lh;
-    for (int i = lid; i < nx * ny; i += items) {
-        const int ty = i / nx, tx = i - ty * nx;
+    for (int ty = ly; ty < ny; ty += lh) {
         const int sy = BORDER_INDEX(y0 - ry + ty, height);
-        const int sx = BORDER_INDEX(x0 - rx + tx, width);
-        FN v = FN_ZERO;
-        if (sx >= 0 && sy >= 0)
-            v = LOAD_PIX(src, ROW(src, src_pitch, sy), sx);
-        VSTORE(v, i, in_tile);
+        __global const T *row = ROW(src, src_pitch, sy < 0 ? 0 : sy);
+        for (int tx = lx; tx < nx; tx += lw) {
+            const int sx = BORDER_INDEX(x0 - rx + tx, width);
+            VSTORE(sx < 0 || sy < 0 ? (TN)(0) : GVLOAD(src, sx, row), ty * nx + tx, in_tile);
+        }
     }
+    /* GF_CPI pixels of padding after the tile: the row pass of a last group
+     * narrower than GF_CPI reads (and drops) them */
+    if (ly == 0 && lx < GF_CPI)
+        VSTORE((TN)(0), nx * ny + lx, in_tile);
     barrier(CLK_LOCAL_MEM_FENCE);
-    for (int i = lid; i < ny * lw; i += items) {
-        const int ty = i / lw, tx = i - ty * lw;
-        const int base = ty * nx + tx;
-        FN s = FN_ZERO;
-        for (int t = 0; t <= 2 * rx; t++)
-            s += VLOAD(base + t, in_tile) * GLD(wx, wx, t);
-        VSTORE(s, i, h_tile);
+    const int groups = (lw + GF_CPI - 1) / GF_CPI; /* of GF_CPI columns per row */
+    const int taps_x = 2 * rx + 1;
+    for (int i = ly * lw + lx; i < ny * groups; i += lw * lh) {
+        const int ty = i / groups, c0 = (i - ty * groups) * GF_CPI;
+        FN acc[GF_CPI];
+        for (int k = 0; k < GF_CPI; k++)
+            acc[k] = FN_ZERO;
+        for (int j = 0; j < GF_CPI + 2 * rx; j++) {
+            const FN v = TO_FN(VLOAD(ty * nx + c0 + j, in_tile));
+            for (int k = 0; k < GF_CPI; k++) {
+                const int t = j - k;
+                if (t >= 0 && t < taps_x)
+                    acc[k] += v * GLD(wx, wx, t);
+            }
+        }
+        for (int k = 0; k < GF_CPI && c0 + k < lw; k++)
+            VSTORE(acc[k], ty * lw + c0 + k, h_tile);
     }
     barrier(CLK_LOCAL_MEM_FENCE);
     const int x = x0 + lx;
-    if (x >= width)
+    const int b0 = ly * GF_RPI;
+    if (x >= width || y0 + b0 >= height)
         return;
-    for (int r = 0; r < rpi; r++) {
-        const int by = ly * rpi + r, y = y0 + by;
-        if (y >= height)
-            return;
-        FN s = FN_ZERO;
-        for (int t = 0; t <= 2 * ry; t++)
-            s += VLOAD((by + t) * lw + lx, h_tile) * GLD(wy, wy, t);
-        STORE_PIX(dst, ROW(dst, dst_pitch, y), x, s);
+    const int taps_y = 2 * ry + 1;
+    FN acc[GF_RPI];
+    for (int k = 0; k < GF_RPI; k++)
+        acc[k] = FN_ZERO;
+    for (int j = 0; j < GF_RPI + 2 * ry; j++) {
+        const FN v = VLOAD((b0 + j) * lw + lx, h_tile);
+        for (int k = 0; k < GF_RPI; k++) {
+            const int t = j - k;
+            if (t >= 0 && t < taps_y)
+                acc[k] += v * GLD(wy, wy, t);
+        }
     }
+    for (int k = 0; k < GF_RPI && y0 + b0 + k < height; k++)
+        STORE_PIX(dst, ROW(dst, dst_pitch, y0 + b0 + k), x, acc[k]);
 }
+#endif

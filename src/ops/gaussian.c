@@ -97,9 +97,13 @@ typedef struct gauss_tile {
     size_t rows_lx, rows_ly; /* gauss_rows' work-group before fitting */
     size_t cols_lx, cols_ly; /* gauss_cols' */
     size_t fused_lx, fused_ly; /* gauss_fused's work-group before fitting */
-    int fused_rpi;             /* its outputs per work-item (a column) before fitting */
+    int fused_rpi;             /* GF_RPI: its outputs per work-item down a column */
+    int fused_cpi;             /* GF_CPI: its row-pass outputs per work-item along a row */
 } gauss_tile;
-static const gauss_tile gauss_tile_default = {32, 32, 64, 4, 32, 8, 32, 8, 8};
+/* gauss_fused on an H200 at 3840x2160 u8, sigma 2 (13x13), device us: two
+ * passes 150; one pass with the radii as arguments 97, compiled in 78 (radii
+ * up to the device's tune.fixed_radius). */
+static const gauss_tile gauss_tile_default = {32, 32, 64, 4, 32, 8, 32, 8, 8, 4};
 
 typedef enum gauss_variant {
     GAUSS_BAND_VEC,     /* CPU: one pass by bands of rows (gauss_band_vec) */
@@ -118,7 +122,6 @@ typedef struct gauss_plan {
     size_t g2[2], l2[2];  /* second launch (l2: GAUSS_TWO_PASS only) */
     int pitch;            /* band: floats per ring row; CPU passes: of tmp */
     int bchunk;           /* band: rows per band */
-    int rpi;              /* fused: outputs per work-item */
     int nvals, chunk;     /* CPU passes: values per row, rows per work-item */
     size_t bytes, bytes2; /* GAUSS_TWO_PASS: local memory of each pass */
 } gauss_plan;
@@ -167,7 +170,7 @@ static clv_status gaussian_run(clv_context *ctx, const clv_arg *a)
         CLV_TRY(CLV_LAUNCH(ctx, OP, pl.k[0], 2, pl.g, pl.l, CLV_ARG(src->mem), CLV_ARG(sp),
                            CLV_ARG(w), CLV_ARG(h), CLV_ARG(dst->mem), CLV_ARG(dp),
                            CLV_ARG(wxbuf), CLV_ARG(rx), CLV_ARG(wybuf), CLV_ARG(ry),
-                           CLV_ARG(pl.rpi), CLV_LOCAL(pl.bytes), CLV_LOCAL(pl.bytes2)));
+                           CLV_LOCAL(pl.bytes), CLV_LOCAL(pl.bytes2)));
         break;
     case GAUSS_TWO_PASS:
         CLV_TRY(CLV_LAUNCH(ctx, OP, pl.k[0], 2, pl.g, pl.l, CLV_ARG(src->mem), CLV_ARG(sp),
@@ -237,31 +240,37 @@ static clv_status gauss_choose(clv_context *ctx, const clv_image *src, int kx, i
     {
         /* One pass when the block with its halo fits local memory and the
          * halo rows are at most the block's own (past that the two passes
-         * move less). Shrink the outputs per work-item first, then the
-         * group's height, then its width. */
-        CLV_TRY(clv__get_kernel(ctx, CLV__SRC_GAUSSIAN, opts, "gauss_fused", &pl->k[0]));
+         * move less). The outputs per work-item are fixed (compiled in);
+         * shrink the group's height, then its width. */
+        char fopts[360];
+        int n = snprintf(fopts, sizeof fopts, "%s -DGF_RPI=%d -DGF_CPI=%d", opts, t->fused_rpi,
+                         t->fused_cpi);
+        if (rx <= ctx->tune.fixed_radius && ry <= ctx->tune.fixed_radius && n > 0 &&
+            (size_t)n < sizeof fopts)
+            snprintf(fopts + n, sizeof fopts - (size_t)n, " -DGF_RX=%d -DGF_RY=%d", rx, ry);
+        CLV_TRY(clv__get_kernel(ctx, CLV__SRC_GAUSSIAN, fopts, "gauss_fused", &pl->k[0]));
         CLV_TRY(clv__kernel_limits(ctx, OP, pl->k[0], &max_wg, &local_free));
         budget = local_free < CLV_LOCAL_BUDGET_MAX ? local_free : CLV_LOCAL_BUDGET_MAX;
-        size_t lx = t->fused_lx, ly = t->fused_ly, rpi = (size_t)t->fused_rpi;
+        const size_t rpi = (size_t)t->fused_rpi;
+        size_t lx = t->fused_lx, ly = t->fused_ly;
         for (;;) {
             const size_t bh = ly * rpi, ny = bh + 2 * (size_t)ry;
-            const size_t bytes = ((lx + 2 * (size_t)rx) + lx) * ny * pix;
-            if (lx * ly <= max_wg && bytes <= budget) {
+            const size_t in_bytes = ((lx + 2 * (size_t)rx) * ny + (size_t)t->fused_cpi) *
+                                    (size_t)cn * clv_pixel_type_size(src->type);
+            const size_t h_bytes = lx * ny * pix;
+            if (lx * ly <= max_wg && in_bytes + h_bytes <= budget) {
                 if ((size_t)ry > bh)
                     break;
                 pl->variant = GAUSS_FUSED;
-                pl->rpi = (int)rpi;
-                pl->bytes = (lx + 2 * (size_t)rx) * ny * pix;
-                pl->bytes2 = lx * ny * pix;
+                pl->bytes = in_bytes;
+                pl->bytes2 = h_bytes;
                 pl->l[0] = lx;
                 pl->l[1] = ly;
                 pl->g[0] = ((size_t)w + lx - 1) / lx * lx;
                 pl->g[1] = ((size_t)h + bh - 1) / bh * ly;
                 return CLV_OK;
             }
-            if (rpi > 1)
-                rpi /= 2;
-            else if (ly > 1)
+            if (ly > 1)
                 ly /= 2;
             else if (lx > 1)
                 lx /= 2;

@@ -377,13 +377,20 @@ static clv__tuning tuning_for(const clv__device_info *in)
     clv__tuning t;
     memset(&t, 0, sizeof t);
     /* CLV_TUNE=generic|cpu forces one family of kernel variants, so tests
-     * can run the GPU-style kernels on PoCL too. */
+     * can run the GPU-style kernels on PoCL too; gpu: generic with the GPU
+     * extras (radii compiled in), which multiply the programs built. */
     const char *force = getenv("CLV_TUNE");
     int cpu_style = (in->type & CL_DEVICE_TYPE_CPU) != 0;
-    if (force && strcmp(force, "generic") == 0)
+    int gpu = (in->type & CL_DEVICE_TYPE_GPU) != 0;
+    if (force && strcmp(force, "generic") == 0) {
         cpu_style = 0;
-    else if (force && strcmp(force, "cpu") == 0)
+    } else if (force && strcmp(force, "gpu") == 0) {
+        cpu_style = 0;
+        gpu = 1;
+    } else if (force && strcmp(force, "cpu") == 0) {
         cpu_style = 1;
+    }
+    t.fixed_radius = !cpu_style && gpu ? 8 : 0;
     if (cpu_style) {
         t.vec = 16;
         t.local2d[0] = 256;

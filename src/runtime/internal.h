@@ -109,6 +109,10 @@ typedef struct clv__tuning {
     int grid_zc;      /* bilateral grid: range cells per splat work-item */
     int grid_max_bands; /* bilateral grid: most row bands a cell's splat is split into */
     int poly_math;    /* use the prelude's polynomial log2/exp2 (-DCLV_POLY_MATH) */
+    /* Largest filter radius compiled into a kernel (gauss_fused): a program
+     * per radius pair, worth it where a build is cheap and the loops' fixed
+     * trip counts pay (GPUs); 0: radii are arguments. */
+    int fixed_radius;
 } clv__tuning;
 
 struct clv_context {
