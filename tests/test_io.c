@@ -1251,6 +1251,16 @@ static void test_non_regular_inputs(void)
             clv_status st = readers[r].fn(cases[c].path, &img);
             char want[128];
             snprintf(want, sizeof want, "it is %s, not a regular file", cases[c].kind);
+#ifndef CLV_HAVE_OPENEXR
+            if (strcmp(readers[r].name, "exr") == 0) {
+                /* built without OpenEXR (the GPU machine): that is the answer */
+                EXPECT(st == CLV_ERROR_UNSUPPORTED &&
+                           strstr(clv_io_last_error(), "without OpenEXR") && img.data == NULL,
+                       "exr reader without OpenEXR on '%s': %s: %s", cases[c].path,
+                       clv_status_string(st), clv_io_last_error());
+                continue;
+            }
+#endif
             EXPECT(st == CLV_ERROR_IO && strstr(clv_io_last_error(), want) &&
                        strstr(clv_io_last_error(), cases[c].path) &&
                        !strchr(clv_io_last_error(), '\n') && img.data == NULL && img.width == 0,
