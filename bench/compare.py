@@ -475,7 +475,9 @@ def main():
     # 1920x1080, 12 fresh clv-bench processes each: 9 of 12 at 0.84-1.04 ms and 3
     # at 0.44-0.56 without it; 12 of 12 at 0.39-0.55 with it). Both OpenCL users
     # in the comparison, clv-bench and OpenCV's OpenCL path, run under the same
-    # setting; OpenCV's CPU path does not use PoCL.
+    # setting; OpenCV's CPU path does not use PoCL. clvision itself sets
+    # POCL_AFFINITY=1 when it is unset (src/runtime/pocl_env.c), so with
+    # --no-pocl-affinity only OpenCV's OpenCL path runs unpinned.
     if not a.no_pocl_affinity:
         os.environ["POCL_AFFINITY"] = "1"  # clv-bench inherits it
     global cv2, np

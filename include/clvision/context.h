@@ -229,6 +229,28 @@ CLV_API clv_status clv_context_device_info(const clv_context *ctx, clv_device_in
  * message names it), CLV_ERROR_OUT_OF_MEMORY. Thread-safe. */
 CLV_API clv_status clv_device_info_get(const char *spec, clv_device_info *out);
 
+/* ---- PoCL's CPU worker threads ---- */
+
+/* Before it first enumerates OpenCL platforms in the process (the first
+ * clv_context_create, clv_list_devices, clv_device_resolve or
+ * clv_device_info_get), clvision sets POCL_AFFINITY=1 (setenv) when the
+ * variable is unset, so that PoCL's CPU driver pins worker thread i to CPU i:
+ * unpinned, its workers often share one CPU for a whole process (kernels at
+ * one core's speed). It leaves any value the user set alone (POCL_AFFINITY=0
+ * turns pinning off), and sets nothing when the process may not run on
+ * exactly CPUs 0..N-1 of the N online ones (taskset, cpuset), or when
+ * POCL_MAX_PTHREAD_COUNT or POCL_PTHREAD_MIN_THREADS asks for more than N
+ * workers. Other OpenCL implementations do not read the variable; child
+ * processes inherit it. Too late for PoCL if the application touched OpenCL
+ * first (clv_context_create_cl): set it yourself then. Like any setenv, the
+ * first enumeration must not run while another thread reads or changes the
+ * environment.
+ * Returns a sentence saying what was decided, e.g. "POCL_AFFINITY=1 set by
+ * clvision (...)", "POCL_AFFINITY=0 left as the user set it",
+ * "POCL_AFFINITY not set: <why>", or "not decided yet: ..." before the
+ * first enumeration. Static storage; thread-safe. */
+CLV_API const char *clv_pocl_affinity_note(void);
+
 /* ---- the program cache directory ---- */
 
 /* What clv_cache_info found, or clv_cache_clear removed. */

@@ -58,7 +58,9 @@ int cli_cmd_devices(const cli_globals *g, int argc, char **argv)
                    "clv_device_info_get() reports: vendor, platform, driver, OpenCL C\n"
                    "version, compute units, work-group and work-item limits, local and\n"
                    "global memory, largest allocation, image support, fp16/fp64 and the\n"
-                   "extensions clvision's kernels use.\n");
+                   "extensions clvision's kernels use, and at the end what the library\n"
+                   "decided about PoCL's CPU thread pinning (POCL_AFFINITY) before it\n"
+                   "first touched OpenCL.\n");
             return CLI_EXIT_OK;
         }
         if (k == 1)
@@ -104,6 +106,8 @@ int cli_cmd_devices(const cli_globals *g, int argc, char **argv)
         }
         line += len + (end != NULL);
     }
+    if (g->verbose)
+        printf("pocl affinity: %s\n", clv_pocl_affinity_note());
     /* The list is still what was asked for; the commands that use the
      * spec will fail. */
     if (rs == CLV_ERROR_NO_DEVICE && c.spec[0]) {

@@ -46,6 +46,7 @@ static clv_status enumerate(clv_context *ctx, dev_entry **out, size_t *n)
 
     *out = NULL;
     *n = 0;
+    clv__pocl_env_prepare(); /* before PoCL, if it is the ICD, starts its workers */
     cl_int err = clGetPlatformIDs(0, NULL, &np);
     if (err == -1001 /* CL_PLATFORM_NOT_FOUND_KHR */ || (err == CL_SUCCESS && np == 0))
         return clv__fail(ctx, CLV_ERROR_NO_DEVICE, "context",

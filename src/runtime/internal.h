@@ -258,6 +258,11 @@ const char *clv__cl_error_name(cl_int err);
 const char *clv__num(char *buf, double v);
 #define CLV_NUM(v) clv__num((char[32]){0}, (v))
 
+/* Before clvision first enumerates OpenCL platforms in the process: set
+ * POCL_AFFINITY=1 when the user has not and pinning is sound (pocl_env.c
+ * says when). Once per process; every enumeration calls it first. */
+void clv__pocl_env_prepare(void);
+
 /* Record "op: message" as the context's last error and return status. */
 clv_status clv__fail(clv_context *ctx, clv_status status, const char *op, const char *fmt, ...)
     CLV_PRINTF(4, 5) CLV_WUR;

@@ -11,8 +11,10 @@
  * plain/colour/cross bilateral grid with every edge type, Lucas-Kanade
  * windows whose patches fit in local memory and ones that do not, Farneback
  * box/Gaussian windows, poly_n 5/7 and level counts, pyramid scales, ...),
- * with CLV_TUNE=generic (the GPU-style variants every GPU gets) or CLV_TUNE=cpu
- * (the flat VEC-wide CPU variants; CLV_TUNE=cpu selects them on any device).
+ * with CLV_TUNE=generic (the GPU-style variants every GPU gets), CLV_TUNE=gpu
+ * (those plus what only GPU devices get, radii compiled into gauss_fused) or
+ * CLV_TUNE=cpu (the flat VEC-wide CPU variants; CLV_TUNE=cpu selects them on
+ * any device).
  * CLV_RECORD_BUILDS=<list-file> makes the library append
  * one line "<family>.cl<TAB><options>" per distinct program it builds
  * (src/runtime/program.c), so the list comes from the host code itself.
@@ -381,8 +383,9 @@ int main(int argc, char **argv)
             printf("%s\n", GROUPS[g].name);
         return 0;
     }
-    if (argc < 3 || (strcmp(argv[2], "generic") != 0 && strcmp(argv[2], "cpu") != 0)) {
-        fprintf(stderr, "usage: enumerate <list-file> generic|cpu [group...]\ngroups:");
+    if (argc < 3 || (strcmp(argv[2], "generic") != 0 && strcmp(argv[2], "cpu") != 0 &&
+                     strcmp(argv[2], "gpu") != 0)) {
+        fprintf(stderr, "usage: enumerate <list-file> generic|gpu|cpu [group...]\ngroups:");
         for (size_t g = 0; g < NGROUPS; g++)
             fprintf(stderr, " %s", GROUPS[g].name);
         fprintf(stderr, " (default: all)\n");

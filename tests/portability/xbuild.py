@@ -30,7 +30,10 @@ produces with the real GPU toolchains Debian ships, and fail on any error.
      generic variants: amd-gfx1030 default, debug and O0; nvptx default and
        debug; amd-gfx906, intel-skl, intel-dg2 default (intel-tgllp only
        with --targets intel-tgllp given explicitly: not in CI, for time);
-     cpu variants: amd-gfx1030 default, debug and O0; nvptx default.
+     cpu variants: amd-gfx1030 default, debug and O0; nvptx default;
+     gpu variants (CLV_TUNE=gpu: the generic ones plus those only GPU
+       devices get, radii compiled into gauss_fused; only the new ones are
+       built): amd-gfx1030 default and O0, intel-skl, nvptx default.
    AMD gets all three passes because that is where non-inlined helpers
    failed to link; NVPTX (cheap) is the second debug pass. The budget (about
    10 minutes of CI on 2 cores) decides the rest: a build costs 0.15 (NVPTX),
@@ -78,7 +81,11 @@ MATRIX = {
                 ("intel-skl", ("default",)), ("intel-dg2", ("default",)),
                 ("nvptx", ("default", "debug"))],
     "cpu": [("amd-gfx1030", ("default", "debug", "O0")), ("nvptx", ("default",))],
+    # what GPU devices get beyond generic (gauss_fused with its radii compiled in)
+    "gpu": [("amd-gfx1030", ("default", "O0")), ("intel-skl", ("default",)),
+            ("nvptx", ("default",))],
 }
+GPU_GROUPS = ("filters",)  # enumerate's groups where CLV_TUNE=gpu differs from generic
 TARGETS = ["amd-gfx1030", "amd-gfx906", "intel-skl", "intel-tgllp", "intel-dg2", "nvptx"]
 EXTRA = {"intel-tgllp": ("default",)}  # built only when --targets names it
 PASS_OPTIONS = {"default": [], "debug": ["-DCLV_DEBUG=1"], "O0": ["-cl-opt-disable"]}
@@ -291,7 +298,10 @@ def run_enumerate(exe, prefix, jobs):
         return 1
     for tune in MATRIX:
         open(list_path(prefix, tune), "w").close()
-    runs = [(tune, g) for tune in MATRIX for g in groups]
+    # gpu adds nothing to generic outside the filters (GPU_GROUPS): the other
+    # groups are not run again
+    runs = [(tune, g) for tune in MATRIX for g in groups
+            if tune != "gpu" or g.startswith(GPU_GROUPS)]
 
     def one(tg):
         return subprocess.run([exe, list_path(prefix, tg[0]), tg[0], tg[1]],
@@ -358,9 +368,10 @@ def main():
             return 1
     lists = read_lists(a.list)
     variants = [v for tune in MATRIX for v in lists[tune]]
-    if not lists["generic"] or not lists["cpu"]:
-        print("cl-xbuild: no variants in %s" % list_path(a.list, "generic" if not lists["generic"]
-                                                        else "cpu"))
+    empty = [t for t in MATRIX if not lists[t]]
+    if empty:
+        # gpu too: an empty list would mean the GPU-only variants vanished
+        print("cl-xbuild: no (new) variants in %s" % list_path(a.list, empty[0]))
         return 1
     t_enum = time.time() - t0
 
