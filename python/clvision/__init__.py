@@ -51,6 +51,18 @@ UnsupportedError = _c.UnsupportedError
 IoError = _c.IoError
 FormatError = _c.FormatError
 KernelFaultError = _c.KernelFaultError
+
+
+def _message_get(self):
+    return self.__dict__.get('_message', str(self.args[0]) if self.args else '')
+
+
+def _message_set(self, value):
+    self.__dict__['_message'] = value
+
+
+# .message: the library's text (set by the extension), else the exception's own
+Error.message = property(_message_get, _message_set)
 #: clv_status value -> exception class
 STATUS_ERRORS = {cls.status: cls for cls in (
     InvalidArgumentError, OutOfMemoryError, NoDeviceError, OpenCLError, BuildError,
@@ -141,7 +153,7 @@ def upload(array, ctx=None):
     """A new device Image holding a copy of ``array`` (see the module doc for
     the shapes and strides accepted)."""
     w, h, c = _shape_of(array, 'upload')
-    img = Image(ctx or default_context(), w, h, c, array.dtype)
+    img = Image(default_context() if ctx is None else ctx, w, h, c, array.dtype)
     img.upload(array)
     return img
 
@@ -261,6 +273,15 @@ def _elem_array(p, n):
 
 
 def _in_array(p, value):
+    try:
+        return _in_array_of(p, value)
+    except (TypeError, ValueError) as e:
+        if isinstance(e, Error):
+            raise
+        raise InvalidArgumentError('%s: %s' % (p['name'], e)) from None
+
+
+def _in_array_of(p, value):
     t = p['elem_type']
     if t in _ELEMS:
         dt, k = _ELEMS[t]
@@ -300,6 +321,9 @@ def _swap(ctx, img):
 def _run(plan, inputs, values, out, ctx, bgr, size, dtype):
     """One call of a generated function: inputs are the image, pyramid and
     array arguments by name, values the numbers."""
+    if not isinstance(bgr, (bool, np.bool_)):
+        raise InvalidArgumentError('%s: bgr must be True or False (got %s)'
+                                   % (plan.name, type(bgr).__name__))
     args = dict(values)
     host = True
     for n in plan.in_images:
@@ -364,8 +388,9 @@ def _run(plan, inputs, values, out, ctx, bgr, size, dtype):
         length = args.get(p['length_param'])
         if length is None:
             length = int(plan.params[p['length_param']]['default'])
-        if not isinstance(length, (int, np.integer)) or length < 0:
-            continue  # the library refuses it, naming the parameter
+        if not isinstance(length, (int, np.integer)) or not 0 <= length <= 2 ** 31 - 1:
+            args[n] = _elem_array(p, 0)  # the library refuses the length, naming it
+            continue
         v = inputs.get(n)
         if v is not None and p['flags'] & _INPUT:
             a = _in_array(p, v).copy()
@@ -405,7 +430,11 @@ def _run(plan, inputs, values, out, ctx, bgr, size, dtype):
                     if size is None:
                         raise InvalidArgumentError('%s: give size=(width, height) or out= for %s'
                                                    % (plan.name, n))
-                    w, h = size
+                    try:
+                        w, h = size
+                    except (TypeError, ValueError):
+                        raise InvalidArgumentError('%s: size must be (width, height) (got %r)'
+                                                   % (plan.name, size)) from None
                 if n in plan.pick_type and dtype is not None:
                     t = dtype
             img = Image(ctx, w, h, c, t)
@@ -566,7 +595,8 @@ def pyramid(img, levels=4, scale=0.5, ctx=None):
     """The levels of a Gaussian pyramid of ``img`` (clv_pyramid_create +
     pyramid_build): a list of numpy arrays for an array, of Images for an Image."""
     host = not isinstance(img, Image)
-    ctx = ctx or (img.context if not host else default_context())
+    if ctx is None:
+        ctx = img.context if not host else default_context()
     src = upload(img, ctx) if host else img
     pyr = Pyramid(ctx, src.width, src.height, src.channels, src.dtype, levels, scale)
     pyramid_build(pyr, src)  # noqa: F821 (generated above)
