@@ -550,7 +550,7 @@ def _make(d):
     doc += '\nParameters\n----------\n'
     for p in ps:
         if p['name'] in plan.derived or p['type'] == 'struct' or (
-                p['flags'] & _OUTPUT and not p['flags'] & _INPUT):
+                p['flags'] & _OUTPUT and not p['flags'] & _INPUT and p['type'] != 'pyramid'):
             continue
         doc += _param_doc(plan, p)
     doc += ('    out : Image | ndarray | tuple, optional\n        the output image(s) to '
