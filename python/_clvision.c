@@ -1203,6 +1203,54 @@ static PyObject *mod_call(PyObject *mod, PyObject *args)
     return r;
 }
 
+/* _repeat_call(ctx, op_name, args, n): clv_op_call n times with the same
+ * arguments, bound once, for measuring the binding's own cost per call
+ * against the C call (bench/py_overhead.py). */
+static PyObject *mod_repeat_call(PyObject *mod, PyObject *args)
+{
+    (void)mod;
+    PyObject *ctx, *name, *dict, *pn;
+    if (!PyArg_ParseTuple(args, "OOOO:_repeat_call", &ctx, &name, &dict, &pn))
+        return NULL;
+    long long n;
+    if (!check_context(ctx, "ctx") || !get_int(pn, "n", 0, INT_MAX, &n))
+        return NULL;
+    const clv_op_desc *op = find_op(name);
+    if (!op)
+        return NULL;
+    bound *b = PyMem_Malloc(sizeof *b);
+    message *m = PyMem_Malloc(sizeof *m);
+    if (!b || !m) {
+        PyMem_Free(b);
+        PyMem_Free(m);
+        return PyErr_NoMemory();
+    }
+    if (!bind_args(op, dict, b)) {
+        bound_release(b);
+        PyMem_Free(b);
+        PyMem_Free(m);
+        return NULL;
+    }
+    ContextObject *co = (ContextObject *)ctx;
+    add_ctx(b, co);
+    clv_status s = CLV_OK;
+    Py_BEGIN_ALLOW_THREADS
+    for (int i = 0; i < b->nctxs; i++)
+        lock_ctx(b->ctxs[i]);
+    for (long long k = 0; k < n && s == CLV_OK; k++)
+        s = clv_op_call(co->ctx, op, b->a, b->n);
+    if (s != CLV_OK)
+        copy_message(m, clv_last_error(co->ctx));
+    for (int i = b->nctxs - 1; i >= 0; i--)
+        unlock_ctx(b->ctxs[i]);
+    Py_END_ALLOW_THREADS
+    bound_release(b);
+    PyMem_Free(b);
+    PyObject *r = s == CLV_OK ? (Py_INCREF(Py_None), Py_None) : raise_status(s, m->text);
+    PyMem_Free(m);
+    return r;
+}
+
 /* output_shape(op_name, args, param): (width, height, channels, dtype) the
  * output image parameter `param` needs given the inputs in args (width and
  * height 0 for a size the caller picks). */
@@ -1434,6 +1482,9 @@ static PyMethodDef mod_methods[] = {
     {"call", mod_call, METH_VARARGS,
      "call(ctx, op_name, args): run an operation through clv_op_call; args maps parameter\n"
      "names to Images, Pyramids, numbers, enum names, or buffers (arrays and structs)."},
+    {"_repeat_call", mod_repeat_call, METH_VARARGS,
+     "_repeat_call(ctx, op_name, args, n): clv_op_call n times, arguments bound once\n"
+     "(for measuring the binding's overhead)."},
     {"output_shape", mod_output_shape, METH_VARARGS,
      "output_shape(op_name, args, param): (width, height, channels, dtype) of an output image."},
     {"imread", mod_imread, METH_O,
