@@ -309,11 +309,63 @@ def _struct_value(p, buf):
     return v.item()
 
 
-def _swap(ctx, img):
+_POOL_SHAPES = 8
+
+
+def _temp(ctx, taken, w, h, c, dt):
+    """A device image for one array of a numpy-in call: kept, per context
+    and thread, for the next call with the same shapes (the i-th image of a
+    shape in a call is always the same one), so a loop of numpy calls neither
+    allocates device memory nor touches fresh pages each time. At most
+    _POOL_SHAPES shapes are kept; release_temporaries() drops them."""
+    try:
+        key = (w, h, c, np.dtype(dt).num)
+    except TypeError:
+        return Image(ctx, w, h, c, dt)  # refuses the dtype
+    pools = getattr(ctx, '_clv_pools', None)
+    if pools is None:
+        try:
+            pools = ctx._clv_pools = threading.local()
+        except AttributeError:  # a bare _clvision.Context: no pool
+            return Image(ctx, w, h, c, dt)
+    pool = getattr(pools, 'images', None)
+    if pool is None:
+        pool = pools.images = {}
+    i = taken.get(key, 0)
+    taken[key] = i + 1
+    imgs = pool.get(key)
+    if imgs is None:
+        img = Image(ctx, w, h, c, dt)  # checks the shape before it is kept
+        if len(pool) >= _POOL_SHAPES:
+            pool.clear()
+        imgs = pool[key] = [img]
+    while len(imgs) <= i:
+        imgs.append(Image(ctx, w, h, c, dt))
+    return imgs[i]
+
+
+def release_temporaries(ctx=None):
+    """Drop the device images numpy-in calls keep for reuse on ctx (default:
+    this thread's default context), in this thread."""
+    ctx = default_context() if ctx is None else ctx
+    pools = getattr(ctx, '_clv_pools', None)
+    if pools is not None:
+        pools.images = {}
+
+
+def _to_device(v, ctx, taken, what):
+    w, h, c = _shape_of(v, what)
+    img = _temp(ctx, taken, w, h, c, v.dtype)
+    img.upload(v)
+    return img
+
+
+def _swap(ctx, img, taken=None):
     """R and B swapped, on the device (3 or 4 channels; others as they are)."""
     if img.channels not in (3, 4):
         return img
-    t = Image(ctx, img.width, img.height, img.channels, img.dtype)
+    t = (_temp(ctx, taken, img.width, img.height, img.channels, img.dtype) if taken is not None
+         else Image(ctx, img.width, img.height, img.channels, img.dtype))
     _c.call(ctx, 'convert_color', {'src': img, 'dst': t, 'code': 'rgb2bgr'})
     return t
 
@@ -342,14 +394,15 @@ def _run(plan, inputs, values, out, ctx, bgr, size, dtype):
                 ctx = v.context
     if ctx is None:
         ctx = default_context()
+    taken = {}
     for n in plan.in_images:
         v = inputs.get(n)
         if v is None:
             continue
         if not isinstance(v, Image):
-            v = upload(v, ctx) if isinstance(v, np.ndarray) else _shape_of(v, n)
+            v = _to_device(v, ctx, taken, n)
         if bgr and n in plan.rgb:
-            v = _swap(ctx, v)
+            v = _swap(ctx, v, taken if host else None)
         args[n] = v
     for n in plan.out_pyramids:
         v = inputs.get(n)
@@ -364,7 +417,7 @@ def _run(plan, inputs, values, out, ctx, bgr, size, dtype):
             continue
         # an image for a pyramid: build one (scale 0.5), with the op's levels
         if not isinstance(v, Image):
-            v = upload(v, ctx) if isinstance(v, np.ndarray) else _shape_of(v, n)
+            v = _to_device(v, ctx, taken, n)
         levels = values.get('levels') if plan.has_levels else None
         if levels is None:
             levels = int(plan.params['levels']['default']) if plan.has_levels else 4
@@ -437,10 +490,11 @@ def _run(plan, inputs, values, out, ctx, bgr, size, dtype):
                                                    % (plan.name, size)) from None
                 if n in plan.pick_type and dtype is not None:
                     t = dtype
-            img = Image(ctx, w, h, c, t)
+            # downloaded at the end: a kept image; returned: a new one
+            img = _temp(ctx, taken, w, h, c, t) if host or o is not None else Image(ctx, w, h, c, t)
         final = img
         if bgr and n in plan.rgb and img.channels in (3, 4):
-            img = Image(ctx, img.width, img.height, img.channels, img.dtype)
+            img = _temp(ctx, taken, img.width, img.height, img.channels, img.dtype)
         args[n] = img
         results.append((final, img, o))
     _c.call(ctx, plan.name, args)
@@ -607,6 +661,6 @@ def pyramid(img, levels=4, scale=0.5, ctx=None):
 __all__ = ['Error', 'InvalidArgumentError', 'OutOfMemoryError', 'NoDeviceError', 'OpenCLError',
            'BuildError', 'KernelSourceError', 'UnsupportedError', 'IoError', 'FormatError',
            'KernelFaultError', 'STATUS_ERRORS', 'Context', 'Image', 'Pyramid', 'call',
-           'output_shape', 'default_context', 'upload', 'download', 'wrap_buffer', 'imread',
+           'output_shape', 'default_context', 'release_temporaries', 'upload', 'download', 'wrap_buffer', 'imread',
            'imwrite', 'flo_read', 'flo_write', 'pyramid', 'live_objects', 'list_devices',
            'status_string', 'has_exr', 'OPERATIONS'] + list(OPERATIONS)

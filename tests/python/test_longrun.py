@@ -126,3 +126,19 @@ def test_gil_released():
         done.set()
         t.join()
     assert len(ticks) > 1000
+
+
+def test_numpy_calls_reuse_device_images(ctx):
+    a = read('camera.png', 0)
+    b = np.ascontiguousarray(a[::-1])
+    c.gaussian_blur(a, 1.0, ctx=ctx)
+    n0 = ctx.stats()['live_mem_objects']
+    r1 = c.gaussian_blur(a, 1.0, ctx=ctx)
+    r2 = c.gaussian_blur(b, 1.0, ctx=ctx)
+    assert ctx.stats()['live_mem_objects'] == n0  # the same two device images again
+    assert not np.array_equal(r1, r2) and np.array_equal(r2[::-1], c.gaussian_blur(a, 1.0))
+    img = c.upload(a, ctx)
+    d1, d2 = c.gaussian_blur(img, 1.0), c.gaussian_blur(img, 2.0)  # device results: new images
+    assert d1.cl_mem != d2.cl_mem
+    c.release_temporaries(ctx)
+    assert ctx.stats()['live_mem_objects'] < n0 + 3
