@@ -59,7 +59,8 @@ def test_stubs():
     path = os.environ.get('CLV_PY_STUBS')
     if not path:
         pytest.skip('CLV_PY_STUBS not set (meson test sets it)')
-    tree = ast.parse(open(path).read())
+    with open(path) as f:
+        tree = ast.parse(f.read())
     funcs = {n.name: n for n in tree.body if isinstance(n, ast.FunctionDef)}
     for name, d in c.OPERATIONS.items():
         f = funcs[name]

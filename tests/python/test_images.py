@@ -48,7 +48,7 @@ def test_out_reuse(ctx, bgr):
     assert c.box_filter(bgr, 3, 3, out=host) is host
     assert np.array_equal(host, out.download())
     assert np.array_equal(host, cv2.blur(bgr, (3, 3), borderType=cv2.BORDER_REFLECT_101))
-    # several outputs: a tuple (mixed kinds allowed)
+    # an image output into a preallocated array
     flow = np.zeros((bgr.shape[0], bgr.shape[1], 2), np.float32)
     gray = cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY)
     assert c.farneback(gray, gray, out=flow) is flow

@@ -352,7 +352,8 @@ def test_flo_files(tmp_path):
     assert np.array_equal(gt, np.frombuffer(raw[12:].tobytes(), np.float32).reshape(h, w, 2))
     p = str(tmp_path / 'x.flo')
     clvision.flo_write(p, gt)
-    assert open(p, 'rb').read() == raw.tobytes()
+    with open(p, 'rb') as f:
+        assert f.read() == raw.tobytes()
 
 
 def test_every_operation_is_tested():

@@ -14,7 +14,8 @@ REPO = os.path.dirname(os.path.abspath(README))
 
 
 def example():
-    text = open(README).read()
+    with open(README) as f:
+        text = f.read()
     section = text.split('\n## Python\n', 1)[1]
     return re.search(r'```python\n(.*?)```', section, re.S).group(1)
 
