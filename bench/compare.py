@@ -6,7 +6,12 @@ For every case (size, op, type, channels) one round runs, back to back:
   (b) OpenCV on the CPU (cv2.ocl.setUseOpenCL(False), numpy arrays),
   (c) OpenCV's OpenCL path (cv2.UMat in and out, cv2.ocl.setUseOpenCL(True)) on
       the device named by --ocl-device (exported as OPENCV_OPENCL_DEVICE before
-      cv2 is imported).
+      cv2 is imported),
+  (d) clvision from Python (the clvision package, on clv-bench's device): numpy
+      in and numpy out (upload, run, download into a preallocated array), and
+      device images in and out (clvision.Image, out= reused, then finish()).
+      The package is imported from the environment, else from the build tree
+      next to clv-bench (<build>/python and <repo>/python); --no-python skips it.
 Each side warms up, then times --reps repetitions and keeps the median; the
 round is repeated --rounds times and the medians of the rounds are reported.
 
@@ -77,6 +82,8 @@ def parse_args(argv):
                    help="clv-bench executable (default: newest <repo>/*/bench/clv-bench)")
     p.add_argument("--no-clv", action="store_true",
                    help="time OpenCV only (no clv-bench needed)")
+    p.add_argument("--no-python", action="store_true",
+                   help="leave out the clvision-from-Python columns")
     p.add_argument("--clv-device", metavar="SPEC",
                    help="clv-bench --device (default: cpu or gpu, from --ocl-device's type)")
     p.add_argument("--ocl-device", default=":CPU:", metavar="SPEC",
@@ -331,6 +338,102 @@ def probe_kernels(a, op, w, h, t, cn):
     return re.findall(r"Preparing kernel (\S+) with", section)
 
 
+# --------------------------------------------------------------- Python side
+
+clvision = None  # imported in main() when the Python columns are wanted
+
+
+def import_clvision(exe):
+    """The clvision package: installed, or the build tree's next to clv-bench."""
+    global clvision
+    try:
+        import clvision as _c
+    except ImportError:
+        build = os.path.dirname(os.path.dirname(os.path.abspath(exe))) if exe else None
+        if not build or not os.path.isdir(os.path.join(build, "python")):
+            return None
+        sys.path[:0] = [os.path.join(build, "python"), os.path.join(REPO, "python")]
+        try:
+            import clvision as _c
+        except ImportError as e:
+            warn("no clvision Python package (%s): build with meson -Dpython=true; "
+                 "the Python columns stay empty" % e)
+            return None
+    clvision = _c
+    return _c
+
+
+def py_op(op, src, second, pts, out, w, h, t):
+    """One clvision call from Python equivalent to clv-bench's op; src and
+    out are numpy arrays or clvision Images (out None where the op has no
+    image result)."""
+    c = clvision
+    sr = 0.1 if t == "f32" else 25.0
+    if op == "transpose":
+        return c.transpose(src, out=out)
+    if op in ("resize", "resize_up"):
+        return c.resize(src, out=out)
+    if op == "box5":
+        return c.box_filter(src, 5, 5, out=out)
+    if op == "box31":
+        return c.box_filter(src, 31, 31, out=out)
+    if op == "gaussian":
+        return c.gaussian_blur(src, 2.0, out=out)
+    if op in ("bilateral", "bilateral16"):
+        return c.bilateral(src, 3.0 if op == "bilateral" else 16.0, sr, out=out)
+    if op == "grid16":
+        return c.bilateral_grid(src, s_s=16.0, s_r=sr, out=out)
+    if op == "tonemap":
+        return c.tonemap_local(src, out=out)
+    if op == "farneback":
+        return c.farneback(src, second, out=out)
+    if op == "pyramid":
+        if isinstance(src, c.Image):
+            return c.pyramid_build(out, src)  # out: the Pyramid
+        return c.pyramid(src, levels=4)
+    if op == "corners":
+        return c.corners_shi_tomasi(src, 2000, 0.01, 10.0)
+    if op == "lk":
+        return c.lk_track(src, second, pts)  # both pyramids built, as clv-bench
+    raise ValueError(op)
+
+
+def time_py(op, w, h, t, cn, reps, warmup, device):
+    """(numpy in/out ms, device image in/out ms) of clvision from Python."""
+    c = clvision
+    ctx = c.Context(device)
+    c._local.ctx = ctx  # numpy calls use this context too
+    src = make_source(w, h, t, cn, op)
+    if op == "tonemap":
+        src = make_source(w, h, "f32", 3)
+    second = None
+    if op in ("farneback", "lk"):
+        m = np.float32([[1, 0, 2], [0, 1, 1]])
+        second = cv2.warpAffine(src, m, (w, h), borderMode=cv2.BORDER_REPLICATE)
+    pts = cv2.goodFeaturesToTrack(src, 2000, 0.01, 10).reshape(-1, 2) if op == "lk" else None
+    dw, dh = dst_shape(op, w, h)
+    if op == "farneback":
+        host_out, shape = np.empty((dh, dw, 2), np.float32), (dw, dh, 2, np.float32)
+    elif op == "tonemap":
+        host_out, shape = np.empty((dh, dw, 3), np.uint8), (dw, dh, 3, np.uint8)
+    elif op in ("pyramid", "corners", "lk"):
+        host_out, shape = None, None
+    else:
+        host_out = np.empty((dh, dw) if cn == 1 else (dh, dw, cn), src.dtype)
+        shape = (dw, dh, cn, src.dtype)
+    t_np = time_reps(lambda: py_op(op, src, second, pts, host_out, w, h, t), lambda: None,
+                     reps, warmup)
+    dsrc = c.upload(src, ctx)
+    dsecond = c.upload(second, ctx) if second is not None else None
+    if op == "pyramid":
+        dout = c.Pyramid(ctx, w, h, 1, src.dtype, 4, 0.5)
+    else:
+        dout = c.Image(ctx, *shape) if shape else None
+    t_dev = time_reps(lambda: py_op(op, dsrc, dsecond, pts, dout, w, h, t), ctx.finish,
+                      reps, warmup)
+    return t_np, t_dev
+
+
 # ------------------------------------------------------------------ clv side
 
 def find_clv_bench():
@@ -375,8 +478,8 @@ def run_clv(a, exe, op, w, h, t, cn):
 
 # -------------------------------------------------------------------- report
 
-COLUMNS = ["op", "size", "type/cn", "clv wall ms", "clv dev ms", "OpenCV CPU ms",
-           "OpenCV OCL ms", "clv/cpu", "clv/ocl"]
+COLUMNS = ["op", "size", "type/cn", "clv wall ms", "clv dev ms", "py np ms", "py dev ms",
+           "OpenCV CPU ms", "OpenCV OCL ms", "clv/cpu", "clv/ocl", "py np/cpu", "py dev/clv"]
 
 
 def fmt_ms(v):
@@ -392,9 +495,11 @@ def table_rows(results):
     for r in results:
         ocl = "cpu-fallback" if r["ocl_fallback"] else fmt_ms(r["ocl"])
         rows.append([r["op"], r["size"], "%s/%d" % (r["type"], r["cn"]),
-                     fmt_ms(r["clv_wall"]), fmt_ms(r["clv_dev"]), fmt_ms(r["cpu"]), ocl,
+                     fmt_ms(r["clv_wall"]), fmt_ms(r["clv_dev"]), fmt_ms(r["py_np"]),
+                     fmt_ms(r["py_dev"]), fmt_ms(r["cpu"]), ocl,
                      fmt_ratio(r["clv_wall"], r["cpu"]),
-                     "-" if r["ocl_fallback"] else fmt_ratio(r["clv_wall"], r["ocl"])])
+                     "-" if r["ocl_fallback"] else fmt_ratio(r["clv_wall"], r["ocl"]),
+                     fmt_ratio(r["py_np"], r["cpu"]), fmt_ratio(r["py_dev"], r["clv_wall"])])
     return rows
 
 
@@ -447,8 +552,11 @@ def write_markdown(path, a, rows, meta):
     out.append("")
     out.append("Times in milliseconds. clv wall = op + clv_finish; clv dev = kernel time "
                "from profiling events; OpenCV CPU = call on numpy arrays with OpenCL off; "
-               "OpenCV OCL = call on cv2.UMat + cv2.ocl.finish(). Ratios use clv wall; "
-               "< 1 means clvision is faster.")
+               "OpenCV OCL = call on cv2.UMat + cv2.ocl.finish(); py np = clvision from Python, "
+               "numpy in and out (upload, op, download into a preallocated array); py dev = "
+               "clvision from Python on device Images (out= reused) + finish(). Ratios "
+               "< 1 mean clvision is faster (py dev/clv: the Python binding's cost over "
+               "clv-bench).")
     out.append("")
     out.append("| " + " | ".join(COLUMNS) + " |")
     out.append("|" + "|".join("---" if i < 3 else "---:" for i in range(len(COLUMNS))) + "|")
@@ -508,6 +616,8 @@ def main():
         if not os.access(exe, os.X_OK):
             fail("--clv-bench %r is not an executable file" % exe)
         print("# clv-bench: %s (device spec %s)" % (exe, a.clv_device or "default"))
+    if not a.no_python and import_clvision(exe):
+        print("# clvision Python package: %s" % clvision.__file__)
     sys.stdout.flush()
 
     cases = []
@@ -535,7 +645,8 @@ def main():
                 warn("OpenCV launched no OpenCL kernel for %s: its OpenCL path fell back to "
                      "the CPU; the OCL column shows cpu-fallback" % key)
 
-    samples = {c: {"clv_wall": [], "clv_dev": [], "cpu": [], "ocl": []} for c in cases}
+    samples = {c: {"clv_wall": [], "clv_dev": [], "cpu": [], "ocl": [], "py_np": [],
+                   "py_dev": []} for c in cases}
     for rnd in range(a.rounds):
         for c in cases:
             op, w, h, t, cn = c
@@ -550,6 +661,12 @@ def main():
                     if dname != ocl_name:
                         warn("clvision runs on %r but OpenCV's OpenCL on %r"
                              % (dname, ocl_name))
+            if clvision is not None:
+                reps = min(a.reps, REPS_CAP.get(op, a.reps))
+                warm = min(a.warmup, 1) if reps < a.reps else a.warmup
+                pnp, pdev = time_py(op, w, h, t, cn, reps, max(warm, 1), a.clv_device)
+                s["py_np"].append(pnp)
+                s["py_dev"].append(pdev)
             if op not in NO_OPENCV:
                 cv_reps = min(a.reps, REPS_CAP.get(op + "_opencv", REPS_CAP.get(op, a.reps)))
                 cv_warm = min(a.warmup, 1) if cv_reps < a.reps else a.warmup
@@ -559,9 +676,11 @@ def main():
             last = lambda k: ("%.4f" % s[k][-1]) if s[k] else "-"
             # one line per case as soon as it is measured, so a run cut short
             # still leaves its numbers behind
-            sys.stderr.write("round %d/%d %-9s %dx%d %s/%d: clv wall %s dev %s, cv cpu %s, ocl %s\n"
+            sys.stderr.write("round %d/%d %-9s %dx%d %s/%d: clv wall %s dev %s, py np %s dev %s, "
+                             "cv cpu %s, ocl %s\n"
                              % (rnd + 1, a.rounds, op, w, h, t, cn, last("clv_wall"),
-                                last("clv_dev"), last("cpu"), last("ocl")))
+                                last("clv_dev"), last("py_np"), last("py_dev"), last("cpu"),
+                                last("ocl")))
             sys.stderr.flush()
 
     def med(v):
@@ -574,6 +693,7 @@ def main():
         results.append({"op": op, "size": "%dx%d" % (w, h), "type": t, "cn": cn,
                         "clv_wall": med(s["clv_wall"]), "clv_dev": med(s["clv_dev"]),
                         "cpu": med(s["cpu"]), "ocl": med(s["ocl"]),
+                        "py_np": med(s["py_np"]), "py_dev": med(s["py_dev"]),
                         "ocl_fallback": bool(fallback.get(c))})
     meta["load_end"] = os.getloadavg()[0]
     rows = table_rows(results)

@@ -95,6 +95,11 @@ enum {
                                      elements the operation found for the OUTPUT ARRAY
                                      named by `like` (may exceed that array's capacity;
                                      only min(count, capacity) are written) */
+    CLV_PARAM_RGB = 1 << 10,      /* IMAGE: with 3 or 4 channels, they are read (or
+                                     written) as R, G, B[, A]: the channel order matters
+                                     (an OpenCV BGR array must be swapped; the Python
+                                     binding's bgr=True does so). Images without it treat
+                                     channels alike or take one channel */
 };
 
 /* Pixel types and channel counts an image parameter accepts: bit t of

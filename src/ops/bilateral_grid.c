@@ -276,9 +276,10 @@ static clv_status grid_cross_run(clv_context *ctx, const clv_arg *a)
 
 static const clv_param_desc grid_params[] = {
     CLV__P_IMAGE("src", "source", "the image, u8/u16/f32 with 1, 3 or 4 channels (RGB, RGBA)",
-                 CLV_PARAM_INPUT, CLV_TYPES_ALL,
+                 CLV_PARAM_INPUT | CLV_PARAM_RGB, CLV_TYPES_ALL,
                  CLV_CHANNELS(1) | CLV_CHANNELS(3) | CLV_CHANNELS(4), NULL, 0),
-    CLV__P_DST_LIKE_SRC,
+    CLV__P_IMAGE("dst", "destination", "the result, like src", CLV_PARAM_OUTPUT | CLV_PARAM_RGB,
+                 0, 0, "src", CLV_LIKE_ALL),
     GRID_P_S_S,
     GRID_P_S_R,
     GRID_P_BLUR,

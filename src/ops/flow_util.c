@@ -297,7 +297,7 @@ static clv_status color_shape(clv__report *r, const clv_arg *a, int index, int *
 static const clv_param_desc color_params[] = {
     CLV__P_IMAGE("flow", "flow", "the flow field, f32, 2 channels", CLV_PARAM_INPUT,
                  CLV_TYPES(CLV_F32), CLV_CHANNELS(2), NULL, 0),
-    CLV__P_IMAGE("rgb", "destination", "u8 RGB of flow's size", CLV_PARAM_OUTPUT,
+    CLV__P_IMAGE("rgb", "destination", "u8 RGB of flow's size", CLV_PARAM_OUTPUT | CLV_PARAM_RGB,
                  CLV_TYPES(CLV_U8), CLV_CHANNELS(3), "flow", CLV_LIKE_SIZE),
     {.name = "max_magnitude", .type = CLV_PARAM_DOUBLE,
      .flags = CLV_PARAM_INPUT | CLV_PARAM_OPTIONAL, .doc = "motion coded at full saturation",

@@ -158,8 +158,9 @@ out:
  * clv_tonemap_params_default's. */
 static const clv_param_desc tonemap_params[] = {
     CLV__P_IMAGE("hdr", "source", "linear-light f32 RGB or RGBA (alpha ignored)",
-                 CLV_PARAM_INPUT, CLV_TYPES(CLV_F32), CLV_CHANNELS(3) | CLV_CHANNELS(4), NULL, 0),
-    CLV__P_IMAGE("out", "destination", "u8 RGB of hdr's size", CLV_PARAM_OUTPUT,
+                 CLV_PARAM_INPUT | CLV_PARAM_RGB, CLV_TYPES(CLV_F32), CLV_CHANNELS(3) | CLV_CHANNELS(4),
+                 NULL, 0),
+    CLV__P_IMAGE("out", "destination", "u8 RGB of hdr's size", CLV_PARAM_OUTPUT | CLV_PARAM_RGB,
                  CLV_TYPES(CLV_U8), CLV_CHANNELS(3), "hdr", CLV_LIKE_SIZE),
     TM_P("contrast", "the range the base layer is compressed to", "stops", 0.1, 30.0, 5.0),
     TM_P("exposure", "added at the end", "stops", -30.0, 30.0, 0.0),
