@@ -301,6 +301,7 @@ static const row rows[] = {
     GOOD("clv_context_device_info", "the context's device: its name, -1:-1 only for adopted",
          .i0 = 2),
     VAL("clv_extension_name", "each CLV_EXT_* bit named; 0, two bits, unknown bits NULL"),
+    VAL("clv_pocl_affinity_note", "after an enumeration: one line about POCL_AFFINITY, never NULL"),
     BARE("clv_image_placeholder", "NULL context", E_ARG, .i0 = 0),
     CTXF("clv_image_placeholder", "0x0", E_ARG, "size", .i0 = 1),
     CTXF("clv_image_placeholder", "5 channels", E_ARG, "channels", .i0 = 2),
@@ -1547,6 +1548,17 @@ static long h_extension_name(const row *r)
     return ok;
 }
 
+static long h_pocl_affinity_note(const row *r)
+{
+    (void)r;
+    char list[4096];
+    if (clv_list_devices(list, sizeof list) != CLV_OK) /* the first enumeration decides */
+        return 0;
+    const char *n = clv_pocl_affinity_note();
+    return n && strncmp(n, "POCL_AFFINITY", 13) == 0 && !strchr(n, '\n') &&
+           clv_pocl_affinity_note() == n;
+}
+
 static long h_image_placeholder(const row *r)
 {
     clv_image *img = (clv_image *)&img; /* must become NULL on failure */
@@ -2696,6 +2708,7 @@ static const struct api {
     {"clv_device_info_get", h_device_info_get},
     {"clv_context_device_info", h_context_device_info},
     {"clv_extension_name", h_extension_name},
+    {"clv_pocl_affinity_note", h_pocl_affinity_note},
     {"clv_image_placeholder", h_image_placeholder},
     {"clv_op_supported", h_op_supported},
     {"clv_version", h_version},
