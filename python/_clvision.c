@@ -1156,68 +1156,11 @@ static const clv_op_desc *find_op(PyObject *name)
     return op;
 }
 
-/* call(ctx, op_name, args): run the operation through clv_op_call; args is
- * a dict of parameter name -> value (Image, Pyramid, number, enum name,
- * buffer for arrays and structs; None: left out). */
-static PyObject *mod_call(PyObject *mod, PyObject *args)
+/* Bind dict to op's parameters once and run clv_op_call n times (n >= 0;
+ * stops at the first failure) on co, the GIL released and every context the
+ * arguments name locked. None, or the exception of the status. */
+static PyObject *run_bound(ContextObject *co, const clv_op_desc *op, PyObject *dict, long long n)
 {
-    (void)mod;
-    PyObject *ctx, *name, *dict;
-    if (!PyArg_ParseTuple(args, "OOO:call", &ctx, &name, &dict))
-        return NULL;
-    if (!check_context(ctx, "ctx"))
-        return NULL;
-    const clv_op_desc *op = find_op(name);
-    if (!op)
-        return NULL;
-    bound *b = PyMem_Malloc(sizeof *b);
-    if (!b)
-        return PyErr_NoMemory();
-    if (!bind_args(op, dict, b)) {
-        bound_release(b);
-        PyMem_Free(b);
-        return NULL;
-    }
-    ContextObject *co = (ContextObject *)ctx;
-    add_ctx(b, co);
-    clv_status s;
-    message *m = PyMem_Malloc(sizeof *m);
-    if (!m) {
-        bound_release(b);
-        PyMem_Free(b);
-        return PyErr_NoMemory();
-    }
-    Py_BEGIN_ALLOW_THREADS
-    for (int i = 0; i < b->nctxs; i++)
-        lock_ctx(b->ctxs[i]);
-    s = clv_op_call(co->ctx, op, b->a, b->n);
-    if (s != CLV_OK)
-        copy_message(m, clv_last_error(co->ctx));
-    for (int i = b->nctxs - 1; i >= 0; i--)
-        unlock_ctx(b->ctxs[i]);
-    Py_END_ALLOW_THREADS
-    bound_release(b);
-    PyMem_Free(b);
-    PyObject *r = s == CLV_OK ? (Py_INCREF(Py_None), Py_None) : raise_status(s, m->text);
-    PyMem_Free(m);
-    return r;
-}
-
-/* _repeat_call(ctx, op_name, args, n): clv_op_call n times with the same
- * arguments, bound once, for measuring the binding's own cost per call
- * against the C call (bench/py_overhead.py). */
-static PyObject *mod_repeat_call(PyObject *mod, PyObject *args)
-{
-    (void)mod;
-    PyObject *ctx, *name, *dict, *pn;
-    if (!PyArg_ParseTuple(args, "OOOO:_repeat_call", &ctx, &name, &dict, &pn))
-        return NULL;
-    long long n;
-    if (!check_context(ctx, "ctx") || !get_int(pn, "n", 0, INT_MAX, &n))
-        return NULL;
-    const clv_op_desc *op = find_op(name);
-    if (!op)
-        return NULL;
     bound *b = PyMem_Malloc(sizeof *b);
     message *m = PyMem_Malloc(sizeof *m);
     if (!b || !m) {
@@ -1231,7 +1174,6 @@ static PyObject *mod_repeat_call(PyObject *mod, PyObject *args)
         PyMem_Free(m);
         return NULL;
     }
-    ContextObject *co = (ContextObject *)ctx;
     add_ctx(b, co);
     clv_status s = CLV_OK;
     Py_BEGIN_ALLOW_THREADS
@@ -1249,6 +1191,41 @@ static PyObject *mod_repeat_call(PyObject *mod, PyObject *args)
     PyObject *r = s == CLV_OK ? (Py_INCREF(Py_None), Py_None) : raise_status(s, m->text);
     PyMem_Free(m);
     return r;
+}
+
+/* call(ctx, op_name, args): run the operation through clv_op_call; args is
+ * a dict of parameter name -> value (Image, Pyramid, number, enum name,
+ * buffer for arrays and structs; None: left out). */
+static PyObject *mod_call(PyObject *mod, PyObject *args)
+{
+    (void)mod;
+    PyObject *ctx, *name, *dict;
+    if (!PyArg_ParseTuple(args, "OOO:call", &ctx, &name, &dict))
+        return NULL;
+    if (!check_context(ctx, "ctx"))
+        return NULL;
+    const clv_op_desc *op = find_op(name);
+    if (!op)
+        return NULL;
+    return run_bound((ContextObject *)ctx, op, dict, 1);
+}
+
+/* _repeat_call(ctx, op_name, args, n): clv_op_call n times with the same
+ * arguments, bound once, for measuring the binding's own cost per call
+ * against the C call (bench/py_overhead.py). */
+static PyObject *mod_repeat_call(PyObject *mod, PyObject *args)
+{
+    (void)mod;
+    PyObject *ctx, *name, *dict, *pn;
+    if (!PyArg_ParseTuple(args, "OOOO:_repeat_call", &ctx, &name, &dict, &pn))
+        return NULL;
+    long long n;
+    if (!check_context(ctx, "ctx") || !get_int(pn, "n", 0, INT_MAX, &n))
+        return NULL;
+    const clv_op_desc *op = find_op(name);
+    if (!op)
+        return NULL;
+    return run_bound((ContextObject *)ctx, op, dict, n); /* n 0: the arguments checked only */
 }
 
 /* output_shape(op_name, args, param): (width, height, channels, dtype) the

@@ -1539,6 +1539,27 @@ static void seq_progress(int tty, int done, int pairs)
     }
 }
 
+/* The end of a flow-seq run, from one device or several: the progress line
+ * closed, the signals restored, and after a failure (rc) either the line
+ * saying which pairs are in place or the directories this run created
+ * removed. Frees first_created. */
+static void seq_end(const char *cmd, int rc, int signals_set, int made_dir, int pairs,
+                    const char *out_dir, char *first_created)
+{
+    cli_status_end();
+    if (signals_set)
+        seq_signals_restore();
+    if (rc && seq_note.done > 0) {
+        char range[64];
+        seq_range(seq_note.done, range, sizeof range);
+        cli_error(cmd, "wrote %d of %d pairs into '%s' (%s) before the failure", (int)seq_note.done,
+                  pairs, out_dir, range);
+    } else if (rc && made_dir) {
+        cli_remove_created_dirs(out_dir, first_created);
+    }
+    free(first_created);
+}
+
 /* Test hook (tests/test_flow_seq_devices.py): CLV_TEST_SEQ_FAIL_PAIR=N makes
  * the flow of pair N fail, as a device failure would, so that the failure
  * paths of one and of several devices can be compared. -1 when unset. */
@@ -1943,18 +1964,7 @@ static int seq_run_devices(const cli_globals *g, const char *cmd, char **files, 
     }
 
 out:
-    cli_status_end();
-    if (signals_set)
-        seq_signals_restore();
-    if (rc && seq_note.done > 0) {
-        char range[64];
-        seq_range(seq_note.done, range, sizeof range);
-        cli_error(cmd, "wrote %d of %d pairs into '%s' (%s) before the failure", (int)seq_note.done,
-                  pairs, out_dir, range);
-    } else if (rc && made_dir) {
-        cli_remove_created_dirs(out_dir, first_created);
-    }
-    free(first_created);
+    seq_end(cmd, rc, signals_set, made_dir, pairs, out_dir, first_created);
     for (int i = 0; i < ndev; i++)
         seq_worker_free(g, &w[i]);
     if (sync_made) {
@@ -2239,18 +2249,7 @@ int cli_cmd_flow_seq(const cli_globals *g, int argc, char **argv)
         cli_print_time(wall_ms, device_ms);
 
 out:
-    cli_status_end();
-    if (signals_set)
-        seq_signals_restore();
-    if (rc && seq_note.done > 0) {
-        char range[64];
-        seq_range(seq_note.done, range, sizeof range);
-        cli_error(cmd, "wrote %d of %d pairs into '%s' (%s) before the failure", (int)seq_note.done,
-                  pairs, out_dir, range);
-    } else if (rc && made_dir) {
-        cli_remove_created_dirs(out_dir, first_created);
-    }
-    free(first_created);
+    seq_end(cmd, rc, signals_set, made_dir, pairs, out_dir, first_created);
     clv_image_release(d_rgb);
     clv_image_release(d_flow);
     clv_image_release(col[1]); /* releasing waits for an upload still in flight */
