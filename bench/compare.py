@@ -351,6 +351,9 @@ def import_clvision(exe):
     except ImportError:
         build = os.path.dirname(os.path.dirname(os.path.abspath(exe))) if exe else None
         if not build or not os.path.isdir(os.path.join(build, "python")):
+            warn("no clvision Python package installed or built next to %s (build with "
+                 "meson -Dpython=true, or pass --no-python): the Python columns stay empty"
+                 % (exe or "clv-bench"))
             return None
         sys.path[:0] = [os.path.join(build, "python"), os.path.join(REPO, "python")]
         try:
@@ -436,13 +439,29 @@ def time_py(op, w, h, t, cn, reps, warmup, device):
 
 # ------------------------------------------------------------------ clv side
 
+def sanitized(build):
+    """True when the Meson build directory was configured with a sanitizer."""
+    try:
+        with open(os.path.join(build, "meson-info", "intro-buildoptions.json")) as f:
+            opts = f.read()
+    except OSError:
+        return False
+    m = re.search(r'"name": "b_sanitize", "value": "([^"]*)"', opts)
+    return bool(m) and m.group(1) != "none"
+
+
 def find_clv_bench():
+    """<repo>/build's clv-bench, else the newest one under <repo>/*/bench/ that
+    is not a sanitizer build (ASan/UBSan timings say nothing about speed)."""
     cands = [p for p in glob.glob(os.path.join(REPO, "*", "bench", "clv-bench"))
              if os.access(p, os.X_OK)]
-    if not cands:
-        fail("clv-bench not found under %s/*/bench/; build it (meson setup build && "
-             "meson compile -C build), pass --clv-bench PATH, or use --no-clv" % REPO)
-    return max(cands, key=os.path.getmtime)
+    fast = [p for p in cands if not sanitized(os.path.dirname(os.path.dirname(p)))]
+    if not fast:
+        fail("no clv-bench from a build without sanitizers under %s/*/bench/; build it "
+             "(meson setup build && meson compile -C build), pass --clv-bench PATH, or use "
+             "--no-clv" % REPO)
+    default = os.path.join(REPO, "build", "bench", "clv-bench")
+    return default if default in fast else max(fast, key=os.path.getmtime)
 
 
 def run_clv(a, exe, op, w, h, t, cn):

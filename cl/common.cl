@@ -99,13 +99,14 @@ static inline int clv_dbg_ok(const clv_dbg_buf b, ulong addr, long i, uint esize
 }
 #define CLV_DBG_OK(b, p, i, n, store)                                                           \
     clv_dbg_ok(b##_dbg, (ulong)(size_t)(p), (long)(i), (uint)sizeof(*(p)), (n), __LINE__, (store))
-/* As clv_dbg_ok for a whole-vector store of n elements at addr, which must
- * also be aligned to the vector's size: a misaligned one is recorded as
- * kind 2. */
-static inline int clv_dbg_ok_aligned(const clv_dbg_buf b, ulong addr, uint esize, uint n, int line)
+/* As clv_dbg_ok for a whole-vector load or store of n elements at addr,
+ * which must also be aligned to the vector's size: a misaligned one is
+ * recorded as kind 2. */
+static inline int clv_dbg_ok_aligned(const clv_dbg_buf b, ulong addr, uint esize, uint n, int line,
+                                     int store)
 {
     if (addr % ((ulong)esize * n) == 0)
-        return clv_dbg_ok(b, addr, 0, esize, n, line, 1);
+        return clv_dbg_ok(b, addr, 0, esize, n, line, store);
     clv_dbg_record(b, (long)(addr - b.base), esize, line, 2u);
     return 0;
 }
@@ -118,9 +119,16 @@ static inline int clv_dbg_ok_aligned(const clv_dbg_buf b, ulong addr, uint esize
     (CLV_DBG_OK(b, p, (long)(i) * (N), N, 1) ? CAT(vstore, N)((v), (i), (p)) : (void)0)
 #define GVSTA(VT, b, v, p)                                                                      \
     (clv_dbg_ok_aligned(b##_dbg, (ulong)(size_t)(p), (uint)sizeof(*(p)), (uint)vec_step(VT),      \
-                        __LINE__)                                                               \
+                        __LINE__, 1)                                                            \
          ? (void)(*(__global VT *)(p) = (v))                                                    \
          : (void)0)
+/* GVLDA: a whole-vector load of type VT from p, which must be aligned to the
+ * vector's size (a misaligned one is recorded as kind 2, like GVSTA's) */
+#define GVLDA(VT, b, p)                                                                         \
+    (clv_dbg_ok_aligned(b##_dbg, (ulong)(size_t)(p), (uint)sizeof(*(p)), (uint)vec_step(VT),      \
+                        __LINE__, 0)                                                            \
+         ? *(__global const VT *)(p)                                                            \
+         : (VT)0)
 #define GATOMIC(op, b, p, i, v) (CLV_DBG_OK(b, p, i, 1, 1) ? op(&(p)[i], (v)) : 0)
 #define GATOMIC_CMPXCHG(b, p, i, c, v)                                                          \
     (CLV_DBG_OK(b, p, i, 1, 1) ? atomic_cmpxchg(&(p)[i], (c), (v)) : 0)
@@ -136,6 +144,7 @@ static inline int clv_dbg_ok_aligned(const clv_dbg_buf b, ulong addr, uint esize
 #define GVLD(N, b, i, p) CAT(vload, N)((i), (p))
 #define GVST(N, b, v, i, p) CAT(vstore, N)((v), (i), (p))
 #define GVSTA(VT, b, v, p) (*(__global VT *)(p) = (v))
+#define GVLDA(VT, b, p) (*(__global const VT *)(p))
 /* (fixed arities: OpenCL C 1.2 has no variadic macros, and NVIDIA enforces it) */
 #define GATOMIC(op, b, p, i, v) op(&(p)[i], (v))
 #define GATOMIC_CMPXCHG(b, p, i, c, v) atomic_cmpxchg(&(p)[i], (c), (v))

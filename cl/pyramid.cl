@@ -48,63 +48,143 @@ __kernel void pyr_down(__global const T *src, int src_pitch, int sw, int sh, __g
 
 #if defined(VEC) && CN == 1
 #if VEC != 16
-#error "pyr_down_vec is written for VEC == 16"
+#error "pyr_down_strip is written for VEC == 16"
 #endif
-/* 32 consecutive source values from p (in buffer argument b) split into even
- * and odd positions. */
-#define PYR_EVEN(b, p) TO_FV((CAT(T, 16))(GVLD(16, b, 0, (p)).even, GVLD(16, b, 0, (p) + 16).even))
-#define PYR_ODD(b, p) TO_FV((CAT(T, 16))(GVLD(16, b, 0, (p)).odd, GVLD(16, b, 0, (p) + 16).odd))
+/* PYR_ROW16(LD, p): the sums along x of 16 outputs from a row's values at
+ * p = row + 2 x0 (36 values from p - 2, read 16 at a time by LD). */
+#if defined(DEPTH_U8) && defined(__ENDIAN_LITTLE__)
+/* u8 in 16-bit integers, exact: a row's sums are at most 16 * 255 and the
+ * five rows' at most 256 * 255 (+ 128 still below 2^16). 32 bytes read as 16
+ * ushorts hold the even positions in their low bytes and the odd ones in
+ * their high bytes: no shuffle at all. LD reads 16 ushorts from a byte
+ * pointer; rows start on PITCH_ALIGN and p - 2 is even, so it is aligned. */
+#define PYR_ACC ushort16
+#define PYR_ACC_S ushort
+#define PYR_LO(w) ((w) & (ushort)0xff)
+#define PYR_HI(w) ((w) >> (ushort)8)
+#define PYR_ROW16(LD, p)                                                                        \
+    (PYR_LO(LD(p)) * (ushort)6 + (PYR_HI(LD((p) - 2)) + PYR_HI(LD(p))) * (ushort)4 +           \
+     PYR_LO(LD((p) - 2)) + PYR_LO(LD((p) + 2)))
+#define PYR_TAP5A(a, b, c, d, e) ((c) * (ushort)6 + ((b) + (d)) * (ushort)4 + (a) + (e))
+#define PYR_OUT16(s) convert_uchar16(((s) + (ushort)128) >> (ushort)8)
+#define PYR_PLD(p) vload16(0, (const ushort *)(p))
+#else
+/* Float sums (exact for u16: below 2^24); LD reads 16 values, EVEN/ODD
+ * split 32 of them. */
+#define PYR_ACC float16
+#define PYR_ACC_S float
+#define PYR_EVEN(LD, p) TO_FV((CAT(T, 16))(LD(p).even, LD((p) + 16).even))
+#define PYR_ODD(LD, p) TO_FV((CAT(T, 16))(LD(p).odd, LD((p) + 16).odd))
+#define PYR_ROW16(LD, p)                                                                        \
+    PYR_TAP5(PYR_EVEN(LD, (p) - 2), PYR_ODD(LD, (p) - 2), PYR_EVEN(LD, (p)), PYR_ODD(LD, (p)),  \
+             PYR_EVEN(LD, (p) + 2))
+#define PYR_TAP5A PYR_TAP5
+#if defined(DEPTH_F32)
+#define PYR_OUT16(s) ((s) * (1.0f / 256.0f))
+#else
+/* integer sums are exact, so (s + 128) >> 8 in int is the rounded result */
+#define PYR_OUT16(s) CAT(convert_, CAT(T, 16))((convert_int16(s) + 128) >> 8)
+#endif
+#define PYR_GLD(p) GVLD(16, src, 0, (p))
+#define PYR_PLD(p) vload16(0, (p))
+#endif
 
-/* CPU, one channel: 16 output pixels of one row per work-item. Interior
- * blocks read their 36 source values per row as even/odd vectors; blocks
- * touching the left or right edge go pixel by pixel through the border map. */
-__kernel void pyr_down_vec(__global const T *src, int src_pitch, int sw, int sh,
-                           __global T *dst, int dst_pitch, int dw, int dh CLV_DBG_PARAMS)
+/* Row sums of the strip at p = row + 2 x0 inside the row (36 values from
+ * p - 2 in it). */
+static inline PYR_ACC pyr_row_inside(__global const T *src CLV_DBG_PARAM(src),
+                                     __global const T *p)
+{
+#if defined(DEPTH_U8) && defined(__ENDIAN_LITTLE__)
+    /* p is 32-byte aligned (rows start on PITCH_ALIGN, x0 is a multiple of
+     * 16): one aligned load and the ushorts either side give the windows at
+     * p - 2 and p + 2 */
+    __global const ushort *q = (__global const ushort *)p;
+    const ushort16 c = GVLDA(ushort16, src, q);
+    const ushort l = GLD(src, q, -1), r = GLD(src, q, 16);
+    const ushort16 m = (ushort16)(l, c.s0123, c.s4567, c.s89ab, c.scde);
+    const ushort16 n = (ushort16)(c.s1234, c.s5678, c.s9abc, c.sdef, r);
+    return PYR_LO(c) * (ushort)6 + (PYR_HI(m) + PYR_HI(c)) * (ushort)4 + PYR_LO(m) + PYR_LO(n);
+#else
+    return PYR_ROW16(PYR_GLD, p);
+#endif
+}
+
+/* Row sums of the strip at s0 = 2 x0 from source row `row`: straight from
+ * the row inside it, else from its 36 values gathered through the border
+ * map (the strips at the left and right edges, and narrow images). */
+static inline PYR_ACC pyr_strip_row(__global const T *src CLV_DBG_PARAM(src),
+                                    __global const T *row, int s0, int sw, int inside)
+{
+    if (inside)
+        return pyr_row_inside(src CLV_DBG_PASS(src), row + s0);
+    /* 48 values so that every 16-wide read from buf + 0..2 (+ 16) stays in it */
+    union {
+        T v[48];
+        PYR_ACC align;
+    } buf;
+    for (int i = 0; i < 36; i++)
+        buf.v[i] = GLD(src, row, BORDER_INDEX(s0 - 2 + i, sw));
+    for (int i = 36; i < 48; i++)
+        buf.v[i] = 0;
+    return PYR_ROW16(PYR_PLD, buf.v + 2);
+}
+
+/* CPU, one channel: a band of `chunk` output rows across the whole width
+ * per work-item. Output row y takes source rows 2y-2 .. 2y+2, so the next
+ * output row shares three of them: each source row's sums along x are formed
+ * once, into a ring of five rows in `work` (this band's part, rpitch values
+ * per row, a multiple of 16), which stays in cache; the rows are read and
+ * written front to back. A band starts by forming 3 rows (1.5 output rows'
+ * work). */
+__kernel void pyr_down_band(__global const T *src, int src_pitch, int sw, int sh,
+                            __global T *dst, int dst_pitch, int dw, int dh, int chunk,
+                            __global PYR_ACC_S *work, int rpitch CLV_DBG_PARAMS)
 {
     CLV_DBG_BUF(src, 0);
     CLV_DBG_BUF(dst, 4);
-    const int x0 = get_global_id(0) * 16;
-    const int y = get_global_id(1);
-    if (x0 >= dw || y >= dh)
+    CLV_DBG_BUF(work, 9);
+    const int ya = get_global_id(0) * chunk;
+    if (ya >= dh)
         return;
-    __global const T *rows[5];
-    for (int k = 0; k < 5; k++)
-        rows[k] = ROW(src, src_pitch, BORDER_INDEX(2 * y - 2 + k, sh));
-    __global T *out = ROW(dst, dst_pitch, y);
-    const int s0 = 2 * x0;
-    if (s0 - 2 >= 0 && s0 + 33 < sw) {
-        float16 r[5];
-        for (int k = 0; k < 5; k++) {
-            __global const T *p = rows[k] + s0;
-            const float16 m2 = PYR_EVEN(src, p - 2), m1 = PYR_ODD(src, p - 2);
-            const float16 c = PYR_EVEN(src, p), p1 = PYR_ODD(src, p);
-            const float16 p2 = PYR_EVEN(src, p + 2);
-            r[k] = PYR_TAP5(m2, m1, c, p1, p2);
+    const int yb = min(ya + chunk, dh);
+    __global PYR_ACC_S *ring = work + (size_t)get_global_id(0) * 5 * (size_t)rpitch;
+    /* strips [1, last_in) read inside their row: 2 x0 - 2 >= 0, 2 x0 + 33 < sw
+     * (then all 16 outputs are below dw too, x0 + 15 < (sw - 1) / 2) */
+    const int nstrips = (dw + 15) / 16;
+    const int last_in = sw >= 34 ? min(nstrips, (sw - 34) / 32 + 1) : 0;
+    /* source row t of the band (row 2 ya - 2 + t) to ring slot t % 5 */
+    for (int t = 0; t < 2 * (yb - ya) + 3; t++) {
+        __global const T *row = ROW(src, src_pitch, BORDER_INDEX(2 * ya - 2 + t, sh));
+        __global PYR_ACC_S *h = ring + (t % 5) * rpitch;
+        for (int i = 0; i < nstrips; i++) {
+            const int s0 = 32 * i;
+            const PYR_ACC v = pyr_strip_row(src CLV_DBG_PASS(src), row, s0, sw, i >= 1 && i < last_in);
+            GVSTA(PYR_ACC, work, v, h + 16 * i); /* aligned: rpitch is a multiple of 16 */
         }
-        const float16 s = PYR_TAP5(r[0], r[1], r[2], r[3], r[4]);
-        /* lanes past dw land in the row's pitch padding; integer sums are
-         * exact, so (s + 128) >> 8 in int is the rounded result */
-#if defined(DEPTH_F32)
-        GVSTA(float16, dst, s * (1.0f / 256.0f), out + x0);
-#else
-        GVSTA(CAT(T, 16), dst, CAT(convert_, CAT(T, 16))((convert_int16(s) + 128) >> 8), out + x0);
-#endif
-    } else {
-        const int n = min(16, dw - x0);
-        for (int i = 0; i < n; i++) {
-            const int x = x0 + i;
-            int xs[5];
-            for (int t = 0; t < 5; t++)
-                xs[t] = BORDER_INDEX(2 * x - 2 + t, sw);
-            float r[5];
-            for (int k = 0; k < 5; k++) {
-                __global const T *p = rows[k];
-                r[k] = PYR_TAP5((float)GLD(src, p, xs[0]), (float)GLD(src, p, xs[1]),
-                                (float)GLD(src, p, xs[2]), (float)GLD(src, p, xs[3]),
-                                (float)GLD(src, p, xs[4]));
+        if (t >= 4 && (t & 1) == 0) {
+            /* source rows t - 4 .. t: output row ya + (t - 4) / 2 */
+            const int y = ya + (t - 4) / 2;
+            __global const PYR_ACC_S *r0 = ring + ((t - 4) % 5) * rpitch;
+            __global const PYR_ACC_S *r1 = ring + ((t - 3) % 5) * rpitch;
+            __global const PYR_ACC_S *r2 = ring + ((t - 2) % 5) * rpitch;
+            __global const PYR_ACC_S *r3 = ring + ((t - 1) % 5) * rpitch;
+            __global const PYR_ACC_S *r4 = ring + (t % 5) * rpitch;
+            __global T *out = ROW(dst, dst_pitch, y);
+            for (int i = 0; i < nstrips; i++) {
+                const int e = 16 * i;
+#define PYR_RING(r) GVLDA(PYR_ACC, work, (r) + e)
+                const CAT(T, 16) o = PYR_OUT16(
+                    PYR_TAP5A(PYR_RING(r0), PYR_RING(r1), PYR_RING(r2), PYR_RING(r3), PYR_RING(r4)));
+#undef PYR_RING
+                if (e + 16 <= dw) {
+                    GVSTA(CAT(T, 16), dst, o, out + e); /* rows start on PITCH_ALIGN (64) */
+                } else {
+                    T part[16];
+                    vstore16(o, 0, part);
+                    for (int k = 0; e + k < dw; k++)
+                        GST(dst, out, e + k, part[k]);
+                }
             }
-            const float s = PYR_TAP5(r[0], r[1], r[2], r[3], r[4]);
-            GST(dst, out, x, FROM_FN_SCALAR(s * (1.0f / 256.0f)));
         }
     }
 }

@@ -85,7 +85,7 @@ static inline void transpose_edge(__global const T *src CLV_DBG_PARAM(src), int 
 #ifdef CLV_DEBUG
 #define GVSTA_STREAM(VT, b, v, p)                                                               \
     (clv_dbg_ok_aligned(b##_dbg, (ulong)(size_t)(p), (uint)sizeof(*(p)), (uint)vec_step(VT),     \
-                        __LINE__)                                                               \
+                        __LINE__, 1)                                                            \
          ? __builtin_nontemporal_store((v), (__global VT *)(p))                                 \
          : (void)0)
 #else

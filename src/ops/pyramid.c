@@ -163,7 +163,7 @@ out:
 }
 
 typedef enum pyr_variant {
-    PYR_DOWN_VEC,   /* CPU, one channel: 16 destination pixels per work-item */
+    PYR_DOWN_BAND,  /* CPU, one channel: bands of full rows, a ring of row sums */
     PYR_DOWN_TILED, /* the source footprint staged in local memory */
 } pyr_variant;
 
@@ -173,6 +173,8 @@ typedef struct pyr_plan {
     cl_kernel k;
     size_t g[2], l[2]; /* l: PYR_DOWN_TILED only */
     size_t bytes;      /* PYR_DOWN_TILED: local memory */
+    int chunk, rpitch; /* PYR_DOWN_BAND: rows per band, values per ring row */
+    cl_mem work;       /* PYR_DOWN_BAND: the rings (the context's scratch) */
 } pyr_plan;
 
 /* Pick pyr_down's variant for src -> dst on ctx's device and size it. */
@@ -189,10 +191,18 @@ static clv_status pyr_down_choose(clv_context *ctx, const clv_image *src, const 
     if (ctx->tune.vec == 16 && src->channels == 1) {
         len = strlen(opts);
         snprintf(opts + len, sizeof opts - len, " -DVEC=16");
-        pl->variant = PYR_DOWN_VEC;
-        CLV_TRY(clv__get_kernel(ctx, CLV__SRC_PYRAMID, opts, "pyr_down_vec", &pl->k));
-        pl->g[0] = ((size_t)dst->width + 15) / 16;
-        pl->g[1] = (size_t)dst->height;
+        pl->variant = PYR_DOWN_BAND;
+        CLV_TRY(clv__get_kernel(ctx, CLV__SRC_PYRAMID, opts, "pyr_down_band", &pl->k));
+        /* ring values: u8 sums in 16 bits, others in float */
+        const size_t acc = src->type == CLV_U8 ? sizeof(cl_ushort) : sizeof(float);
+        pl->rpitch = (dst->width + 15) / 16 * 16;
+        size_t nb;
+        /* a band forms 3 source rows before its first output row: 1.5 rows' work */
+        CLV_TRY(clv__band_plan(ctx, OP, dst->height, 2,
+                               (5 * (size_t)pl->rpitch * acc + sizeof(float) - 1) / sizeof(float),
+                               &pl->chunk, &nb, &pl->work));
+        pl->g[0] = nb;
+        pl->l[0] = 1;
         return CLV_OK;
     }
     pl->variant = PYR_DOWN_TILED;
@@ -211,10 +221,11 @@ static clv_status pyr_down(clv_context *ctx, const clv_image *src, clv_image *ds
     pyr_plan pl;
     CLV_TRY(pyr_down_choose(ctx, src, dst, &pl));
     switch (pl.variant) {
-    case PYR_DOWN_VEC:
-        CLV_TRY(CLV_LAUNCH(ctx, OP, pl.k, 2, pl.g, NULL, CLV_ARG(src->mem), CLV_ARG(sp),
+    case PYR_DOWN_BAND:
+        CLV_TRY(CLV_LAUNCH(ctx, OP, pl.k, 1, pl.g, pl.l, CLV_ARG(src->mem), CLV_ARG(sp),
                            CLV_ARG(src->width), CLV_ARG(src->height), CLV_ARG(dst->mem),
-                           CLV_ARG(dp), CLV_ARG(dst->width), CLV_ARG(dst->height)));
+                           CLV_ARG(dp), CLV_ARG(dst->width), CLV_ARG(dst->height),
+                           CLV_ARG(pl.chunk), CLV_ARG(pl.work), CLV_ARG(pl.rpitch)));
         break;
     case PYR_DOWN_TILED:
         CLV_TRY(CLV_LAUNCH(ctx, OP, pl.k, 2, pl.g, pl.l, CLV_ARG(src->mem), CLV_ARG(sp),
