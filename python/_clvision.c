@@ -410,6 +410,12 @@ static PyObject *context_get(ContextObject *self, void *which)
         return PyLong_FromVoidPtr((void *)clv_context_cl_device(self->ctx));
     case 4:
         return PyLong_FromVoidPtr((void *)clv_context_cl_queue(self->ctx));
+    case 5: {
+        clv_device_info info;
+        if (clv_context_device_info(self->ctx, &info) != CLV_OK)
+            return raise_status(CLV_ERROR_INVALID_ARGUMENT, "device_type: no device information");
+        return PyUnicode_FromString(info.type);
+    }
     default:
         Py_RETURN_NONE;
     }
@@ -440,6 +446,8 @@ static PyGetSetDef context_getset[] = {
     {"cl_device", (getter)context_get, NULL, "cl_device_id handle as an int (no retain)", (void *)3},
     {"cl_queue", (getter)context_get, NULL, "cl_command_queue handle as an int (no retain)",
      (void *)4},
+    {"device_type", (getter)context_get, NULL,
+     "the device's type: 'gpu', 'cpu', 'accelerator' or 'other'", (void *)5},
     {NULL, NULL, NULL, NULL, NULL},
 };
 
@@ -576,6 +584,87 @@ static PyObject *image_wrap_buffer(PyObject *cls, PyObject *args, PyObject *kw)
     if (s != CLV_OK)
         return raise_status(s, m.text);
     return (PyObject *)image_wrap(img, co, owner == Py_None ? NULL : owner, 0);
+}
+
+/* Image.over(ctx, array, writable=False): an image over the array's own memory
+ * (clv_image_create_host), no copy; the array is kept alive with the image.
+ * The library's rules hold: data and row stride multiples of 64 bytes, and
+ * the array is the image's until it is released (settle() first to read an
+ * array the device wrote). Zero-copy on CPU devices; a GPU copies. */
+static PyObject *image_over(PyObject *cls, PyObject *args, PyObject *kw)
+{
+    (void)cls;
+    static char *names[] = {"ctx", "array", "writable", NULL};
+    PyObject *ctx, *arg;
+    int writable = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "OO|p:over", names, &ctx, &arg, &writable))
+        return NULL;
+    if (!check_context(ctx, "ctx"))
+        return NULL;
+    if (!PyArray_Check(arg))
+        return raise_arg("over: expected a numpy array (got %s)", Py_TYPE(arg)->tp_name);
+    PyArrayObject *a = (PyArrayObject *)arg;
+    clv_pixel_type t;
+    switch (PyArray_TYPE(a)) {
+    case NPY_UINT8: t = CLV_U8; break;
+    case NPY_UINT16: t = CLV_U16; break;
+    case NPY_FLOAT32: t = CLV_F32; break;
+    default:
+        return raise_arg("over: dtype must be uint8, uint16 or float32 (got %s)",
+                         PyArray_DESCR(a)->typeobj->tp_name);
+    }
+    const int nd = PyArray_NDIM(a);
+    if (nd != 2 && nd != 3)
+        return raise_arg("over: shape must be (H, W) or (H, W, C) (got %d dimensions)", nd);
+    const npy_intp *d = PyArray_DIMS(a);
+    if (d[0] < 1 || d[1] < 1 || d[0] > CLV_MAX_DIMENSION || d[1] > CLV_MAX_DIMENSION ||
+        (nd == 3 && (d[2] < 1 || d[2] > 4)))
+        return raise_arg("over: shape is not an image (sides 1..%d, 1..4 channels)",
+                         CLV_MAX_DIMENSION);
+    const int w = (int)d[1], h = (int)d[0], c = nd == 3 ? (int)d[2] : 1;
+    size_t stride;
+    if (!check_array(a, w, h, c, t, writable, writable ? "out" : "over", &stride))
+        return NULL;
+    ContextObject *co = (ContextObject *)ctx;
+    void *data = PyArray_DATA(a);
+    clv_image *img = NULL;
+    clv_status s;
+    message m;
+    Py_BEGIN_ALLOW_THREADS
+    lock_ctx(co);
+    s = clv_image_create_host(co->ctx, data, stride, w, h, c, t, &img);
+    if (s != CLV_OK)
+        copy_message(&m, clv_last_error(co->ctx));
+    unlock_ctx(co);
+    Py_END_ALLOW_THREADS
+    if (s != CLV_OK)
+        return raise_status(s, m.text);
+    return (PyObject *)image_wrap(img, co, arg, 0);
+}
+
+/* settle(): wait for the operations writing the image and make their
+ * results visible in the host memory of an image made by over() (a map for
+ * reading and its unmap; zero-copy on CPU devices). */
+static PyObject *image_settle(ImageObject *self, PyObject *unused)
+{
+    (void)unused;
+    clv_image *img = self->img;
+    clv_status s;
+    message m;
+    Py_BEGIN_ALLOW_THREADS
+    lock_ctx(self->context);
+    void *ptr = NULL;
+    size_t pitch = 0;
+    s = clv_image_map(img, CLV_MAP_READ, &ptr, &pitch);
+    if (s == CLV_OK)
+        s = clv_image_unmap(img, ptr);
+    if (s != CLV_OK)
+        copy_message(&m, clv_last_error(self->context->ctx));
+    unlock_ctx(self->context);
+    Py_END_ALLOW_THREADS
+    if (s != CLV_OK)
+        return raise_status(s, m.text);
+    Py_RETURN_NONE;
 }
 
 static PyObject *image_upload(ImageObject *self, PyObject *arg)
@@ -726,6 +815,15 @@ static PyMethodDef image_methods[] = {
      "            owner=None)\nAn image over an OpenCL buffer (int handle, pyopencl's .int_ptr),\n"
      "without a copy (clv_image_wrap_buffer: offset and pitch multiples of 64; 0 pitch: the\n"
      "row rounded up to 64 bytes). owner is kept alive with the image."},
+    {"over", (PyCFunction)(void (*)(void))image_over, METH_VARARGS | METH_KEYWORDS | METH_CLASS,
+     "over(ctx, array, writable=False)\nAn image over a numpy array's own memory\n"
+     "(clv_image_create_host), no copy: data and row stride multiples of 64 bytes, pixels\n"
+     "within a row contiguous; writable=True refuses a read-only array. The\n"
+     "array is kept alive with the image and is the image's until it is released; call\n"
+     "settle() before reading what the device wrote. Zero-copy on CPU devices."},
+    {"settle", (PyCFunction)image_settle, METH_NOARGS,
+     "settle(): wait for the operations writing the image and make their results visible in\n"
+     "the memory of an image made by over() (blocking)."},
     {"upload", (PyCFunction)image_upload, METH_O,
      "upload(array): copy a numpy array's pixels in (same dtype and shape; rows may be\n"
      "strided, pixels within a row must be contiguous). Blocking."},

@@ -8,7 +8,10 @@ descriptor's text. Nothing here is written per operation.
 
 Given numpy arrays an operation uploads them, runs on the device and returns
 numpy arrays; given device images (:class:`Image`) it returns device images,
-which stay on the device between calls.
+which stay on the device between calls. On a CPU device an array whose data,
+rows and row stride are multiples of 64 bytes is used in place instead of
+copied (:meth:`Image.over`), and new result arrays are allocated so; the
+results are the same either way.
 
 Arrays: dtype uint8, uint16 or float32; shape (H, W) or (H, W, C) with C in
 1, 3, 4 ((H, W, 2) float32 for flow fields). Pixels within a row must be
@@ -353,8 +356,61 @@ def release_temporaries(ctx=None):
         pools.images = {}
 
 
+# Numpy arrays on a CPU device (PoCL): the device reads and writes the
+# arrays' own memory (Image.over, CL_MEM_USE_HOST_PTR) instead of copying
+# them in and out, when their layout meets the library's host-image rules
+# (data, rows and row stride multiples of _HOST_ALIGN bytes); an array that
+# does not is copied as on a GPU. The results are the same either way.
+_HOST_ALIGN = 64
+
+
+def _zero_copy(ctx):
+    """True when numpy arrays are wrapped rather than copied on ctx."""
+    if not isinstance(ctx, _c.Context):
+        return False  # refused, with its message, where the call uses it
+    zc = getattr(ctx, '_clv_zero_copy', None)
+    if zc is None:
+        zc = ctx.device_type == 'cpu'
+        try:
+            ctx._clv_zero_copy = zc
+        except AttributeError:  # a bare _clvision.Context
+            pass
+    return zc
+
+
+def _wrappable(a):
+    """a's memory can be a host image as it is (see _zero_copy)."""
+    if not isinstance(a, np.ndarray) or a.dtype not in _DTYPES or a.ndim not in (2, 3):
+        return False
+    row = a.shape[1] * (a.shape[2] if a.ndim == 3 else 1) * a.itemsize
+    return (a.ctypes.data % _HOST_ALIGN == 0 and row % _HOST_ALIGN == 0 and
+            (a.shape[0] == 1 or a.strides[0] % _HOST_ALIGN == 0) and a.shape[0] >= 1 and
+            a.strides[-1] == a.itemsize and (a.ndim == 2 or a.strides[1] == a.itemsize * a.shape[2]))
+
+
+def _aligned_empty(w, h, c, dt):
+    """A new (H, W[, C]) array whose data starts on _HOST_ALIGN bytes, or None
+    where its rows could not be wrapped anyway."""
+    if not (isinstance(w, int) and isinstance(h, int) and isinstance(c, int) and
+            0 < w <= 65536 and 0 < h <= 65536 and c in (1, 2, 3, 4)):
+        return None  # refused, with its message, by the copying path
+    try:
+        dt = np.dtype(dt)
+    except TypeError:
+        return None
+    row = w * c * dt.itemsize
+    if dt not in _DTYPES or row % _HOST_ALIGN:
+        return None
+    n = row * h
+    buf = np.empty(n + _HOST_ALIGN, np.uint8)
+    off = -buf.ctypes.data % _HOST_ALIGN
+    return buf[off:off + n].view(dt).reshape((h, w) if c == 1 else (h, w, c))
+
+
 def _to_device(v, ctx, taken, what):
     w, h, c = _shape_of(v, what)
+    if _zero_copy(ctx) and _wrappable(v):
+        return Image.over(ctx, v)
     img = _temp(ctx, taken, w, h, c, v.dtype)
     img.upload(v)
     return img
@@ -395,6 +451,8 @@ def _run(plan, inputs, values, out, ctx, bgr, size, dtype):
     if ctx is None:
         ctx = default_context()
     taken = {}
+    host_in = [inputs[n] for n in plan.in_images + plan.in_pyramids
+               if isinstance(inputs.get(n), np.ndarray)]
     for n in plan.in_images:
         v = inputs.get(n)
         if v is None:
@@ -468,6 +526,7 @@ def _run(plan, inputs, values, out, ctx, bgr, size, dtype):
     results, host_outs = [], []
     for i, n in enumerate(plan.out_images):
         o = outs[i] if outs else None
+        wrapped = None  # the array an Image.over output writes
         if isinstance(o, Image):
             img = o
         elif o is not None and not isinstance(o, np.ndarray):
@@ -490,19 +549,32 @@ def _run(plan, inputs, values, out, ctx, bgr, size, dtype):
                                                    % (plan.name, size)) from None
                 if n in plan.pick_type and dtype is not None:
                     t = dtype
-            # downloaded at the end: a kept image; returned: a new one
-            img = _temp(ctx, taken, w, h, c, t) if host or o is not None else Image(ctx, w, h, c, t)
+            if (host or o is not None) and _zero_copy(ctx):
+                # written in place: out=, or a new array, when it can be
+                # wrapped and shares no memory with an input
+                a = o if o is not None else _aligned_empty(w, h, c, t)
+                if (a is not None and _wrappable(a) and
+                        not any(np.may_share_memory(a, x) for x in host_in)):
+                    img = Image.over(ctx, a, writable=True)
+                    o = wrapped = a
+            if wrapped is None:
+                # downloaded at the end: a kept image; returned: a new one
+                img = (_temp(ctx, taken, w, h, c, t) if host or o is not None
+                       else Image(ctx, w, h, c, t))
         final = img
         if bgr and n in plan.rgb and img.channels in (3, 4):
             img = _temp(ctx, taken, img.width, img.height, img.channels, img.dtype)
         args[n] = img
-        results.append((final, img, o))
+        results.append((final, img, o, wrapped))
     _c.call(ctx, plan.name, args)
     ret = []
-    for final, img, o in results:
+    for final, img, o, wrapped in results:
         if img is not final:
             _c.call(ctx, 'convert_color', {'src': img, 'dst': final, 'code': 'rgb2bgr'})
-        if isinstance(o, np.ndarray):
+        if wrapped is not None:
+            final.settle()
+            ret.append(wrapped)
+        elif isinstance(o, np.ndarray):
             ret.append(final.download(o))
         elif host and o is None:
             ret.append(final.download())
@@ -651,7 +723,7 @@ def pyramid(img, levels=4, scale=0.5, ctx=None):
     host = not isinstance(img, Image)
     if ctx is None:
         ctx = img.context if not host else default_context()
-    src = upload(img, ctx) if host else img
+    src = _to_device(img, ctx, {}, 'img') if host else img
     pyr = Pyramid(ctx, src.width, src.height, src.channels, src.dtype, levels, scale)
     pyramid_build(pyr, src)  # noqa: F821 (generated above)
     out = [pyr.level(i) for i in range(pyr.levels)]

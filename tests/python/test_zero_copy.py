@@ -1,0 +1,129 @@
+"""Numpy arrays on a CPU device: arrays whose data, rows and row stride are
+multiples of 64 bytes are wrapped (Image.over) instead of copied, inputs and
+outputs alike; the results must be those of the copying path, bit for bit,
+and of the references. Which path ran is read from the per-context pool of
+copy images (clvision._temp): a wrapped array leaves it empty."""
+import cv2
+import numpy as np
+import pytest
+
+import clvision as c
+from clvision import _aligned_empty
+
+from conftest import assert_close
+
+
+def aligned(a):
+    """A copy of a whose data starts on 64 bytes (rows stay a.shape's)."""
+    h, w = a.shape[:2]
+    out = _aligned_empty(w, h, a.shape[2] if a.ndim == 3 else 1, a.dtype)
+    assert out is not None, a.shape
+    out[...] = a
+    return out
+
+
+def unaligned(a):
+    """A copy of a whose data starts 16 bytes past 64: copied, never wrapped."""
+    buf = np.empty(a.nbytes + 128, np.uint8)
+    off = (-buf.ctypes.data % 64) + 16
+    out = buf[off:off + a.nbytes].view(a.dtype).reshape(a.shape)
+    out[...] = a
+    return out
+
+
+def pooled(ctx):
+    pools = getattr(ctx, '_clv_pools', None)
+    imgs = getattr(pools, 'images', None) or {}
+    return sum(len(v) for v in imgs.values())
+
+
+@pytest.fixture
+def fresh():
+    """A context of its own (an empty copy pool) on the default device."""
+    ctx = c.Context()
+    if ctx.device_type != 'cpu':
+        pytest.fail('these tests are for CPU devices (PoCL); got %s' % ctx.device_type)
+    return ctx
+
+
+@pytest.fixture(scope='module')
+def photo(request):
+    from conftest import read
+    g = read('camera.png', cv2.IMREAD_GRAYSCALE)  # 512 x 512: rows of 512 bytes
+    return g[:300, :448]  # rows of 448 bytes (7 x 64), 300 rows
+
+
+def test_wrapped_inputs_and_outputs(fresh, photo):
+    a = aligned(photo)
+    got = c.transpose(a, ctx=fresh)
+    assert pooled(fresh) == 0, 'an aligned input and a new output should be wrapped'
+    assert got.ctypes.data % 64 == 0 and got.flags.c_contiguous
+    assert np.array_equal(got, photo.T)
+    b = c.gaussian_blur(a, 2.0, ctx=fresh)
+    assert pooled(fresh) == 0
+    assert np.array_equal(b, c.gaussian_blur(unaligned(photo), 2.0, ctx=fresh))
+    assert pooled(fresh) == 1, 'an unaligned input is copied (its new output is wrapped)'
+    ref = cv2.GaussianBlur(photo, (13, 13), 2.0, borderType=cv2.BORDER_REFLECT_101)
+    assert_close(b, ref, 'gaussian, wrapped')
+
+
+def test_wrapped_out(fresh, photo):
+    a = aligned(photo)
+    out = aligned(np.zeros_like(photo))
+    r = c.box_filter(a, 5, 5, out=out, ctx=fresh)
+    assert r is out and pooled(fresh) == 0
+    assert np.array_equal(out, c.box_filter(unaligned(photo), 5, 5, ctx=fresh))
+    # an out= that cannot be wrapped (its rows are 16 bytes off) is filled through a copy
+    out2 = unaligned(np.zeros_like(photo))
+    assert c.box_filter(a, 5, 5, out=out2, ctx=fresh) is out2
+    assert np.array_equal(out2, out)
+
+
+def test_in_place_and_overlap_copy(fresh, photo):
+    """out= sharing memory with an input is never wrapped: the op would read
+    what it writes."""
+    want = c.gaussian_blur(aligned(photo), 3.0, ctx=fresh)
+    a = aligned(photo)
+    assert c.gaussian_blur(a, 3.0, out=a, ctx=fresh) is a
+    assert np.array_equal(a, want)
+    # an output over the input's lower rows (same row stride, aligned start)
+    big = aligned(np.vstack([photo, photo]))
+    src, dst = big[:300], big[100:400]
+    assert np.may_share_memory(src, dst) and dst.ctypes.data % 64 == 0
+    src_copy = src.copy()
+    c.gaussian_blur(src, 3.0, out=dst, ctx=fresh)
+    assert np.array_equal(dst, c.gaussian_blur(src_copy, 3.0, ctx=fresh))
+
+
+def test_every_type_and_channels(fresh):
+    rng = np.random.default_rng(7)
+    for dt in (np.uint8, np.uint16, np.float32):
+        for cn in (1, 3, 4):
+            shape = (37, 64) if cn == 1 else (37, 64, cn)
+            x = rng.integers(0, 200, shape).astype(dt)
+            a, u = aligned(x), unaligned(x)
+            for fn in (lambda v: c.transpose(v, ctx=fresh),
+                       lambda v: c.resize(v, size=(32, 19), ctx=fresh),
+                       lambda v: c.box_filter(v, 3, 7, ctx=fresh)):
+                assert np.array_equal(fn(a), fn(u)), (dt, cn)
+
+
+def test_bgr_and_several_outputs(fresh, bgr):
+    h, w = 128, 192  # rows of 192 * 3 = 576 bytes (9 x 64)
+    img = aligned(np.ascontiguousarray(bgr[:h, :w]))
+    got = c.bilateral_grid(img, s_s=8.0, s_r=20.0, bgr=True, ctx=fresh)
+    assert pooled(fresh) > 0  # the R/B swap's scratch images are pooled copies
+    assert np.array_equal(got, c.bilateral_grid(unaligned(img), s_s=8.0, s_r=20.0, bgr=True,
+                                                ctx=fresh))
+    f = np.random.default_rng(3).normal(0, 3, (64, 64, 2)).astype(np.float32)  # 512-byte rows
+    col = c.flow_to_color(aligned(f), bgr=True, ctx=fresh)
+    assert np.array_equal(col, c.flow_to_color(unaligned(f), bgr=True, ctx=fresh))
+
+
+def test_pyramid_levels(fresh, photo):
+    a = aligned(photo)
+    lv = c.pyramid(a, levels=3, ctx=fresh)
+    assert np.array_equal(lv[0], photo)
+    ref = cv2.pyrDown(photo)
+    assert np.array_equal(lv[1], ref)
+    assert np.array_equal(lv[2], cv2.pyrDown(ref))
