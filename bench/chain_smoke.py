@@ -24,6 +24,11 @@ def main():
     if r.returncode != 0:
         sys.exit(f"chain_smoke: {' '.join(cmd)} exited {r.returncode}\n{r.stderr}")
     lines = [l for l in r.stdout.splitlines() if not l.startswith("#")]
+    # first the driver's floor: a plain kernel enqueued straight on the queue
+    raw = dict(f.split("=", 1) for f in lines.pop(0).split()) if lines else {}
+    if raw.get("op") != "raw_enqueue" or raw.get("n") != "4" or \
+            not 0.0 <= float(raw.get("host_us_per_op_median", "-1")) < 1e7:
+        sys.exit(f"chain_smoke: no sane op=raw_enqueue line first:\n{r.stdout}")
     if len(lines) != len(OPS):
         sys.exit(f"chain_smoke: expected {len(OPS)} result lines, got:\n{r.stdout}")
     for op, line in zip(OPS, lines):

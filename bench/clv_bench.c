@@ -29,6 +29,7 @@
 #include <time.h>
 
 #include "clvision/clvision.h"
+#include "clvision/cl_interop.h"
 
 #define MAX_LIST 16
 
@@ -129,7 +130,9 @@ static void usage(FILE *f)
             "back with one clv_finish at the end, profiling off: host and wall time per\n"
             "op, then the same on a profiling context. Ops transpose, resize, resize_up,\n"
             "box5, box31, gaussian, bilateral; defaults there: resize,transpose,box5,\n"
-            "gaussian at 1920x1080, u8 with 1 channel, --reps 7 (chains).\n"
+            "gaussian at 1920x1080, u8 with 1 channel, --reps 7 (chains). First, per\n"
+            "size, op=raw_enqueue: a plain kernel with resize's 8 arguments enqueued\n"
+            "straight on the queue, the driver's floor for the host figures.\n"
             "SPEC: \"gpu\", \"cpu\", \"P:D\" or a name substring (as CLV_DEVICE).\n");
 }
 
@@ -810,6 +813,94 @@ out:
     return st;
 }
 
+/* The driver's floor under chain mode: a kernel with resize's eight
+ * arguments (a halving copy of u8 gray), enqueued straight on ctx's queue
+ * with its arguments set each time, as clvision does, cfg->chain_n times
+ * and one clFinish; host microseconds per enqueue. What clvision adds to a
+ * call is its own host_us_per_op minus this. */
+static const char raw_source[] =
+    "__kernel void raw_half(__global const uchar *src, int sp, int sw, int sh,\n"
+    "                       __global uchar *dst, int dp, int dw, int dh)\n"
+    "{\n"
+    "    const int x = get_global_id(0), y = get_global_id(1);\n"
+    "    if (x < dw && y < dh && 2 * x < sw && 2 * y < sh)\n"
+    "        dst[y * dp + x] = src[2 * y * sp + 2 * x];\n"
+    "}\n";
+
+#define RAW_CHECK(e, what)                                                                      \
+    do {                                                                                        \
+        const cl_int e_ = (e);                                                                  \
+        if (e_ != CL_SUCCESS) {                                                                 \
+            fprintf(stderr, "clv-bench: raw_enqueue: %s failed (%d)\n", (what), (int)e_);        \
+            ok = 0;                                                                             \
+            goto out;                                                                           \
+        }                                                                                       \
+    } while (0)
+
+static int run_raw_chain(clv_context *ctx, const bench_config *cfg, bench_size size)
+{
+    int ok = 1;
+    cl_int err;
+    cl_program prog = NULL;
+    cl_kernel k = NULL;
+    cl_mem src = NULL, dst = NULL;
+    double *host = malloc(sizeof *host * (size_t)cfg->reps);
+    cl_context cl = clv_context_cl_context(ctx);
+    cl_device_id dev = clv_context_cl_device(ctx);
+    cl_command_queue q = clv_context_cl_queue(ctx);
+    const int sw = size.w, sh = size.h, dw = sw / 2 > 0 ? sw / 2 : 1, dh = sh / 2 > 0 ? sh / 2 : 1;
+    if (!host) {
+        fprintf(stderr, "clv-bench: raw_enqueue: out of memory\n");
+        return 0;
+    }
+    const char *text = raw_source;
+    prog = clCreateProgramWithSource(cl, 1, &text, NULL, &err);
+    RAW_CHECK(err, "clCreateProgramWithSource");
+    RAW_CHECK(clBuildProgram(prog, 1, &dev, "", NULL, NULL), "clBuildProgram");
+    k = clCreateKernel(prog, "raw_half", &err);
+    RAW_CHECK(err, "clCreateKernel");
+    src = clCreateBuffer(cl, CL_MEM_READ_WRITE, (size_t)sw * (size_t)sh, NULL, &err);
+    RAW_CHECK(err, "clCreateBuffer(src)");
+    dst = clCreateBuffer(cl, CL_MEM_READ_WRITE, (size_t)dw * (size_t)dh, NULL, &err);
+    RAW_CHECK(err, "clCreateBuffer(dst)");
+    const size_t g[2] = {((size_t)dw + 15) / 16 * 16, ((size_t)dh + 15) / 16 * 16};
+    for (int r = -1; r < cfg->reps; r++) { /* r = -1: untimed */
+        const double t0 = now_ms();
+        for (int i = 0; i < cfg->chain_n; i++) {
+            RAW_CHECK(clSetKernelArg(k, 0, sizeof src, &src), "clSetKernelArg");
+            RAW_CHECK(clSetKernelArg(k, 1, sizeof sw, &sw), "clSetKernelArg");
+            RAW_CHECK(clSetKernelArg(k, 2, sizeof sw, &sw), "clSetKernelArg");
+            RAW_CHECK(clSetKernelArg(k, 3, sizeof sh, &sh), "clSetKernelArg");
+            RAW_CHECK(clSetKernelArg(k, 4, sizeof dst, &dst), "clSetKernelArg");
+            RAW_CHECK(clSetKernelArg(k, 5, sizeof dw, &dw), "clSetKernelArg");
+            RAW_CHECK(clSetKernelArg(k, 6, sizeof dw, &dw), "clSetKernelArg");
+            RAW_CHECK(clSetKernelArg(k, 7, sizeof dh, &dh), "clSetKernelArg");
+            RAW_CHECK(clEnqueueNDRangeKernel(q, k, 2, NULL, g, NULL, 0, NULL, NULL),
+                      "clEnqueueNDRangeKernel");
+        }
+        const double t1 = now_ms();
+        RAW_CHECK(clFinish(q), "clFinish");
+        if (r >= 0)
+            host[r] = (t1 - t0) * 1e3 / cfg->chain_n;
+    }
+    const double med = median(host, cfg->reps);
+    printf("mode=chain op=raw_enqueue size=%dx%d type=u8 cn=1 n=%d host_us_per_op_median=%.2f "
+           "host_us_per_op_min=%.2f reps=%d\n",
+           sw, sh, cfg->chain_n, med, host[0], cfg->reps);
+    fflush(stdout);
+out:
+    if (dst)
+        (void)clReleaseMemObject(dst);
+    if (src)
+        (void)clReleaseMemObject(src);
+    if (k)
+        (void)clReleaseKernel(k);
+    if (prog)
+        (void)clReleaseProgram(prog);
+    free(host);
+    return ok;
+}
+
 /* Chain mode's context without profiling: opts->profiling is 0 and
  * CLV_PROFILE (which would switch it on) is unset around the creation. */
 static clv_status create_unprofiled(clv_context_options opts, clv_context **out)
@@ -979,6 +1070,9 @@ int main(int argc, char **argv)
     }
     fflush(stdout);
 
+    for (int s = 0; s < cfg.n_sizes && st == CLV_OK && cfg.chain; s++)
+        if (!run_raw_chain(ctx, &cfg, cfg.sizes[s]))
+            st = CLV_ERROR_OPENCL;
     for (int s = 0; s < cfg.n_sizes && st == CLV_OK && cfg.chain; s++)
         for (int o = 0; o < cfg.n_ops && st == CLV_OK; o++)
             for (int c = 0; c < n_combos && st == CLV_OK; c++)

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Build, test and benchmark on the lent NVIDIA machine (used for the GPU
 # numbers in bench/RESULTS.md). Writes logs and tables under $OUT.
-# Usage: bash bench/run_gpu.sh tests|bench|embed|late|sizes|verify|final|flow|kern|heavy
+# Usage: bash bench/run_gpu.sh tests|bench|embed|late|sizes|verify|final|flow|kern|heavy|host|table2
 set -u
 what=${1:-tests}
 OUT=${OUT:-/tmp/clv-gpu-out}
@@ -107,6 +107,32 @@ kern)
         --ocl-device :GPU: --ops "$OPS" --reps 20 --markdown "$OUT/gpu_kern.md" \
         > "$OUT/kern.txt" 2>&1
     echo "bench rc=$?"; cat "$OUT/gpu_kern.md"
+    ;;
+host)
+    # issue 17 part 2 and the touched ops: tests, then chain mode (host cost
+    # per op beside the driver's floor, op=raw_enqueue), then the filter rows
+    # side by side with OpenCV at three sizes
+    timeout 200 meson test -C build-gpu pyramid gaussian resize transpose box lk farneback op \
+        runtime badinput interop bench-chain-smoke --print-errorlogs --timeout-multiplier 3 \
+        > "$OUT/tests.txt" 2>&1
+    echo "tests rc=$?"; grep -E "^ *[0-9]+/|Ok:|Fail:" "$OUT/tests.txt"
+    for i in 1 2 3; do
+        timeout 60 build-gpu/bench/clv-bench --device gpu --mode chain --sizes 1920x1080 \
+            --reps 11 >> "$OUT/chain.txt" 2>&1
+    done
+    echo "chain rc=$?"; grep -vE "^#" "$OUT/chain.txt"
+    timeout 280 python3 bench/compare.py --clv-bench build-gpu/bench/clv-bench --clv-device gpu \
+        --ocl-device :GPU: --ops transpose,resize,resize_up,box5,box31,gaussian,pyramid \
+        --reps 15 --markdown "$OUT/gpu_filters.md" > "$OUT/filters.txt" 2>&1
+    echo "bench rc=$?"; cat "$OUT/gpu_filters.md"
+    ;;
+table2)
+    # the compute-heavy rows at 1920x1080 and 3840x2160
+    timeout 500 python3 bench/compare.py --clv-bench build-gpu/bench/clv-bench --clv-device gpu \
+        --ocl-device :GPU: --ops bilateral,farneback,corners,lk,tonemap \
+        --sizes 1920x1080,3840x2160 --reps 8 --markdown "$OUT/gpu_heavy2.md" \
+        > "$OUT/heavy2.txt" 2>&1
+    echo "bench rc=$?"; cat "$OUT/gpu_heavy2.md"
     ;;
 heavy)
     timeout 540 python3 bench/compare.py --clv-bench build-gpu/bench/clv-bench --clv-device gpu \

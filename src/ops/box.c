@@ -38,7 +38,9 @@ typedef struct box_plan {
     int chunk_x;        /* two passes: outputs per box_rows work-item */
     int chunk_y;        /* two passes: rows per box_cols work-item */
     size_t seg_bytes;   /* two passes: box_rows' local memory */
+    size_t work_bytes;  /* work's size (the context's scratch slot 0), 0: none */
 } box_plan;
+_Static_assert(sizeof(box_plan) <= CLV__PLAN_MAX, "a box plan must fit the plan cache");
 
 /* Pick the variant for (src, kx x ky) on ctx's device and size it; opts: the
  * filter's options (clv__filter_options), to which the tile's are added. */
@@ -52,8 +54,6 @@ static clv_status box_run(clv_context *ctx, const clv_arg *a)
     clv_image *dst = a[1].v.p;
     const int ksize_x = a[2].v.i, ksize_y = a[3].v.i;
     const clv_border border = (clv_border)a[4].v.i;
-    char opts[256];
-    CLV_TRY(clv__filter_options(ctx, OP, src, border, opts, sizeof opts));
     const int w = src->width, h = src->height;
     const int ax = ksize_x / 2, ay = ksize_y / 2;
     const int sp = clv__pitch(src), dp = clv__pitch(dst);
@@ -64,8 +64,20 @@ static clv_status box_run(clv_context *ctx, const clv_arg *a)
     const float scale_x = f32 ? 1.0f / (float)ksize_x : 1.0f;
     const float scale_cols = f32 ? 1.0f / (float)ksize_y : scale;
 
+    /* the choice depends on these alone (and the context's device) */
+    const int key[7] = {(int)src->type, src->channels, w, h, ksize_x, ksize_y, (int)border};
     box_plan pl;
-    CLV_TRY(box_choose(ctx, src, ksize_x, ksize_y, opts, &pl));
+    if (clv__plan_get(ctx, OP, key, sizeof key, &pl, sizeof pl)) {
+        if (pl.work_bytes)
+            CLV_TRY(clv__scratch(ctx, OP, 0, pl.work_bytes, &pl.work));
+    } else {
+        char opts[256];
+        CLV_TRY(clv__filter_options(ctx, OP, src, border, opts, sizeof opts));
+        CLV_TRY(box_choose(ctx, src, ksize_x, ksize_y, opts, &pl));
+        box_plan keep = pl;
+        keep.work = NULL;
+        clv__plan_put(ctx, OP, key, sizeof key, &keep, sizeof keep);
+    }
     switch (pl.variant) {
     case BOX_BAND_VEC:
         CLV_TRY(CLV_LAUNCH(ctx, OP, pl.k[0], 1, pl.g, pl.l, CLV_ARG(src->mem), CLV_ARG(sp),
@@ -123,6 +135,7 @@ static clv_status box_choose(clv_context *ctx, const clv_image *src, int ksize_x
         size_t nb;
         CLV_TRY(clv__band_plan(ctx, OP, h, ksize_y, (size_t)pl->wpitch, &pl->bchunk, &nb,
                                &pl->work));
+        pl->work_bytes = nb * (size_t)pl->wpitch * sizeof(float);
         pl->g[0] = nb;
         pl->l[0] = 1;
         return CLV_OK;
@@ -151,8 +164,8 @@ static clv_status box_choose(clv_context *ctx, const clv_image *src, int ksize_x
     pl->variant = BOX_TWO_PASS;
     CLV_TRY(clv__get_kernel(ctx, CLV__SRC_BOX, opts, "box_rows", &pl->k[0]));
     CLV_TRY(clv__get_kernel(ctx, CLV__SRC_BOX, opts, "box_cols", &pl->k[1]));
-    CLV_TRY(clv__scratch(ctx, OP, 0, (size_t)w * (size_t)h * (size_t)cn * sizeof(float),
-                         &pl->work));
+    pl->work_bytes = (size_t)w * (size_t)h * (size_t)cn * sizeof(float);
+    CLV_TRY(clv__scratch(ctx, OP, 0, pl->work_bytes, &pl->work));
     /* Rows: each work-item slides over `chunk` outputs; the group stages
      * lx*chunk + kx - 1 pixels. Longer chunks for wider windows keep the
      * per-pixel cost near 2 adds + kx/chunk. */

@@ -118,6 +118,7 @@ typedef struct gauss_plan {
     gauss_variant variant;
     cl_kernel k[2];       /* in launch order */
     cl_mem tmp;           /* band: the rings; two passes: the float image */
+    size_t tmp_bytes;     /* tmp's size (the context's scratch slot 0), 0: none */
     size_t g[2], l[2];    /* first launch (l unused by GAUSS_TWO_PASS_VEC) */
     size_t g2[2], l2[2];  /* second launch (l2: GAUSS_TWO_PASS only) */
     int pitch;            /* band: floats per ring row; CPU passes: of tmp */
@@ -125,6 +126,7 @@ typedef struct gauss_plan {
     int nvals, chunk;     /* CPU passes: values per row, rows per work-item */
     size_t bytes, bytes2; /* GAUSS_TWO_PASS: local memory of each pass */
 } gauss_plan;
+_Static_assert(sizeof(gauss_plan) <= CLV__PLAN_MAX, "a gaussian plan must fit the plan cache");
 
 /* Pick the variant for (src, kx x ky) on ctx's device and size it; opts: the
  * filter's options (clv__filter_options). */
@@ -140,8 +142,6 @@ static clv_status gaussian_run(clv_context *ctx, const clv_arg *a)
     const double sigma_x = a[2].v.d, sigma_y = a[3].v.d > 0.0 ? a[3].v.d : a[2].v.d;
     const int kx = derived_ksize(sigma_x, a[4].v.i), ky = derived_ksize(sigma_y, a[5].v.i);
     const clv_border border = (clv_border)a[6].v.i;
-    char opts[256];
-    CLV_TRY(clv__filter_options(ctx, OP, src, border, opts, sizeof opts));
     CLV_TRY(weights_buffer(ctx, CLV__PARAM_GAUSS_X, sigma_x, kx, &wxbuf));
     CLV_TRY(weights_buffer(ctx, CLV__PARAM_GAUSS_Y, sigma_y, ky, &wybuf));
 
@@ -149,8 +149,30 @@ static clv_status gaussian_run(clv_context *ctx, const clv_arg *a)
     const int rx = kx / 2, ry = ky / 2;
     const int sp = clv__pitch(src), dp = clv__pitch(dst);
 
+    /* the choice depends on these alone (and the context's device) */
+    struct {
+        int type, cn, w, h, kx, ky, border;
+    } key;
+    memset(&key, 0, sizeof key);
+    key.type = (int)src->type;
+    key.cn = src->channels;
+    key.w = w;
+    key.h = h;
+    key.kx = kx;
+    key.ky = ky;
+    key.border = (int)border;
     gauss_plan pl;
-    CLV_TRY(gauss_choose(ctx, src, kx, ky, opts, &pl));
+    if (clv__plan_get(ctx, OP, &key, sizeof key, &pl, sizeof pl)) {
+        if (pl.tmp_bytes)
+            CLV_TRY(clv__scratch(ctx, OP, 0, pl.tmp_bytes, &pl.tmp));
+    } else {
+        char opts[256];
+        CLV_TRY(clv__filter_options(ctx, OP, src, border, opts, sizeof opts));
+        CLV_TRY(gauss_choose(ctx, src, kx, ky, opts, &pl));
+        gauss_plan keep = pl;
+        keep.tmp = NULL;
+        clv__plan_put(ctx, OP, &key, sizeof key, &keep, sizeof keep);
+    }
     switch (pl.variant) {
     case GAUSS_BAND_VEC:
         CLV_TRY(CLV_LAUNCH(ctx, OP, pl.k[0], 1, pl.g, pl.l, CLV_ARG(src->mem), CLV_ARG(sp),
@@ -215,6 +237,7 @@ static clv_status gauss_choose(clv_context *ctx, const clv_image *src, int kx, i
             /* per band: ky ring rows and the padded source row */
             CLV_TRY(clv__band_plan(ctx, OP, h, (ky - 1) / 2, (size_t)(ky + 1) * (size_t)pl->pitch,
                                    &pl->bchunk, &nb, &pl->tmp));
+            pl->tmp_bytes = nb * (size_t)(ky + 1) * (size_t)pl->pitch * sizeof(float);
             pl->g[0] = nb;
             pl->l[0] = 1;
             return CLV_OK;
@@ -227,8 +250,8 @@ static clv_status gauss_choose(clv_context *ctx, const clv_image *src, int kx, i
         CLV_TRY(clv__get_kernel(ctx, CLV__SRC_GAUSSIAN, vopts, "gauss_rows_vec", &pl->k[1]));
         pl->nvals = w * cn;
         pl->pitch = (pl->nvals + vec - 1) / vec * vec;
-        CLV_TRY(clv__scratch(ctx, OP, 0, (size_t)pl->pitch * (size_t)h * sizeof(float),
-                             &pl->tmp));
+        pl->tmp_bytes = (size_t)pl->pitch * (size_t)h * sizeof(float);
+        CLV_TRY(clv__scratch(ctx, OP, 0, pl->tmp_bytes, &pl->tmp));
         pl->g2[0] = (size_t)(pl->nvals + vec - 1) / (size_t)vec;
         pl->g2[1] = (size_t)h;
         pl->g[0] = pl->g2[0];
@@ -282,7 +305,8 @@ static clv_status gauss_choose(clv_context *ctx, const clv_image *src, int kx, i
     pl->variant = GAUSS_TWO_PASS;
     CLV_TRY(clv__get_kernel(ctx, CLV__SRC_GAUSSIAN, opts, "gauss_rows", &pl->k[0]));
     CLV_TRY(clv__get_kernel(ctx, CLV__SRC_GAUSSIAN, opts, "gauss_cols", &pl->k[1]));
-    CLV_TRY(clv__scratch(ctx, OP, 0, (size_t)w * (size_t)h * pix, &pl->tmp));
+    pl->tmp_bytes = (size_t)w * (size_t)h * pix;
+    CLV_TRY(clv__scratch(ctx, OP, 0, pl->tmp_bytes, &pl->tmp));
 
     CLV_TRY(clv__kernel_limits(ctx, OP, pl->k[0], &max_wg, &local_free));
     budget = local_free < CLV_LOCAL_BUDGET_MAX ? local_free : CLV_LOCAL_BUDGET_MAX;

@@ -175,7 +175,9 @@ typedef struct pyr_plan {
     size_t bytes;      /* PYR_DOWN_TILED: local memory */
     int chunk, rpitch; /* PYR_DOWN_BAND: rows per band, values per ring row */
     cl_mem work;       /* PYR_DOWN_BAND: the rings (the context's scratch) */
+    size_t work_bytes; /* PYR_DOWN_BAND: work's size (scratch slot 0) */
 } pyr_plan;
+_Static_assert(sizeof(pyr_plan) <= CLV__PLAN_MAX, "a pyrDown plan must fit the plan cache");
 
 /* Pick pyr_down's variant for src -> dst on ctx's device and size it. */
 static clv_status pyr_down_choose(clv_context *ctx, const clv_image *src, const clv_image *dst,
@@ -198,9 +200,9 @@ static clv_status pyr_down_choose(clv_context *ctx, const clv_image *src, const 
         pl->rpitch = (dst->width + 15) / 16 * 16;
         size_t nb;
         /* a band forms 3 source rows before its first output row: 1.5 rows' work */
-        CLV_TRY(clv__band_plan(ctx, OP, dst->height, 2,
-                               (5 * (size_t)pl->rpitch * acc + sizeof(float) - 1) / sizeof(float),
-                               &pl->chunk, &nb, &pl->work));
+        const size_t floats = (5 * (size_t)pl->rpitch * acc + sizeof(float) - 1) / sizeof(float);
+        CLV_TRY(clv__band_plan(ctx, OP, dst->height, 2, floats, &pl->chunk, &nb, &pl->work));
+        pl->work_bytes = nb * floats * sizeof(float);
         pl->g[0] = nb;
         pl->l[0] = 1;
         return CLV_OK;
@@ -218,8 +220,19 @@ static clv_status pyr_down(clv_context *ctx, const clv_image *src, clv_image *ds
 {
     clv_status status = CLV_OK;
     const int sp = clv__pitch(src), dp = clv__pitch(dst);
+    /* the choice depends on these alone (and the context's device) */
+    const int key[6] = {(int)src->type, src->channels, src->width, src->height, dst->width,
+                        dst->height};
     pyr_plan pl;
-    CLV_TRY(pyr_down_choose(ctx, src, dst, &pl));
+    if (clv__plan_get(ctx, OP, key, sizeof key, &pl, sizeof pl)) {
+        if (pl.work_bytes)
+            CLV_TRY(clv__scratch(ctx, OP, 0, pl.work_bytes, &pl.work));
+    } else {
+        CLV_TRY(pyr_down_choose(ctx, src, dst, &pl));
+        pyr_plan keep = pl;
+        keep.work = NULL;
+        clv__plan_put(ctx, OP, key, sizeof key, &keep, sizeof keep);
+    }
     switch (pl.variant) {
     case PYR_DOWN_BAND:
         CLV_TRY(CLV_LAUNCH(ctx, OP, pl.k, 1, pl.g, pl.l, CLV_ARG(src->mem), CLV_ARG(sp),

@@ -51,9 +51,11 @@ int32_t *clv__resize_table(int sw, int sh, int dw, int dh)
 /* The CPU strip kernel's table: flat value indices x0[nx], x1[nx] and x1's
  * weight[nx] (float bits) for the nx = dw*cn rounded up to 16 destination
  * values (padding repeats the last value, so indices never fall along a
- * row), then y0[dh], ay[dh]. For u8 (windows) then, per group of 16 values,
- * the first value of a 16-byte window of the row holding all their x0 and x1
- * (-1 when none does), and the bytes m0[nx], m1[nx]: x0 and x1 minus it. */
+ * row), then y0[dh], ay[dh]. For u8 and f32 (windows) then, per group of 16
+ * values, the first value of a 16-value window of the row holding all their
+ * x0 and x1 (-1 when none does), and the bytes m0[nx], m1[nx]: x0 and x1
+ * minus it. (resize.cl uses them where it has the lane shuffles: SSSE3 for
+ * u8, AVX-512 for f32; otherwise it gathers.) */
 static int32_t *strip_table(int sw, int sh, int dw, int dh, int cn, int windows, size_t *count)
 {
     const size_t n = (size_t)dw * (size_t)cn, nx = (n + 15) / 16 * 16;
@@ -125,7 +127,9 @@ typedef struct resize_plan {
     cl_mem tab;  /* RESIZE_TABLE: the coordinate table */
     size_t g[2]; /* global size (local left to the device) */
     int rows;    /* RESIZE_TABLE: destination rows per work-item */
+    int tab_key[6]; /* RESIZE_TABLE: the table's parameter-buffer key */
 } resize_plan;
+_Static_assert(sizeof(resize_plan) <= CLV__PLAN_MAX, "a resize plan must fit the plan cache");
 
 /* Pick the kernel for src -> dst on ctx's device and size it. */
 static clv_status resize_choose(clv_context *ctx, const clv_image *src, const clv_image *dst,
@@ -139,8 +143,17 @@ static clv_status resize_run(clv_context *ctx, const clv_arg *a)
     const int sw = src->width, sh = src->height, dw = dst->width, dh = dst->height;
     const int sp = clv__pitch(src), dp = clv__pitch(dst);
 
+    /* the choice depends on these alone (and the context's device) */
+    const int key[6] = {(int)src->type, src->channels, sw, sh, dw, dh};
     resize_plan pl;
-    CLV_TRY(resize_choose(ctx, src, dst, &pl));
+    if (!clv__plan_get(ctx, OP, key, sizeof key, &pl, sizeof pl) ||
+        (pl.variant == RESIZE_TABLE &&
+         !clv__param_lookup(ctx, CLV__PARAM_RESIZE, pl.tab_key, sizeof pl.tab_key, &pl.tab))) {
+        CLV_TRY(resize_choose(ctx, src, dst, &pl));
+        resize_plan keep = pl;
+        keep.tab = NULL;
+        clv__plan_put(ctx, OP, key, sizeof key, &keep, sizeof keep);
+    }
     switch (pl.variant) {
     case RESIZE_HALF_VEC:
         CLV_TRY(CLV_LAUNCH(ctx, OP, pl.k, 2, pl.g, NULL, CLV_ARG(src->mem), CLV_ARG(sp),
@@ -189,9 +202,10 @@ static clv_status resize_choose(clv_context *ctx, const clv_image *src, const cl
     CLV_TRY(clv__get_kernel(ctx, CLV__SRC_RESIZE, opts,
                             cpu ? "resize_strip_vec" : "resize_bilinear", &pl->k));
     /* the two kernels' tables differ: the CPU one is per channel count and
-     * has u8's windows */
-    const int windows = cpu && src->type == CLV_U8;
+     * has the windows of u8 and f32 */
+    const int windows = cpu && (src->type == CLV_U8 || src->type == CLV_F32);
     const int key[6] = {sw, sh, dw, dh, cpu ? cn : 0, windows};
+    memcpy(pl->tab_key, key, sizeof key);
     if (!clv__param_lookup(ctx, CLV__PARAM_RESIZE, key, sizeof key, &pl->tab)) {
         size_t n = 2 * ((size_t)dw + (size_t)dh);
         tab = cpu ? strip_table(sw, sh, dw, dh, cn, windows, &n)

@@ -34,6 +34,7 @@ typedef struct tr_plan {
     size_t g[2], l[2];        /* l: TR_TILED only */
     int src_pitch, dst_pitch; /* in the kernel's element type */
 } tr_plan;
+_Static_assert(sizeof(tr_plan) <= CLV__PLAN_MAX, "a transpose plan must fit the plan cache");
 
 /* Pick the variant for src -> dst on ctx's device and size it. */
 static clv_status tr_choose(clv_context *ctx, const clv_image *src, const clv_image *dst,
@@ -45,8 +46,14 @@ static clv_status transpose_run(clv_context *ctx, const clv_arg *a)
     const clv_image *src = a[0].v.p;
     clv_image *dst = a[1].v.p;
 
+    /* the choice depends on these alone (and the context's device) */
+    const long long key[6] = {(long long)src->type, src->channels, src->width, src->height,
+                              (long long)src->pitch, (long long)dst->pitch};
     tr_plan pl;
-    CLV_TRY(tr_choose(ctx, src, dst, &pl));
+    if (!clv__plan_get(ctx, OP, key, sizeof key, &pl, sizeof pl)) {
+        CLV_TRY(tr_choose(ctx, src, dst, &pl));
+        clv__plan_put(ctx, OP, key, sizeof key, &pl, sizeof pl);
+    }
     CLV_TRY(CLV_LAUNCH(ctx, OP, pl.k, 2, pl.g, pl.variant == TR_TILED ? pl.l : NULL,
                        CLV_ARG(src->mem), CLV_ARG(pl.src_pitch), CLV_ARG(dst->mem),
                        CLV_ARG(pl.dst_pitch), CLV_ARG(src->width), CLV_ARG(src->height)));

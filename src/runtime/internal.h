@@ -57,6 +57,10 @@ typedef void (*clv__ws_free_fn)(void *ws);
 
 /* Scratch buffer slots (clv__scratch); an op may use several at once. */
 #define CLV__SCRATCH_SLOTS 6
+/* Launch-plan cache: slots, the largest key (with the op's tag) and plan. */
+#define CLV__PLAN_SLOTS 64
+#define CLV__PLAN_KEY_MAX 72
+#define CLV__PLAN_MAX 256
 
 /* Parameter buffer slots, one per user. */
 enum {
@@ -155,6 +159,13 @@ struct clv_context {
         unsigned char key[64];
         size_t key_len;
     } params[CLV__PARAM_SLOTS];
+
+    /* Launch plans of recent calls (clv__plan_get / clv__plan_put). */
+    struct {
+        size_t key_len; /* 0: empty */
+        unsigned char key[CLV__PLAN_KEY_MAX];
+        unsigned char plan[CLV__PLAN_MAX];
+    } plans[CLV__PLAN_SLOTS];
 
     /* Work-group limits of recently launched kernels (saves two driver
      * queries per launch). */
@@ -399,6 +410,22 @@ clv_status clv__band_plan(clv_context *ctx, const char *op, int height, int over
 /* A context-owned device buffer of at least `bytes`, slot 0..CLV__SCRATCH_SLOTS-1. */
 clv_status clv__scratch(clv_context *ctx, const char *op, int slot, size_t bytes,
                         cl_mem *out) CLV_WUR;
+
+/* Launch plans: what an op chose for a call (variant, kernels, NDRange,
+ * tile and band sizes), kept per context under a key of everything the choice
+ * depends on, so that a repeated call builds no option string, looks up no
+ * program or kernel by name and asks the driver nothing. A plan holds kernels
+ * (they live as long as the context) and numbers, never a buffer: scratch
+ * and parameter buffers are fetched on every call (another op may have
+ * replaced them). op: the op's name (its address is part of the key); the
+ * key must have no uninitialised padding (memset it). clv__plan_get: 1 and
+ * *plan filled on a hit. clv__plan_put: keep it (direct-mapped; a collision
+ * replaces the older plan). Sizes beyond CLV__PLAN_KEY_MAX / CLV__PLAN_MAX
+ * are never cached. */
+int clv__plan_get(clv_context *ctx, const char *op, const void *key, size_t key_len, void *plan,
+                  size_t plan_len);
+void clv__plan_put(clv_context *ctx, const char *op, const void *key, size_t key_len,
+                   const void *plan, size_t plan_len);
 
 /* Small read-only parameter buffers (weights, coordinate tables) keyed by
  * what they were computed from (at most 64 key bytes), so repeated calls with

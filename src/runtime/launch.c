@@ -1,5 +1,6 @@
 /* clvision — the one place that sets kernel arguments, fits the NDRange to
  * the device and enqueues. */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -350,4 +351,46 @@ clv_status clv__param_store_if_new(clv_context *ctx, const char *op, int slot, c
     if (clv__param_lookup(ctx, slot, data, bytes, out))
         return CLV_OK;
     return clv__param_store(ctx, op, slot, data, bytes, data, bytes, out);
+}
+
+/* The plan cache's slot and full key (op's address, then the key's bytes). */
+static size_t plan_key(const char *op, const void *key, size_t key_len,
+                       unsigned char full[CLV__PLAN_KEY_MAX], size_t *slot)
+{
+    const size_t n = sizeof op + key_len;
+    if (n > CLV__PLAN_KEY_MAX)
+        return 0;
+    memcpy(full, &op, sizeof op);
+    memcpy(full + sizeof op, key, key_len);
+    uint32_t h = 2166136261u; /* FNV-1a */
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ full[i]) * 16777619u;
+    *slot = h % CLV__PLAN_SLOTS;
+    return n;
+}
+
+int clv__plan_get(clv_context *ctx, const char *op, const void *key, size_t key_len, void *plan,
+                  size_t plan_len)
+{
+    unsigned char full[CLV__PLAN_KEY_MAX];
+    size_t slot;
+    const size_t n = plan_key(op, key, key_len, full, &slot);
+    if (n == 0 || plan_len > CLV__PLAN_MAX || ctx->plans[slot].key_len != n ||
+        memcmp(ctx->plans[slot].key, full, n) != 0)
+        return 0;
+    memcpy(plan, ctx->plans[slot].plan, plan_len);
+    return 1;
+}
+
+void clv__plan_put(clv_context *ctx, const char *op, const void *key, size_t key_len,
+                   const void *plan, size_t plan_len)
+{
+    unsigned char full[CLV__PLAN_KEY_MAX];
+    size_t slot;
+    const size_t n = plan_key(op, key, key_len, full, &slot);
+    if (n == 0 || plan_len > CLV__PLAN_MAX)
+        return;
+    ctx->plans[slot].key_len = n;
+    memcpy(ctx->plans[slot].key, full, n);
+    memcpy(ctx->plans[slot].plan, plan, plan_len);
 }
