@@ -586,6 +586,8 @@ static PyObject *image_wrap_buffer(PyObject *cls, PyObject *args, PyObject *kw)
     return (PyObject *)image_wrap(img, co, owner == Py_None ? NULL : owner, 0);
 }
 
+static int array_host(PyObject *o, clv_host_image *h, const char *what, int writable);
+
 /* Image.over(ctx, array, writable=False): an image over the array's own memory
  * (clv_image_create_host), no copy; the array is kept alive with the image.
  * The library's rules hold: data and row stride multiples of 64 bytes, and
@@ -599,40 +601,17 @@ static PyObject *image_over(PyObject *cls, PyObject *args, PyObject *kw)
     int writable = 0;
     if (!PyArg_ParseTupleAndKeywords(args, kw, "OO|p:over", names, &ctx, &arg, &writable))
         return NULL;
-    if (!check_context(ctx, "ctx"))
-        return NULL;
-    if (!PyArray_Check(arg))
-        return raise_arg("over: expected a numpy array (got %s)", Py_TYPE(arg)->tp_name);
-    PyArrayObject *a = (PyArrayObject *)arg;
-    clv_pixel_type t;
-    switch (PyArray_TYPE(a)) {
-    case NPY_UINT8: t = CLV_U8; break;
-    case NPY_UINT16: t = CLV_U16; break;
-    case NPY_FLOAT32: t = CLV_F32; break;
-    default:
-        return raise_arg("over: dtype must be uint8, uint16 or float32 (got %s)",
-                         PyArray_DESCR(a)->typeobj->tp_name);
-    }
-    const int nd = PyArray_NDIM(a);
-    if (nd != 2 && nd != 3)
-        return raise_arg("over: shape must be (H, W) or (H, W, C) (got %d dimensions)", nd);
-    const npy_intp *d = PyArray_DIMS(a);
-    if (d[0] < 1 || d[1] < 1 || d[0] > CLV_MAX_DIMENSION || d[1] > CLV_MAX_DIMENSION ||
-        (nd == 3 && (d[2] < 1 || d[2] > 4)))
-        return raise_arg("over: shape is not an image (sides 1..%d, 1..4 channels)",
-                         CLV_MAX_DIMENSION);
-    const int w = (int)d[1], h = (int)d[0], c = nd == 3 ? (int)d[2] : 1;
-    size_t stride;
-    if (!check_array(a, w, h, c, t, writable, writable ? "out" : "over", &stride))
+    clv_host_image hi;
+    if (!check_context(ctx, "ctx") || !array_host(arg, &hi, writable ? "out" : "over", writable))
         return NULL;
     ContextObject *co = (ContextObject *)ctx;
-    void *data = PyArray_DATA(a);
     clv_image *img = NULL;
     clv_status s;
     message m;
     Py_BEGIN_ALLOW_THREADS
     lock_ctx(co);
-    s = clv_image_create_host(co->ctx, data, stride, w, h, c, t, &img);
+    s = clv_image_create_host(co->ctx, hi.data, hi.stride, hi.width, hi.height, hi.channels,
+                              hi.type, &img);
     if (s != CLV_OK)
         copy_message(&m, clv_last_error(co->ctx));
     unlock_ctx(co);
@@ -1417,8 +1396,9 @@ static PyObject *mod_flo_read(PyObject *mod, PyObject *arg)
     return read_with(arg, clv_flo_read);
 }
 
-/* A host image over an array's memory (same row rules as upload). */
-static int array_host(PyObject *o, clv_host_image *h, const char *what)
+/* A host image over an array's memory (same row rules as upload; writable:
+ * refuse a read-only array). */
+static int array_host(PyObject *o, clv_host_image *h, const char *what, int writable)
 {
     if (!PyArray_Check(o))
         return raise_arg("%s: expected a numpy array (got %s)", what, Py_TYPE(o)->tp_name), 0;
@@ -1444,7 +1424,8 @@ static int array_host(PyObject *o, clv_host_image *h, const char *what)
                          CLV_MAX_DIMENSION),
                0;
     size_t stride;
-    if (!check_array(a, (int)d[1], (int)d[0], nd == 3 ? (int)d[2] : 1, t, 0, what, &stride))
+    if (!check_array(a, (int)d[1], (int)d[0], nd == 3 ? (int)d[2] : 1, t, writable, what,
+                     &stride))
         return 0;
     h->width = (int)d[1];
     h->height = (int)d[0];
@@ -1471,7 +1452,7 @@ static PyObject *write_with(PyObject *args, PyObject *kw, writer fn, const char 
     if (!PyArg_ParseTupleAndKeywords(args, kw, "OO|i", names, &pp, &pa, &quality))
         return NULL;
     clv_host_image h = {0};
-    if (!array_host(pa, &h, what))
+    if (!array_host(pa, &h, what, 0))
         return NULL;
     PyObject *pb = NULL;
     if (!path_arg(pp, &pb))
