@@ -132,7 +132,9 @@ static void usage(FILE *f)
             "box5, box31, gaussian, bilateral; defaults there: resize,transpose,box5,\n"
             "gaussian at 1920x1080, u8 with 1 channel, --reps 7 (chains). First, per\n"
             "size, op=raw_enqueue: a plain kernel with resize's 8 arguments enqueued\n"
-            "straight on the queue, the driver's floor for the host figures.\n"
+            "straight on the queue, the driver's floor for the host figures; per size,\n"
+            "type and channels, op=raw_copy: a plain copy of the image's bytes, the\n"
+            "memory floor under the device figures.\n"
             "SPEC: \"gpu\", \"cpu\", \"P:D\" or a name substring (as CLV_DEVICE).\n");
 }
 
@@ -901,6 +903,99 @@ out:
     return ok;
 }
 
+/* The memory floor beside chain mode: a plain copy of an image's bytes
+ * (uint4 per work-item, no clvision code), so a filter's time reads against
+ * what merely reading and writing its bytes once costs on this device
+ * through this driver, on pctx (profiling on). wall: cfg->chain_n copies
+ * back to back and one clFinish, per copy (the device kept busy); dev:
+ * single copies, from their events. */
+static const char raw_copy_source[] =
+    "__kernel void raw_copy(__global const uint4 *restrict s, __global uint4 *restrict d,\n"
+    "                       uint n)\n"
+    "{\n"
+    "    const uint i = (uint)get_global_id(0);\n"
+    "    if (i < n)\n"
+    "        d[i] = s[i];\n"
+    "}\n";
+
+static int run_raw_copy(clv_context *pctx, const bench_config *cfg, bench_size size,
+                        clv_pixel_type type, int cn)
+{
+    int ok = 1;
+    cl_int err;
+    cl_program prog = NULL;
+    cl_kernel k = NULL;
+    cl_mem src = NULL, dst = NULL;
+    cl_event ev = NULL;
+    double *v = malloc(sizeof *v * 2 * (size_t)cfg->reps);
+    cl_context cl = clv_context_cl_context(pctx);
+    cl_device_id dev = clv_context_cl_device(pctx);
+    cl_command_queue q = clv_context_cl_queue(pctx);
+    const size_t bytes = (size_t)size.w * (size_t)size.h * (size_t)cn * clv_pixel_type_size(type);
+    const cl_uint n = (cl_uint)((bytes + 15) / 16);
+    const size_t g = ((size_t)n + 255) / 256 * 256;
+    if (!v) {
+        fprintf(stderr, "clv-bench: raw_copy: out of memory\n");
+        return 0;
+    }
+    const char *text = raw_copy_source;
+    prog = clCreateProgramWithSource(cl, 1, &text, NULL, &err);
+    RAW_CHECK(err, "clCreateProgramWithSource");
+    RAW_CHECK(clBuildProgram(prog, 1, &dev, "", NULL, NULL), "clBuildProgram");
+    k = clCreateKernel(prog, "raw_copy", &err);
+    RAW_CHECK(err, "clCreateKernel");
+    src = clCreateBuffer(cl, CL_MEM_READ_WRITE, (size_t)n * 16, NULL, &err);
+    RAW_CHECK(err, "clCreateBuffer(src)");
+    dst = clCreateBuffer(cl, CL_MEM_READ_WRITE, (size_t)n * 16, NULL, &err);
+    RAW_CHECK(err, "clCreateBuffer(dst)");
+    RAW_CHECK(clSetKernelArg(k, 0, sizeof src, &src), "clSetKernelArg");
+    RAW_CHECK(clSetKernelArg(k, 1, sizeof dst, &dst), "clSetKernelArg");
+    RAW_CHECK(clSetKernelArg(k, 2, sizeof n, &n), "clSetKernelArg");
+    double *wall = v, *devt = v + cfg->reps;
+    for (int r = -1; r < cfg->reps; r++) { /* r = -1: untimed */
+        const double t0 = now_ms();
+        for (int i = 0; i < cfg->chain_n; i++)
+            RAW_CHECK(clEnqueueNDRangeKernel(q, k, 1, NULL, &g, NULL, 0, NULL, NULL),
+                      "clEnqueueNDRangeKernel");
+        RAW_CHECK(clFinish(q), "clFinish");
+        if (r >= 0)
+            wall[r] = (now_ms() - t0) * 1e3 / cfg->chain_n;
+    }
+    for (int r = -1; r < cfg->reps; r++) {
+        RAW_CHECK(clEnqueueNDRangeKernel(q, k, 1, NULL, &g, NULL, 0, NULL, &ev),
+                  "clEnqueueNDRangeKernel");
+        RAW_CHECK(clWaitForEvents(1, &ev), "clWaitForEvents");
+        cl_ulong a = 0, b = 0;
+        RAW_CHECK(clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_START, sizeof a, &a, NULL),
+                  "clGetEventProfilingInfo");
+        RAW_CHECK(clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_END, sizeof b, &b, NULL),
+                  "clGetEventProfilingInfo");
+        RAW_CHECK(clReleaseEvent(ev), "clReleaseEvent");
+        ev = NULL;
+        if (r >= 0)
+            devt[r] = (double)(b - a) * 1e-3;
+    }
+    const double wmed = median(wall, cfg->reps), dmed = median(devt, cfg->reps);
+    printf("mode=chain op=raw_copy size=%dx%d type=%s cn=%d bytes=%zu wall_us_per_op_median=%.2f "
+           "dev_us_median=%.2f dev_gb_per_s=%.0f reps=%d\n",
+           size.w, size.h, clv_pixel_type_name(type), cn, bytes, wmed, dmed,
+           dmed > 0 ? 2.0 * (double)bytes / (dmed * 1e3) : 0.0, cfg->reps);
+    fflush(stdout);
+out:
+    if (ev)
+        (void)clReleaseEvent(ev);
+    if (dst)
+        (void)clReleaseMemObject(dst);
+    if (src)
+        (void)clReleaseMemObject(src);
+    if (k)
+        (void)clReleaseKernel(k);
+    if (prog)
+        (void)clReleaseProgram(prog);
+    free(v);
+    return ok;
+}
+
 /* Chain mode's context without profiling: opts->profiling is 0 and
  * CLV_PROFILE (which would switch it on) is unset around the creation. */
 static clv_status create_unprofiled(clv_context_options opts, clv_context **out)
@@ -1070,9 +1165,13 @@ int main(int argc, char **argv)
     }
     fflush(stdout);
 
-    for (int s = 0; s < cfg.n_sizes && st == CLV_OK && cfg.chain; s++)
+    for (int s = 0; s < cfg.n_sizes && st == CLV_OK && cfg.chain; s++) {
         if (!run_raw_chain(ctx, &cfg, cfg.sizes[s]))
             st = CLV_ERROR_OPENCL;
+        for (int c = 0; c < n_combos && st == CLV_OK; c++)
+            if (!run_raw_copy(pctx, &cfg, cfg.sizes[s], combo_type[c], combo_cn[c]))
+                st = CLV_ERROR_OPENCL;
+    }
     for (int s = 0; s < cfg.n_sizes && st == CLV_OK && cfg.chain; s++)
         for (int o = 0; o < cfg.n_ops && st == CLV_OK; o++)
             for (int c = 0; c < n_combos && st == CLV_OK; c++)
