@@ -217,6 +217,186 @@ static int check_array(PyArrayObject *a, int width, int height, int channels, cl
     return 1;
 }
 
+/* ---- 64-byte aligned numpy memory (NEP 49) ----
+ * A numpy memory handler ("mem_handler" capsule) whose blocks start on
+ * CLV_PITCH_ALIGN bytes: arrays allocated under it meet clv_image_create_host's
+ * data rule, so a CPU device uses them in place instead of copying them
+ * (their rows must still be multiples of 64 bytes). Each block is one malloc
+ * (calloc for np.zeros: fresh pages stay lazily zeroed) with the aligned
+ * start past a header {raw pointer, size}; realloc moves the data when the
+ * new block's alignment offset differs. Blocks of 4 MiB or more are marked
+ * for transparent huge pages, as numpy's own handler does. An array records
+ * the handler it was allocated with, so it is freed correctly whatever the
+ * current handler is when it dies. */
+#if NPY_API_VERSION >= 0x00000010 /* numpy 1.22: PyDataMem_SetHandler */
+#define CLV_PY_HANDLER 1
+#include <sys/mman.h>
+
+typedef struct {
+    void *raw;
+    size_t size;
+} block_head;
+
+#define BLOCK_SLACK (sizeof(block_head) + CLV_PITCH_ALIGN - 1)
+
+static char *block_start(char *raw)
+{
+    return (char *)(((uintptr_t)raw + sizeof(block_head) + CLV_PITCH_ALIGN - 1) &
+                    ~(uintptr_t)(CLV_PITCH_ALIGN - 1));
+}
+
+/* Write the header of the block at raw holding size bytes (after the data is
+ * in place: the header may lie where a moved block's data was). */
+static void *block_place(char *raw, size_t size)
+{
+    char *p = block_start(raw);
+    block_head h = {raw, size};
+    memcpy(p - sizeof h, &h, sizeof h);
+#ifdef MADV_HUGEPAGE
+    if (size >= ((size_t)1 << 22)) {
+        const uintptr_t page = 4096, start = ((uintptr_t)p + page - 1) & ~(page - 1);
+        const uintptr_t end = ((uintptr_t)p + size) & ~(page - 1);
+        if (end > start)
+            (void)madvise((void *)start, end - start, MADV_HUGEPAGE); /* advice only */
+    }
+#endif
+    return p;
+}
+
+static block_head block_of(void *p)
+{
+    block_head h;
+    memcpy(&h, (char *)p - sizeof h, sizeof h);
+    return h;
+}
+
+static void *aligned_malloc(void *ctx, size_t size)
+{
+    (void)ctx;
+    if (size > SIZE_MAX - BLOCK_SLACK)
+        return NULL;
+    char *raw = malloc(size + BLOCK_SLACK);
+    return raw ? block_place(raw, size) : NULL;
+}
+
+static void *aligned_calloc(void *ctx, size_t n, size_t elsize)
+{
+    (void)ctx;
+    if (elsize && n > (SIZE_MAX - BLOCK_SLACK) / elsize)
+        return NULL;
+    const size_t size = n * elsize;
+    char *raw = calloc(1, size + BLOCK_SLACK);
+    return raw ? block_place(raw, size) : NULL;
+}
+
+static void *aligned_realloc(void *ctx, void *ptr, size_t size)
+{
+    if (!ptr)
+        return aligned_malloc(ctx, size);
+    if (size > SIZE_MAX - BLOCK_SLACK)
+        return NULL;
+    const block_head old = block_of(ptr);
+    const size_t off = (size_t)((char *)ptr - (char *)old.raw);
+    char *raw = realloc(old.raw, size + BLOCK_SLACK);
+    if (!raw)
+        return NULL; /* the old block stays valid, as realloc's */
+    char *p = block_start(raw);
+    if ((size_t)(p - raw) != off)
+        memmove(p, raw + off, old.size < size ? old.size : size);
+    return block_place(raw, size);
+}
+
+static void aligned_free(void *ctx, void *ptr, size_t size)
+{
+    (void)ctx;
+    (void)size;
+    if (ptr)
+        free(block_of(ptr).raw);
+}
+
+static PyDataMem_Handler aligned_handler = {
+    "clvision_aligned64", 1,
+    {NULL, aligned_malloc, aligned_calloc, aligned_realloc, aligned_free},
+};
+#endif
+
+static PyObject *aligned_capsule; /* the handler's capsule; NULL without NEP 49 */
+
+/* A new C-ordered array whose data starts on CLV_PITCH_ALIGN bytes (numpy's
+ * default allocation where the handler is not available). */
+static PyObject *new_array(int nd, npy_intp *dims, int type)
+{
+#ifdef CLV_PY_HANDLER
+    PyObject *old = PyDataMem_SetHandler(aligned_capsule);
+    if (!old)
+        return NULL;
+    PyObject *a = PyArray_SimpleNew(nd, dims, type);
+    PyObject *back = PyDataMem_SetHandler(old);
+    Py_DECREF(old);
+    if (!back) {
+        Py_XDECREF(a);
+        return NULL;
+    }
+    Py_DECREF(back);
+    return a;
+#else
+    return PyArray_SimpleNew(nd, dims, type);
+#endif
+}
+
+/* _set_mem_handler(handler): make handler (a "mem_handler" capsule; None:
+ * numpy's default) numpy's allocator in the current context (thread or
+ * task, a contextvar of numpy's), returning the one it replaces. */
+static PyObject *mod_set_mem_handler(PyObject *mod, PyObject *arg)
+{
+    (void)mod;
+#ifdef CLV_PY_HANDLER
+    if (arg != Py_None && !PyCapsule_IsValid(arg, "mem_handler"))
+        return raise_arg("a numpy memory handler (a \"mem_handler\" capsule) or None");
+    return PyDataMem_SetHandler(arg == Py_None ? NULL : arg);
+#else
+    (void)arg;
+    return raise_status(CLV_ERROR_UNSUPPORTED,
+                        "numpy memory handlers need numpy >= 1.22 when clvision is built");
+#endif
+}
+
+/* empty(shape, dtype): a new uninitialised C-ordered array starting on
+ * CLV_PITCH_ALIGN bytes. */
+static PyObject *mod_empty(PyObject *mod, PyObject *args)
+{
+    (void)mod;
+    PyObject *shape, *dt;
+    if (!PyArg_ParseTuple(args, "OO:empty", &shape, &dt))
+        return NULL;
+    PyArray_Dims d = {NULL, 0};
+    PyArray_Descr *descr = NULL;
+    if (!PyArray_IntpConverter(shape, &d))
+        return NULL;
+    PyObject *a = NULL;
+    if (!PyArray_DescrConverter(dt, &descr)) {
+        PyDimMem_FREE(d.ptr);
+        return NULL;
+    }
+#ifdef CLV_PY_HANDLER
+    PyObject *old = PyDataMem_SetHandler(aligned_capsule);
+    if (old) {
+        a = PyArray_Empty(d.len, d.ptr, descr, 0); /* steals descr */
+        PyObject *back = PyDataMem_SetHandler(old);
+        Py_DECREF(old);
+        if (!back)
+            Py_CLEAR(a);
+        Py_XDECREF(back);
+    } else {
+        Py_DECREF(descr);
+    }
+#else
+    a = PyArray_Empty(d.len, d.ptr, descr, 0);
+#endif
+    PyDimMem_FREE(d.ptr);
+    return a;
+}
+
 static int image_shape(const clv_image *img, npy_intp dims[3])
 {
     dims[0] = clv_image_height(img);
@@ -686,7 +866,7 @@ static PyObject *image_download(ImageObject *self, PyObject *args, PyObject *kw)
     if (out == Py_None) {
         npy_intp dims[3];
         int nd = image_shape(img, dims);
-        a = (PyArrayObject *)PyArray_SimpleNew(nd, dims, clv_to_npy(clv_image_type(img)));
+        a = (PyArrayObject *)new_array(nd, dims, clv_to_npy(clv_image_type(img)));
         if (!a)
             return NULL;
     } else {
@@ -1344,8 +1524,8 @@ static PyObject *mod_output_shape(PyObject *mod, PyObject *args)
 static PyObject *host_to_array(const clv_host_image *h)
 {
     npy_intp dims[3] = {h->height, h->width, h->channels};
-    PyArrayObject *a = (PyArrayObject *)PyArray_SimpleNew(h->channels == 1 ? 2 : 3, dims,
-                                                          clv_to_npy(h->type));
+    PyArrayObject *a = (PyArrayObject *)new_array(h->channels == 1 ? 2 : 3, dims,
+                                                  clv_to_npy(h->type));
     if (!a)
         return NULL;
     const size_t row = (size_t)h->width * (size_t)h->channels * clv_pixel_type_size(h->type);
@@ -1555,6 +1735,11 @@ static PyMethodDef mod_methods[] = {
     {"list_devices", mod_list_devices, METH_NOARGS, "list_devices(): one line per device."},
     {"status_string", mod_status_string, METH_O, "status_string(status): its description."},
     {"has_exr", mod_has_exr, METH_NOARGS, "has_exr(): whether OpenEXR files can be used."},
+    {"_set_mem_handler", mod_set_mem_handler, METH_O,
+     "_set_mem_handler(handler): numpy's memory handler in this context (None: numpy's "
+     "default); returns the previous one."},
+    {"empty", mod_empty, METH_VARARGS,
+     "empty(shape, dtype): a new C-ordered array whose data starts on 64 bytes."},
     {NULL, NULL, 0, NULL},
 };
 
@@ -1616,13 +1801,26 @@ PyMODINIT_FUNC PyInit__clvision(void)
     if (!m)
         return NULL;
     if (PyType_Ready(&ContextType) < 0 || PyType_Ready(&ImageType) < 0 ||
-        PyType_Ready(&PyramidType) < 0 || add_exceptions(m) < 0 ||
+        PyType_Ready(&PyramidType) < 0 ||
+        add_exceptions(m) < 0 ||
         PyModule_AddObjectRef(m, "Context", (PyObject *)&ContextType) < 0 ||
         PyModule_AddObjectRef(m, "Image", (PyObject *)&ImageType) < 0 ||
         PyModule_AddObjectRef(m, "Pyramid", (PyObject *)&PyramidType) < 0 ||
         PyModule_AddStringConstant(m, "version", clv_version()) < 0 ||
         PyModule_AddIntConstant(m, "PITCH_ALIGN", CLV_PITCH_ALIGN) < 0 ||
         PyModule_AddIntConstant(m, "MAX_DIMENSION", CLV_MAX_DIMENSION) < 0) {
+        Py_DECREF(m);
+        return NULL;
+    }
+#ifdef CLV_PY_HANDLER
+    aligned_capsule = PyCapsule_New(&aligned_handler, "mem_handler", NULL);
+    if (!aligned_capsule) {
+        Py_DECREF(m);
+        return NULL;
+    }
+#endif
+    if (PyModule_AddObjectRef(m, "ALIGNED_HANDLER", aligned_capsule ? aligned_capsule : Py_None) <
+        0) {
         Py_DECREF(m);
         return NULL;
     }

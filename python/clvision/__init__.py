@@ -10,8 +10,10 @@ Given numpy arrays an operation uploads them, runs on the device and returns
 numpy arrays; given device images (:class:`Image`) it returns device images,
 which stay on the device between calls. On a CPU device an array whose data,
 rows and row stride are multiples of 64 bytes is used in place instead of
-copied (:meth:`Image.over`), and new result arrays are allocated so; the
-results are the same either way.
+copied (:meth:`Image.over`); the results are the same either way. numpy's
+allocator (and so cv2.imread) gives 16-byte alignment: arrays made under
+:class:`aligned_arrays` or by :func:`empty` start on 64 bytes, and so does
+every array clvision returns.
 
 Arrays: dtype uint8, uint16 or float32; shape (H, W) or (H, W, C) with C in
 1, 3, 4 ((H, W, 2) float32 for flow fields). Pixels within a row must be
@@ -175,6 +177,58 @@ def wrap_buffer(ctx, buffer, width, height, channels=1, dtype=np.uint8, offset=0
                              owner=None if isinstance(buffer, int) else buffer)
 
 
+# ---- 64-byte aligned numpy arrays ----
+
+def empty(shape, dtype=np.uint8):
+    """A new uninitialised C-ordered numpy array, as ``np.empty``, whose data
+    starts on a multiple of 64 bytes. On a CPU device such an array (when its
+    rows are multiples of 64 bytes, as 1920 x 1 uint8 rows are) is used in
+    place by the operations, not copied."""
+    if _c.ALIGNED_HANDLER is None:  # numpy < 1.22 at build time: over-allocate
+        dt = np.dtype(dtype)
+        shape = tuple(shape) if isinstance(shape, (tuple, list)) else (int(shape),)
+        n = int(np.prod(shape, dtype=np.int64)) * dt.itemsize
+        buf = np.empty(n + _HOST_ALIGN, np.uint8)
+        off = -buf.ctypes.data % _HOST_ALIGN
+        return buf[off:off + n].view(dt).reshape(shape)
+    return _c.empty(shape, dtype)
+
+
+class aligned_arrays:
+    """aligned_arrays(enable=True): numpy arrays made from now on in this
+    thread (this context, for asyncio tasks) start on 64 bytes.
+
+    Installs a numpy memory handler (NEP 49, numpy >= 1.22) whose blocks are
+    64-byte aligned; everything that allocates through numpy uses it: ``np.empty``,
+    ``np.zeros``, arithmetic results, ``cv2.imread`` and the other cv2
+    functions' new arrays. On a CPU device (PoCL) the operations then read and
+    write such arrays in place instead of copying them, when their rows are
+    multiples of 64 bytes too (widths times channels times item size; 1920 x 3
+    uint8 is). Numpy's default allocator is left alone until this is called.
+
+    As a context manager it puts the previous allocator back on exit::
+
+        with clvision.aligned_arrays():
+            img = cv2.imread('photo.png')       # used in place by clvision
+        blur = clvision.gaussian_blur(img, 2.0)
+
+    Called alone it stays on for the thread; ``aligned_arrays(False)`` puts
+    numpy's default back. The setting is numpy's, per thread (a contextvar):
+    threads started later begin with numpy's default, asyncio tasks inherit
+    it. Arrays made under it can be used and freed anywhere, at any time.
+    Without a numpy >= 1.22 at build time it raises UnsupportedError."""
+
+    def __init__(self, enable=True):
+        self._previous = _c._set_mem_handler(_c.ALIGNED_HANDLER if enable else None)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        _c._set_mem_handler(self._previous)
+        return False
+
+
 # ---- files ----
 
 def imread(path, bgr=False):
@@ -182,7 +236,7 @@ def imread(path, bgr=False):
     (H, W, C), colour as R, G, B[, A] (bgr=True: B, G, R[, A] as cv2.imread)."""
     a = _c.imread(path)
     if bgr and a.ndim == 3 and a.shape[2] in (3, 4):
-        a = np.ascontiguousarray(a[:, :, [2, 1, 0, 3][:a.shape[2]]])
+        a = np.take(a, [2, 1, 0, 3][:a.shape[2]], axis=2, out=empty(a.shape, a.dtype))
     return a
 
 
@@ -398,13 +452,9 @@ def _aligned_empty(w, h, c, dt):
         dt = np.dtype(dt)
     except TypeError:
         return None
-    row = w * c * dt.itemsize
-    if dt not in _DTYPES or row % _HOST_ALIGN:
+    if dt not in _DTYPES or (w * c * dt.itemsize) % _HOST_ALIGN:
         return None
-    n = row * h
-    buf = np.empty(n + _HOST_ALIGN, np.uint8)
-    off = -buf.ctypes.data % _HOST_ALIGN
-    return buf[off:off + n].view(dt).reshape((h, w) if c == 1 else (h, w, c))
+    return empty((h, w) if c == 1 else (h, w, c), dt)
 
 
 def _to_device(v, ctx, taken, what):
@@ -733,6 +783,7 @@ def pyramid(img, levels=4, scale=0.5, ctx=None):
 __all__ = ['Error', 'InvalidArgumentError', 'OutOfMemoryError', 'NoDeviceError', 'OpenCLError',
            'BuildError', 'KernelSourceError', 'UnsupportedError', 'IoError', 'FormatError',
            'KernelFaultError', 'STATUS_ERRORS', 'Context', 'Image', 'Pyramid', 'call',
-           'output_shape', 'default_context', 'release_temporaries', 'upload', 'download', 'wrap_buffer', 'imread',
+           'output_shape', 'default_context', 'release_temporaries', 'upload', 'download',
+           'wrap_buffer', 'empty', 'aligned_arrays', 'imread',
            'imwrite', 'flo_read', 'flo_write', 'pyramid', 'live_objects', 'list_devices',
            'status_string', 'has_exr', 'OPERATIONS'] + list(OPERATIONS)

@@ -49,8 +49,8 @@ def fresh():
 @pytest.fixture(scope='module')
 def photo(request):
     from conftest import read
-    g = read('camera.png', cv2.IMREAD_GRAYSCALE)  # 512 x 512: rows of 512 bytes
-    return g[:300, :448]  # rows of 448 bytes (7 x 64), 300 rows
+    g = read('camera.png', cv2.IMREAD_GRAYSCALE)  # 256 x 256: rows of 256 bytes
+    return g[:300, :448]  # all of it (a crop for larger photos)
 
 
 def test_wrapped_inputs_and_outputs(fresh, photo):
