@@ -801,6 +801,87 @@ static PyObject *image_over(PyObject *cls, PyObject *args, PyObject *kw)
     return (PyObject *)image_wrap(img, co, arg, 0);
 }
 
+/* Whether a's memory can be a host image as it is: a numpy array of an
+ * image dtype, (H, W) or (H, W, C), pixels packed within rows, data, rows
+ * and row stride multiples of CLV_PITCH_ALIGN (a row's padding is then the
+ * next row, so operations writing up to the next multiple touch nothing
+ * else), writable when asked. Fills *h; raises nothing. */
+static int host_fits(PyObject *o, clv_host_image *h, int writable)
+{
+    if (!PyArray_Check(o))
+        return 0;
+    PyArrayObject *a = (PyArrayObject *)o;
+    const int nd = PyArray_NDIM(a);
+    if ((nd != 2 && nd != 3) || !PyArray_ISNOTSWAPPED(a) ||
+        (writable && !PyArray_ISWRITEABLE(a)))
+        return 0;
+    clv_pixel_type t;
+    switch (PyArray_TYPE(a)) {
+    case NPY_UINT8: t = CLV_U8; break;
+    case NPY_UINT16: t = CLV_U16; break;
+    case NPY_FLOAT32: t = CLV_F32; break;
+    default: return 0;
+    }
+    const npy_intp *d = PyArray_DIMS(a), *st = PyArray_STRIDES(a);
+    const npy_intp c = nd == 3 ? d[2] : 1, item = (npy_intp)clv_pixel_type_size(t);
+    if (d[0] < 1 || d[1] < 1 || d[0] > CLV_MAX_DIMENSION || d[1] > CLV_MAX_DIMENSION || c < 1 ||
+        c > 4)
+        return 0;
+    const npy_intp row = d[1] * c * item;
+    if ((nd == 3 && st[2] != item) || st[1] != c * item || row % CLV_PITCH_ALIGN ||
+        (d[0] > 1 && (st[0] < row || st[0] % CLV_PITCH_ALIGN)) ||
+        (uintptr_t)PyArray_DATA(a) % CLV_PITCH_ALIGN)
+        return 0;
+    h->width = (int)d[1];
+    h->height = (int)d[0];
+    h->channels = (int)c;
+    h->type = t;
+    h->stride = d[0] > 1 ? (size_t)st[0] : (size_t)row;
+    h->data = PyArray_DATA(a);
+    return 1;
+}
+
+/* _over_if(ctx, array, writable): Image.over(ctx, array, writable) when
+ * array fits as it is (host_fits), else None. */
+static PyObject *mod_over_if(PyObject *mod, PyObject *args)
+{
+    (void)mod;
+    PyObject *ctx, *arg;
+    int writable;
+    if (!PyArg_ParseTuple(args, "OOp:_over_if", &ctx, &arg, &writable))
+        return NULL;
+    clv_host_image hi;
+    if (!check_context(ctx, "ctx"))
+        return NULL;
+    if (!host_fits(arg, &hi, writable))
+        Py_RETURN_NONE;
+    ContextObject *co = (ContextObject *)ctx;
+    clv_image *img = NULL;
+    clv_status s;
+    message m;
+    Py_BEGIN_ALLOW_THREADS
+    lock_ctx(co);
+    s = clv_image_create_host(co->ctx, hi.data, hi.stride, hi.width, hi.height, hi.channels,
+                              hi.type, &img);
+    if (s != CLV_OK)
+        copy_message(&m, clv_last_error(co->ctx));
+    unlock_ctx(co);
+    Py_END_ALLOW_THREADS
+    if (s != CLV_OK)
+        return raise_status(s, m.text);
+    return (PyObject *)image_wrap(img, co, arg, 0);
+}
+
+/* Map for reading and unmap: the device's writes made visible in an image
+ * over host memory (zero-copy on CPU devices). The context's lock is held. */
+static clv_status settle_host(clv_image *img)
+{
+    void *ptr = NULL;
+    size_t pitch = 0;
+    clv_status s = clv_image_map(img, CLV_MAP_READ, &ptr, &pitch);
+    return s == CLV_OK ? clv_image_unmap(img, ptr) : s;
+}
+
 /* settle(): wait for the operations writing the image and make their
  * results visible in the host memory of an image made by over() (a map for
  * reading and its unmap; zero-copy on CPU devices). */
@@ -812,11 +893,7 @@ static PyObject *image_settle(ImageObject *self, PyObject *unused)
     message m;
     Py_BEGIN_ALLOW_THREADS
     lock_ctx(self->context);
-    void *ptr = NULL;
-    size_t pitch = 0;
-    s = clv_image_map(img, CLV_MAP_READ, &ptr, &pitch);
-    if (s == CLV_OK)
-        s = clv_image_unmap(img, ptr);
+    s = settle_host(img);
     if (s != CLV_OK)
         copy_message(&m, clv_last_error(self->context->ctx));
     unlock_ctx(self->context);
@@ -1416,8 +1493,24 @@ static const clv_op_desc *find_op(PyObject *name)
 /* Bind dict to op's parameters once and run clv_op_call n times (n >= 0;
  * stops at the first failure) on co, the GIL released and every context the
  * arguments name locked. None, or the exception of the status. */
-static PyObject *run_bound(ContextObject *co, const clv_op_desc *op, PyObject *dict, long long n)
+static PyObject *run_bound(ContextObject *co, const clv_op_desc *op, PyObject *dict, long long n,
+                           PyObject *settle)
 {
+    /* images over host memory to settle after the call: given in dict too,
+     * so their contexts are among those locked */
+    clv_image *settled[8];
+    Py_ssize_t nsettle = 0;
+    if (settle && settle != Py_None) {
+        if (!PyTuple_Check(settle) || PyTuple_GET_SIZE(settle) > 8)
+            return raise_arg("call: settle must be a tuple of at most 8 Images");
+        nsettle = PyTuple_GET_SIZE(settle);
+        for (Py_ssize_t i = 0; i < nsettle; i++) {
+            PyObject *o = PyTuple_GET_ITEM(settle, i);
+            if (!PyObject_TypeCheck(o, &ImageType) || ((ImageObject *)o)->context != co)
+                return raise_arg("call: settle must hold Images of ctx");
+            settled[i] = ((ImageObject *)o)->img;
+        }
+    }
     bound *b = PyMem_Malloc(sizeof *b);
     message *m = PyMem_Malloc(sizeof *m);
     if (!b || !m) {
@@ -1438,6 +1531,8 @@ static PyObject *run_bound(ContextObject *co, const clv_op_desc *op, PyObject *d
         lock_ctx(b->ctxs[i]);
     for (long long k = 0; k < n && s == CLV_OK; k++)
         s = clv_op_call(co->ctx, op, b->a, b->n);
+    for (Py_ssize_t i = 0; i < nsettle && s == CLV_OK; i++)
+        s = settle_host(settled[i]);
     if (s != CLV_OK)
         copy_message(m, clv_last_error(co->ctx));
     for (int i = b->nctxs - 1; i >= 0; i--)
@@ -1450,21 +1545,23 @@ static PyObject *run_bound(ContextObject *co, const clv_op_desc *op, PyObject *d
     return r;
 }
 
-/* call(ctx, op_name, args): run the operation through clv_op_call; args is
- * a dict of parameter name -> value (Image, Pyramid, number, enum name,
- * buffer for arrays and structs; None: left out). */
+/* call(ctx, op_name, args, settle=None): run the operation through
+ * clv_op_call; args is a dict of parameter name -> value (Image, Pyramid,
+ * number, enum name, buffer for arrays and structs; None: left out).
+ * settle: a tuple of images of ctx made by Image.over, settled (as
+ * Image.settle) after the call, under the same lock. */
 static PyObject *mod_call(PyObject *mod, PyObject *args)
 {
     (void)mod;
-    PyObject *ctx, *name, *dict;
-    if (!PyArg_ParseTuple(args, "OOO:call", &ctx, &name, &dict))
+    PyObject *ctx, *name, *dict, *settle = NULL;
+    if (!PyArg_ParseTuple(args, "OOO|O:call", &ctx, &name, &dict, &settle))
         return NULL;
     if (!check_context(ctx, "ctx"))
         return NULL;
     const clv_op_desc *op = find_op(name);
     if (!op)
         return NULL;
-    return run_bound((ContextObject *)ctx, op, dict, 1);
+    return run_bound((ContextObject *)ctx, op, dict, 1, settle);
 }
 
 /* _repeat_call(ctx, op_name, args, n): clv_op_call n times with the same
@@ -1482,7 +1579,7 @@ static PyObject *mod_repeat_call(PyObject *mod, PyObject *args)
     const clv_op_desc *op = find_op(name);
     if (!op)
         return NULL;
-    return run_bound((ContextObject *)ctx, op, dict, n); /* n 0: the arguments checked only */
+    return run_bound((ContextObject *)ctx, op, dict, n, NULL); /* n 0: checked only */
 }
 
 /* output_shape(op_name, args, param): (width, height, channels, dtype) the
@@ -1738,6 +1835,8 @@ static PyMethodDef mod_methods[] = {
     {"_set_mem_handler", mod_set_mem_handler, METH_O,
      "_set_mem_handler(handler): numpy's memory handler in this context (None: numpy's "
      "default); returns the previous one."},
+    {"_over_if", mod_over_if, METH_VARARGS,
+     "_over_if(ctx, array, writable): Image.over when the array fits as it is, else None."},
     {"empty", mod_empty, METH_VARARGS,
      "empty(shape, dtype): a new C-ordered array whose data starts on 64 bytes."},
     {NULL, NULL, 0, NULL},

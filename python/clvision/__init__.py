@@ -413,8 +413,9 @@ def release_temporaries(ctx=None):
 # Numpy arrays on a CPU device (PoCL): the device reads and writes the
 # arrays' own memory (Image.over, CL_MEM_USE_HOST_PTR) instead of copying
 # them in and out, when their layout meets the library's host-image rules
-# (data, rows and row stride multiples of _HOST_ALIGN bytes); an array that
-# does not is copied as on a GPU. The results are the same either way.
+# (data, rows and row stride multiples of _HOST_ALIGN bytes:
+# _clvision._over_if); an array that does not is copied as on a GPU. The
+# results are the same either way.
 _HOST_ALIGN = 64
 
 
@@ -430,16 +431,6 @@ def _zero_copy(ctx):
         except AttributeError:  # a bare _clvision.Context
             pass
     return zc
-
-
-def _wrappable(a):
-    """a's memory can be a host image as it is (see _zero_copy)."""
-    if not isinstance(a, np.ndarray) or a.dtype not in _DTYPES or a.ndim not in (2, 3):
-        return False
-    row = a.shape[1] * (a.shape[2] if a.ndim == 3 else 1) * a.itemsize
-    return (a.ctypes.data % _HOST_ALIGN == 0 and row % _HOST_ALIGN == 0 and
-            (a.shape[0] == 1 or a.strides[0] % _HOST_ALIGN == 0) and a.shape[0] >= 1 and
-            a.strides[-1] == a.itemsize and (a.ndim == 2 or a.strides[1] == a.itemsize * a.shape[2]))
 
 
 def _aligned_empty(w, h, c, dt):
@@ -458,9 +449,11 @@ def _aligned_empty(w, h, c, dt):
 
 
 def _to_device(v, ctx, taken, what):
+    if _zero_copy(ctx):
+        img = _c._over_if(ctx, v, False)
+        if img is not None:
+            return img
     w, h, c = _shape_of(v, what)
-    if _zero_copy(ctx) and _wrappable(v):
-        return Image.over(ctx, v)
     img = _temp(ctx, taken, w, h, c, v.dtype)
     img.upload(v)
     return img
@@ -603,10 +596,10 @@ def _run(plan, inputs, values, out, ctx, bgr, size, dtype):
                 # written in place: out=, or a new array, when it can be
                 # wrapped and shares no memory with an input
                 a = o if o is not None else _aligned_empty(w, h, c, t)
-                if (a is not None and _wrappable(a) and
-                        not any(np.may_share_memory(a, x) for x in host_in)):
-                    img = Image.over(ctx, a, writable=True)
-                    o = wrapped = a
+                if a is not None and not any(np.may_share_memory(a, x) for x in host_in):
+                    img = _c._over_if(ctx, a, True)
+                    if img is not None:
+                        o = wrapped = a
             if wrapped is None:
                 # downloaded at the end: a kept image; returned: a new one
                 img = (_temp(ctx, taken, w, h, c, t) if host or o is not None
@@ -616,13 +609,16 @@ def _run(plan, inputs, values, out, ctx, bgr, size, dtype):
             img = _temp(ctx, taken, img.width, img.height, img.channels, img.dtype)
         args[n] = img
         results.append((final, img, o, wrapped))
-    _c.call(ctx, plan.name, args)
+    # wrapped outputs written by the op itself are settled within the call
+    settle = tuple(r[0] for r in results if r[3] is not None and r[0] is r[1])
+    _c.call(ctx, plan.name, args, settle)
     ret = []
     for final, img, o, wrapped in results:
         if img is not final:
             _c.call(ctx, 'convert_color', {'src': img, 'dst': final, 'code': 'rgb2bgr'})
         if wrapped is not None:
-            final.settle()
+            if img is not final:
+                final.settle()
             ret.append(wrapped)
         elif isinstance(o, np.ndarray):
             ret.append(final.download(o))
