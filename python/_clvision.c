@@ -361,13 +361,87 @@ static PyObject *mod_set_mem_handler(PyObject *mod, PyObject *arg)
 #endif
 }
 
-/* empty(shape, dtype): a new uninitialised C-ordered array starting on
- * CLV_PITCH_ALIGN bytes. */
+/* The memory of an array from empty(..., padded=True) whose rows are padded
+ * to CLV_PITCH_ALIGN bytes: rows of `row` bytes, `pitch` apart. The array's
+ * base (numpy keeps it as the base of every view of the array), and the mark
+ * that the padding after each row is nobody's pixels, so that an operation
+ * may write it (host_fits). */
+typedef struct {
+    PyObject_HEAD
+    char *data;
+    size_t size, row, pitch;
+} HostBufferObject;
+
+static void hostbuf_dealloc(HostBufferObject *self)
+{
+    free(self->data);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static PyTypeObject HostBufferType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "clvision._clvision._PaddedRows",
+    .tp_basicsize = sizeof(HostBufferObject),
+    .tp_dealloc = (destructor)hostbuf_dealloc,
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "The memory of an array made by empty(..., padded=True): rows padded to 64 bytes.",
+};
+
+/* A new (H, W[, C]) array of descr (stolen) whose rows start on
+ * CLV_PITCH_ALIGN bytes and are padded to a multiple of it, over a
+ * HostBufferObject. */
+static PyObject *new_padded(PyArray_Dims *d, PyArray_Descr *descr)
+{
+    const npy_intp h = d->ptr[0], w = d->ptr[1], c = d->len == 3 ? d->ptr[2] : 1;
+    const size_t item = (size_t)descr->elsize;
+    if (h < 0 || w < 0 || c < 0 || (w && c && (size_t)w > (SIZE_MAX / 4) / item / (size_t)c)) {
+        Py_DECREF(descr);
+        return raise_arg("empty: shape out of range");
+    }
+    const size_t row = (size_t)w * (size_t)c * item;
+    const size_t pitch = (row + CLV_PITCH_ALIGN - 1) / CLV_PITCH_ALIGN * CLV_PITCH_ALIGN;
+    if (pitch && (size_t)h > (SIZE_MAX / 4) / pitch) {
+        Py_DECREF(descr);
+        return raise_arg("empty: shape out of range");
+    }
+    HostBufferObject *b = PyObject_New(HostBufferObject, &HostBufferType);
+    if (!b) {
+        Py_DECREF(descr);
+        return NULL;
+    }
+    b->row = row;
+    b->pitch = pitch;
+    b->size = (size_t)h * pitch;
+    void *mem = NULL;
+    if (posix_memalign(&mem, CLV_PITCH_ALIGN, b->size ? b->size : CLV_PITCH_ALIGN) != 0) {
+        b->data = NULL;
+        Py_DECREF(b);
+        Py_DECREF(descr);
+        return PyErr_NoMemory();
+    }
+    b->data = mem;
+    npy_intp strides[3] = {(npy_intp)pitch, c * (npy_intp)item, (npy_intp)item};
+    PyObject *a = PyArray_NewFromDescr(&PyArray_Type, descr, d->len, d->ptr, strides, mem,
+                                       NPY_ARRAY_ALIGNED | NPY_ARRAY_WRITEABLE, NULL);
+    if (!a) {
+        Py_DECREF(b);
+        return NULL;
+    }
+    if (PyArray_SetBaseObject((PyArrayObject *)a, (PyObject *)b) < 0) { /* steals b */
+        Py_DECREF(a);
+        return NULL;
+    }
+    return a;
+}
+
+/* empty(shape, dtype, padded=False): a new uninitialised array starting on
+ * CLV_PITCH_ALIGN bytes: C-ordered; or, padded and shape (H, W[, C]) with
+ * rows not a multiple of CLV_PITCH_ALIGN bytes, rows padded to one. */
 static PyObject *mod_empty(PyObject *mod, PyObject *args)
 {
     (void)mod;
     PyObject *shape, *dt;
-    if (!PyArg_ParseTuple(args, "OO:empty", &shape, &dt))
+    int padded = 0;
+    if (!PyArg_ParseTuple(args, "OO|p:empty", &shape, &dt, &padded))
         return NULL;
     PyArray_Dims d = {NULL, 0};
     PyArray_Descr *descr = NULL;
@@ -377,6 +451,20 @@ static PyObject *mod_empty(PyObject *mod, PyObject *args)
     if (!PyArray_DescrConverter(dt, &descr)) {
         PyDimMem_FREE(d.ptr);
         return NULL;
+    }
+    if (padded) {
+        if (d.len != 2 && d.len != 3) {
+            Py_DECREF(descr);
+            PyDimMem_FREE(d.ptr);
+            return raise_arg("empty: padded=True needs an image shape (H, W) or (H, W, C)");
+        }
+        const npy_intp c = d.len == 3 ? d.ptr[2] : 1;
+        if (d.ptr[1] >= 0 && c >= 0 && d.ptr[0] >= 0 && descr->elsize > 0 &&
+            (d.ptr[1] * c * descr->elsize) % CLV_PITCH_ALIGN != 0) {
+            a = new_padded(&d, descr); /* steals descr */
+            PyDimMem_FREE(d.ptr);
+            return a;
+        }
     }
 #ifdef CLV_PY_HANDLER
     PyObject *old = PyDataMem_SetHandler(aligned_capsule);
@@ -828,7 +916,20 @@ static int host_fits(PyObject *o, clv_host_image *h, int writable)
         c > 4)
         return 0;
     const npy_intp row = d[1] * c * item;
-    if ((nd == 3 && st[2] != item) || st[1] != c * item || row % CLV_PITCH_ALIGN ||
+    /* rows not a multiple of 64 bytes: only all the rows' pixels of an array
+     * from empty(padded=True), or rows of it, whose padding is nobody's */
+    PyObject *base = PyArray_BASE(a); /* a view's base is its array, whose base... */
+    for (int i = 0; i < 64 && base && PyArray_Check(base) &&
+                    !PyArray_CHKFLAGS((PyArrayObject *)base, NPY_ARRAY_OWNDATA);
+         i++)
+        base = PyArray_BASE((PyArrayObject *)base);
+    const int padded =
+        row % CLV_PITCH_ALIGN && base && Py_IS_TYPE(base, &HostBufferType) &&
+        ((const HostBufferObject *)base)->row == (size_t)row &&
+        (d[0] == 1 || (size_t)st[0] == ((const HostBufferObject *)base)->pitch) &&
+        ((size_t)((char *)PyArray_DATA(a) - ((const HostBufferObject *)base)->data)) %
+                ((const HostBufferObject *)base)->pitch == 0;
+    if ((nd == 3 && st[2] != item) || st[1] != c * item || (row % CLV_PITCH_ALIGN && !padded) ||
         (d[0] > 1 && (st[0] < row || st[0] % CLV_PITCH_ALIGN)) ||
         (uintptr_t)PyArray_DATA(a) % CLV_PITCH_ALIGN)
         return 0;
@@ -1838,7 +1939,8 @@ static PyMethodDef mod_methods[] = {
     {"_over_if", mod_over_if, METH_VARARGS,
      "_over_if(ctx, array, writable): Image.over when the array fits as it is, else None."},
     {"empty", mod_empty, METH_VARARGS,
-     "empty(shape, dtype): a new C-ordered array whose data starts on 64 bytes."},
+     "empty(shape, dtype, padded=False): a new array whose data starts on 64 bytes: C-ordered,\n"
+     "or (padded, an image shape) with rows padded to a multiple of 64 bytes."},
     {NULL, NULL, 0, NULL},
 };
 
@@ -1901,6 +2003,7 @@ PyMODINIT_FUNC PyInit__clvision(void)
         return NULL;
     if (PyType_Ready(&ContextType) < 0 || PyType_Ready(&ImageType) < 0 ||
         PyType_Ready(&PyramidType) < 0 ||
+        PyType_Ready(&HostBufferType) < 0 ||
         add_exceptions(m) < 0 ||
         PyModule_AddObjectRef(m, "Context", (PyObject *)&ContextType) < 0 ||
         PyModule_AddObjectRef(m, "Image", (PyObject *)&ImageType) < 0 ||

@@ -179,19 +179,27 @@ def wrap_buffer(ctx, buffer, width, height, channels=1, dtype=np.uint8, offset=0
 
 # ---- 64-byte aligned numpy arrays ----
 
-def empty(shape, dtype=np.uint8):
-    """A new uninitialised C-ordered numpy array, as ``np.empty``, whose data
-    starts on a multiple of 64 bytes. On a CPU device such an array (when its
-    rows are multiples of 64 bytes, as 1920 x 1 uint8 rows are) is used in
-    place by the operations, not copied."""
-    if _c.ALIGNED_HANDLER is None:  # numpy < 1.22 at build time: over-allocate
+def empty(shape, dtype=np.uint8, padded=False):
+    """A new uninitialised numpy array, as ``np.empty``, whose data starts on
+    a multiple of 64 bytes: C-ordered, or, with ``padded=True`` and an image
+    shape (H, W) or (H, W, C) whose rows are not a multiple of 64 bytes, with
+    each row padded to one (a strided array: ``a.strides[0]`` is the padded
+    row; ``np.ascontiguousarray(a)`` packs it).
+
+    On a CPU device the operations use such an array in place, not copied,
+    as an input or an ``out=``: a C-ordered one when its rows are multiples
+    of 64 bytes (1920 x 1 uint8 rows are), a padded one always (the padding
+    belongs to no pixel, so the device may write it): e.g. the 1080-byte rows
+    of a transposed 1920 x 1080 gray image, ``out=clvision.empty((1920, 1080),
+    np.uint8, padded=True)``."""
+    if _c.ALIGNED_HANDLER is None and not padded:  # numpy < 1.22 at build time
         dt = np.dtype(dtype)
         shape = tuple(shape) if isinstance(shape, (tuple, list)) else (int(shape),)
         n = int(np.prod(shape, dtype=np.int64)) * dt.itemsize
         buf = np.empty(n + _HOST_ALIGN, np.uint8)
         off = -buf.ctypes.data % _HOST_ALIGN
         return buf[off:off + n].view(dt).reshape(shape)
-    return _c.empty(shape, dtype)
+    return _c.empty(shape, dtype, padded)
 
 
 class aligned_arrays:
@@ -413,9 +421,9 @@ def release_temporaries(ctx=None):
 # Numpy arrays on a CPU device (PoCL): the device reads and writes the
 # arrays' own memory (Image.over, CL_MEM_USE_HOST_PTR) instead of copying
 # them in and out, when their layout meets the library's host-image rules
-# (data, rows and row stride multiples of _HOST_ALIGN bytes:
-# _clvision._over_if); an array that does not is copied as on a GPU. The
-# results are the same either way.
+# (data, rows and row stride multiples of _HOST_ALIGN bytes, or the padded
+# rows of an array from empty(padded=True): _clvision._over_if); an array
+# that does not is copied as on a GPU. The results are the same either way.
 _HOST_ALIGN = 64
 
 

@@ -47,9 +47,11 @@ def test_readme_aligned_example():
     are the copying path's."""
     ns = {}
     exec(example(1).replace("'tests/data/", "'%s/tests/data/" % REPO), ns)
-    img, out = ns['img'], ns['out']
+    img, out, t = ns['img'], ns['out'], ns['t']
     assert img.ctypes.data % 64 == 0 and out.ctypes.data % 64 == 0
+    assert t.strides[0] % 64 == 0 and t.ctypes.data % 64 == 0
     plain = np.ascontiguousarray(img)
     assert np.array_equal(out, clvision.gaussian_blur(plain, 2.0))
+    assert np.array_equal(t, plain.transpose(1, 0, 2))
     from numpy.core.multiarray import get_handler_name
     assert get_handler_name() == 'default_allocator'
