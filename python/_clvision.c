@@ -1004,6 +1004,88 @@ static PyObject *image_settle(ImageObject *self, PyObject *unused)
     Py_RETURN_NONE;
 }
 
+/* An image mapped for as long as a numpy array views it: the array's base.
+ * Its death unmaps the image and lets the image go. */
+typedef struct {
+    PyObject_HEAD
+    ImageObject *image;
+    void *ptr;
+} MappingObject;
+
+static void mapping_dealloc(MappingObject *self)
+{
+    if (self->ptr) {
+        clv_image *img = self->image->img;
+        ContextObject *c = self->image->context;
+        void *p = self->ptr;
+        Py_BEGIN_ALLOW_THREADS
+        lock_ctx(c);
+        /* nothing to report a failure to: the image is released after it anyway */
+        (void)clv_image_unmap(img, p);
+        unlock_ctx(c);
+        Py_END_ALLOW_THREADS
+    }
+    Py_XDECREF(self->image);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static PyTypeObject MappingType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "clvision._clvision._Mapping",
+    .tp_basicsize = sizeof(MappingObject),
+    .tp_dealloc = (destructor)mapping_dealloc,
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "The mapping of an Image that a numpy array from Image._map_array() views.",
+};
+
+/* _map_array(): the image's pixels as a writable numpy array over its
+ * mapping (clv_image_map, read and write: zero-copy on CPU devices), rows
+ * pitch bytes apart; the image stays mapped, unusable by operations, until
+ * the array and its views are gone. For images nothing else uses. */
+static PyObject *image_map_array(ImageObject *self, PyObject *unused)
+{
+    (void)unused;
+    clv_image *img = self->img;
+    MappingObject *mo = PyObject_New(MappingObject, &MappingType);
+    if (!mo)
+        return NULL;
+    Py_INCREF(self);
+    mo->image = self;
+    mo->ptr = NULL;
+    void *ptr = NULL;
+    size_t pitch = 0;
+    clv_status s;
+    message m;
+    Py_BEGIN_ALLOW_THREADS
+    lock_ctx(self->context);
+    s = clv_image_map(img, CLV_MAP_READ | CLV_MAP_WRITE, &ptr, &pitch);
+    if (s != CLV_OK)
+        copy_message(&m, clv_last_error(self->context->ctx));
+    unlock_ctx(self->context);
+    Py_END_ALLOW_THREADS
+    if (s != CLV_OK) {
+        Py_DECREF(mo);
+        return raise_status(s, m.text);
+    }
+    mo->ptr = ptr;
+    npy_intp dims[3], strides[3];
+    const int nd = image_shape(img, dims);
+    const npy_intp item = (npy_intp)clv_pixel_type_size(clv_image_type(img));
+    strides[0] = (npy_intp)pitch;
+    strides[1] = item * dims[2];
+    strides[2] = item;
+    PyObject *a = PyArray_New(&PyArray_Type, nd, dims, clv_to_npy(clv_image_type(img)), strides,
+                              ptr, 0, NPY_ARRAY_ALIGNED | NPY_ARRAY_WRITEABLE, NULL);
+    if (!a) {
+        Py_DECREF(mo);
+        return NULL;
+    }
+    if (PyArray_SetBaseObject((PyArrayObject *)a, (PyObject *)mo) < 0) { /* steals mo */
+        Py_DECREF(a);
+        return NULL;
+    }
+    return a;
+}
+
 static PyObject *image_upload(ImageObject *self, PyObject *arg)
 {
     if (!PyArray_Check(arg))
@@ -1169,6 +1251,9 @@ static PyMethodDef image_methods[] = {
      "(H, W, C)), or written into out. Waits for the operations writing the image."},
     {"view", (PyCFunction)(void (*)(void))image_view, METH_VARARGS | METH_KEYWORDS,
      "view(x, y, width, height): a rectangle of the image sharing its memory."},
+    {"_map_array", (PyCFunction)image_map_array, METH_NOARGS,
+     "_map_array(): a numpy array over the image's mapping (no copy on CPU devices); the\n"
+     "image stays mapped, unusable by operations, while the array lives."},
     {NULL, NULL, 0, NULL},
 };
 
@@ -2002,7 +2087,7 @@ PyMODINIT_FUNC PyInit__clvision(void)
     if (!m)
         return NULL;
     if (PyType_Ready(&ContextType) < 0 || PyType_Ready(&ImageType) < 0 ||
-        PyType_Ready(&PyramidType) < 0 ||
+        PyType_Ready(&PyramidType) < 0 || PyType_Ready(&MappingType) < 0 ||
         PyType_Ready(&HostBufferType) < 0 ||
         add_exceptions(m) < 0 ||
         PyModule_AddObjectRef(m, "Context", (PyObject *)&ContextType) < 0 ||

@@ -781,7 +781,16 @@ def pyramid(img, levels=4, scale=0.5, ctx=None):
     pyr = Pyramid(ctx, src.width, src.height, src.channels, src.dtype, levels, scale)
     pyramid_build(pyr, src)  # noqa: F821 (generated above)
     out = [pyr.level(i) for i in range(pyr.levels)]
-    return [lv.download() for lv in out] if host else out
+    if not host:
+        return out
+    if not _zero_copy(ctx):
+        return [lv.download() for lv in out]
+    # On a CPU device the levels are handed over as they lie: arrays over the
+    # mapped level images (no copy), which keep this pyramid, made for this
+    # call only, until they are gone; a level with padded rows is copied out,
+    # so every array returned is C-contiguous.
+    return [lv._map_array() if lv.pitch == lv.width * lv.channels * lv.dtype.itemsize
+            else lv.download() for lv in out]
 
 
 __all__ = ['Error', 'InvalidArgumentError', 'OutOfMemoryError', 'NoDeviceError', 'OpenCLError',

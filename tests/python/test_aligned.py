@@ -216,3 +216,21 @@ def test_clvision_results_are_aligned(gray, bgr):
     for a in outs:
         assert a.ctypes.data % 64 == 0 and a.flags.c_contiguous, a.shape
 
+
+def test_pyramid_levels_outlive_call(gray):
+    """On a CPU device the levels are arrays over the pyramid's own mapped
+    images: they stay valid and independent after the call and of each other."""
+    ref = [gray, cv2.pyrDown(gray)]
+    ref += [cv2.pyrDown(ref[-1])]
+    a = c.pyramid(gray, levels=3)
+    b = c.pyramid(gray, levels=3)
+    for lv, r in zip(a, ref):
+        assert np.array_equal(lv, r)
+    a[1][:] = 0  # writable, and not shared with b's
+    assert np.array_equal(b[1], ref[1])
+    # a level as an input again (its memory is a mapped device buffer's)
+    assert np.array_equal(c.gaussian_blur(b[1], 2.0), c.gaussian_blur(ref[1].copy(), 2.0))
+    del a
+    import gc
+    gc.collect()
+    assert np.array_equal(b[2], ref[2])
