@@ -937,7 +937,9 @@ static int host_fits(PyObject *o, clv_host_image *h, int writable)
     h->height = (int)d[0];
     h->channels = (int)c;
     h->type = t;
-    h->stride = d[0] > 1 ? (size_t)st[0] : (size_t)row;
+    /* one row: any stride; the row rounded up (its padding, if any, is nobody's) */
+    h->stride = d[0] > 1 ? (size_t)st[0]
+                         : ((size_t)row + CLV_PITCH_ALIGN - 1) / CLV_PITCH_ALIGN * CLV_PITCH_ALIGN;
     h->data = PyArray_DATA(a);
     return 1;
 }

@@ -149,6 +149,11 @@ def test_padded_rows(fresh, photo):
     assert pooled(fresh) == 0
     assert np.array_equal(rows, c.box_filter(np.ascontiguousarray(src.T[40:140]), 3, 3,
                                              ctx=fresh))
+    one = c.empty((1, 250), np.uint8, padded=True)  # one padded row: in place too
+    before = pooled(fresh)  # the references above were copied
+    assert c.box_filter(p[:1], 3, 3, out=one, ctx=fresh) is one
+    assert pooled(fresh) == before
+    assert np.array_equal(one, c.box_filter(np.ascontiguousarray(src.T[:1]), 3, 3, ctx=fresh))
     for shape, dt, strides in [((5, 7, 3), np.float32, (128, 12, 4)),
                                ((4, 64), np.uint8, (64, 1)), ((3, 16), np.float32, (64, 4))]:
         a = c.empty(shape, dt, padded=True)  # rows of 64-byte multiples stay C-ordered
