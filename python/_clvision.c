@@ -1686,11 +1686,11 @@ static PyObject *run_bound(ContextObject *co, const clv_op_desc *op, PyObject *d
 {
     /* images over host memory to settle after the call: given in dict too,
      * so their contexts are among those locked */
-    clv_image *settled[8];
+    clv_image *settled[16];
     Py_ssize_t nsettle = 0;
     if (settle && settle != Py_None) {
-        if (!PyTuple_Check(settle) || PyTuple_GET_SIZE(settle) > 8)
-            return raise_arg("call: settle must be a tuple of at most 8 Images");
+        if (!PyTuple_Check(settle) || PyTuple_GET_SIZE(settle) > 16)
+            return raise_arg("call: settle must be a tuple of at most 16 Images");
         nsettle = PyTuple_GET_SIZE(settle);
         for (Py_ssize_t i = 0; i < nsettle; i++) {
             PyObject *o = PyTuple_GET_ITEM(settle, i);
@@ -1737,7 +1737,8 @@ static PyObject *run_bound(ContextObject *co, const clv_op_desc *op, PyObject *d
  * clv_op_call; args is a dict of parameter name -> value (Image, Pyramid,
  * number, enum name, buffer for arrays and structs; None: left out).
  * settle: a tuple of images of ctx made by Image.over, settled (as
- * Image.settle) after the call, under the same lock. */
+ * Image.settle: waited for, the device's writes visible) after the call,
+ * under the same lock. */
 static PyObject *mod_call(PyObject *mod, PyObject *args)
 {
     (void)mod;

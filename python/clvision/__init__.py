@@ -456,10 +456,14 @@ def _aligned_empty(w, h, c, dt):
     return empty((h, w) if c == 1 else (h, w, c), dt)
 
 
-def _to_device(v, ctx, taken, what):
+def _to_device(v, ctx, taken, what, wrapped=None):
+    """v on the device: wrapped (appended to the list wrapped), else copied
+    into a kept image."""
     if _zero_copy(ctx):
         img = _c._over_if(ctx, v, False)
         if img is not None:
+            if wrapped is not None:
+                wrapped.append(img)
             return img
     w, h, c = _shape_of(v, what)
     img = _temp(ctx, taken, w, h, c, v.dtype)
@@ -502,6 +506,7 @@ def _run(plan, inputs, values, out, ctx, bgr, size, dtype):
     if ctx is None:
         ctx = default_context()
     taken = {}
+    wrapped_in = []  # inputs used in place
     host_in = [inputs[n] for n in plan.in_images + plan.in_pyramids
                if isinstance(inputs.get(n), np.ndarray)]
     for n in plan.in_images:
@@ -509,7 +514,7 @@ def _run(plan, inputs, values, out, ctx, bgr, size, dtype):
         if v is None:
             continue
         if not isinstance(v, Image):
-            v = _to_device(v, ctx, taken, n)
+            v = _to_device(v, ctx, taken, n, wrapped_in)
         if bgr and n in plan.rgb:
             v = _swap(ctx, v, taken if host else None)
         args[n] = v
@@ -526,7 +531,7 @@ def _run(plan, inputs, values, out, ctx, bgr, size, dtype):
             continue
         # an image for a pyramid: build one (scale 0.5), with the op's levels
         if not isinstance(v, Image):
-            v = _to_device(v, ctx, taken, n)
+            v = _to_device(v, ctx, taken, n, wrapped_in)
         levels = values.get('levels') if plan.has_levels else None
         if levels is None:
             levels = int(plan.params['levels']['default']) if plan.has_levels else 4
@@ -617,8 +622,13 @@ def _run(plan, inputs, values, out, ctx, bgr, size, dtype):
             img = _temp(ctx, taken, img.width, img.height, img.channels, img.dtype)
         args[n] = img
         results.append((final, img, o, wrapped))
-    # wrapped outputs written by the op itself are settled within the call
+    # wrapped outputs written by the op itself are settled within the call;
+    # wrapped inputs too when no output array is waited for (Images or
+    # pyramids out): the input arrays are the caller's again when it returns
     settle = tuple(r[0] for r in results if r[3] is not None and r[0] is r[1])
+    if wrapped_in and not any(r[3] is not None or isinstance(r[2], np.ndarray) or
+                              (host and r[2] is None) for r in results):
+        settle += tuple(wrapped_in)
     _c.call(ctx, plan.name, args, settle)
     ret = []
     for final, img, o, wrapped in results:
