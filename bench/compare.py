@@ -8,8 +8,12 @@ For every case (size, op, type, channels) one round runs, back to back:
       the device named by --ocl-device (exported as OPENCV_OPENCL_DEVICE before
       cv2 is imported),
   (d) clvision from Python (the clvision package, on clv-bench's device): numpy
-      in and numpy out (upload, run, download into a preallocated array), and
-      device images in and out (clvision.Image, out= reused, then finish()).
+      in and numpy out as the README's Python section says (inputs made under
+      clvision.aligned_arrays(), as cv2.imread's would be, out= reused from
+      clvision.empty(shape, dtype, padded=True): used in place on a CPU
+      device), the same with numpy's default allocator (16-byte aligned:
+      copied in and out), and device images in and out (clvision.Image, out=
+      reused, then finish()).
       The package is imported from the environment, else from the build tree
       next to clv-bench (<build>/python and <repo>/python); --no-python skips it.
 Each side warms up, then times --reps repetitions and keeps the median; the
@@ -84,6 +88,8 @@ def parse_args(argv):
                    help="time OpenCV only (no clv-bench needed)")
     p.add_argument("--no-python", action="store_true",
                    help="leave out the clvision-from-Python columns")
+    p.add_argument("--no-ocl", action="store_true",
+                   help="leave out OpenCV's OpenCL column (and its kernel-launch check)")
     p.add_argument("--clv-device", metavar="SPEC",
                    help="clv-bench --device (default: cpu or gpu, from --ocl-device's type)")
     p.add_argument("--ocl-device", default=":CPU:", metavar="SPEC",
@@ -401,11 +407,9 @@ def py_op(op, src, second, pts, out, w, h, t):
     raise ValueError(op)
 
 
-def time_py(op, w, h, t, cn, reps, warmup, device):
-    """(numpy in/out ms, device image in/out ms) of clvision from Python."""
-    c = clvision
-    ctx = c.Context(device)
-    c._local.ctx = ctx  # numpy calls use this context too
+def py_arrays(op, w, h, t, cn):
+    """The numpy inputs of a Python case (source, second frame, points) and
+    the (shape, dtype) of its image result (None: no out=)."""
     src = make_source(w, h, t, cn, op)
     if op == "tonemap":
         src = make_source(w, h, "f32", 3)
@@ -416,25 +420,61 @@ def time_py(op, w, h, t, cn, reps, warmup, device):
     pts = cv2.goodFeaturesToTrack(src, 2000, 0.01, 10).reshape(-1, 2) if op == "lk" else None
     dw, dh = dst_shape(op, w, h)
     if op == "farneback":
-        host_out, shape = np.empty((dh, dw, 2), np.float32), (dw, dh, 2, np.float32)
+        out = ((dh, dw, 2), np.float32)
     elif op == "tonemap":
-        host_out, shape = np.empty((dh, dw, 3), np.uint8), (dw, dh, 3, np.uint8)
+        out = ((dh, dw, 3), np.uint8)
     elif op in ("pyramid", "corners", "lk"):
-        host_out, shape = None, None
+        out = None
     else:
-        host_out = np.empty((dh, dw) if cn == 1 else (dh, dw, cn), src.dtype)
-        shape = (dw, dh, cn, src.dtype)
+        out = ((dh, dw) if cn == 1 else (dh, dw, cn), src.dtype)
+    return src, second, pts, out
+
+
+def off64(a):
+    """a itself when its data is not on 64 bytes, else a copy 16 bytes past 64
+    (numpy's default allocator gives 16-byte alignment; this makes it certain)."""
+    if a is None or a.ctypes.data % 64:
+        return a
+    buf = np.empty(a.nbytes + 80, np.uint8)
+    off = (-buf.ctypes.data % 64) + 16
+    b = buf[off:off + a.nbytes].view(a.dtype).reshape(a.shape)
+    b[...] = a
+    return b
+
+
+def time_py(op, w, h, t, cn, reps, warmup, device):
+    """(py np, py np16, py dev) ms of clvision from Python: numpy in and out
+    as the README says (inputs made under clvision.aligned_arrays(), out= from
+    clvision.empty(..., padded=True)), numpy in and out with numpy's default
+    allocator (16-byte aligned), device images in and out."""
+    c = clvision
+    ctx = c.Context(device)
+    c._local.ctx = ctx  # numpy calls use this context too
+    # arrays (numpy's, cv2.imread's) made under aligned_arrays() start on 64
+    # bytes; with rows of 64-byte multiples they are used in place
+    with c.aligned_arrays():
+        src, second, pts, out = py_arrays(op, w, h, t, cn)
+    host_out = c.empty(out[0], out[1], padded=True) if out else None
     t_np = time_reps(lambda: py_op(op, src, second, pts, host_out, w, h, t), lambda: None,
                      reps, warmup)
+    # the same with numpy's default allocator: copied in and out
+    psrc, psecond = off64(src.copy()), off64(None if second is None else second.copy())
+    pout = off64(np.empty(out[0], out[1])) if out else None
+    t_np16 = time_reps(lambda: py_op(op, psrc, psecond, pts, pout, w, h, t), lambda: None,
+                       reps, warmup)
+    del psrc, psecond, pout
     dsrc = c.upload(src, ctx)
     dsecond = c.upload(second, ctx) if second is not None else None
     if op == "pyramid":
         dout = c.Pyramid(ctx, w, h, 1, src.dtype, 4, 0.5)
+    elif out:
+        shp, dt = out
+        dout = c.Image(ctx, shp[1], shp[0], shp[2] if len(shp) == 3 else 1, dt)
     else:
-        dout = c.Image(ctx, *shape) if shape else None
+        dout = None
     t_dev = time_reps(lambda: py_op(op, dsrc, dsecond, pts, dout, w, h, t), ctx.finish,
                       reps, warmup)
-    return t_np, t_dev
+    return t_np, t_np16, t_dev
 
 
 # ------------------------------------------------------------------ clv side
@@ -497,8 +537,9 @@ def run_clv(a, exe, op, w, h, t, cn):
 
 # -------------------------------------------------------------------- report
 
-COLUMNS = ["op", "size", "type/cn", "clv wall ms", "clv dev ms", "py np ms", "py dev ms",
-           "OpenCV CPU ms", "OpenCV OCL ms", "clv/cpu", "clv/ocl", "py np/cpu", "py dev/clv"]
+COLUMNS = ["op", "size", "type/cn", "clv wall ms", "clv dev ms", "py np ms", "py np16 ms",
+           "py dev ms", "OpenCV CPU ms", "OpenCV OCL ms", "clv/cpu", "clv/ocl", "py np/cpu",
+           "py np16/cpu", "py dev/clv"]
 
 
 def fmt_ms(v):
@@ -515,10 +556,11 @@ def table_rows(results):
         ocl = "cpu-fallback" if r["ocl_fallback"] else fmt_ms(r["ocl"])
         rows.append([r["op"], r["size"], "%s/%d" % (r["type"], r["cn"]),
                      fmt_ms(r["clv_wall"]), fmt_ms(r["clv_dev"]), fmt_ms(r["py_np"]),
-                     fmt_ms(r["py_dev"]), fmt_ms(r["cpu"]), ocl,
+                     fmt_ms(r["py_np16"]), fmt_ms(r["py_dev"]), fmt_ms(r["cpu"]), ocl,
                      fmt_ratio(r["clv_wall"], r["cpu"]),
                      "-" if r["ocl_fallback"] else fmt_ratio(r["clv_wall"], r["ocl"]),
-                     fmt_ratio(r["py_np"], r["cpu"]), fmt_ratio(r["py_dev"], r["clv_wall"])])
+                     fmt_ratio(r["py_np"], r["cpu"]), fmt_ratio(r["py_np16"], r["cpu"]),
+                     fmt_ratio(r["py_dev"], r["clv_wall"])])
     return rows
 
 
@@ -572,10 +614,14 @@ def write_markdown(path, a, rows, meta):
     out.append("Times in milliseconds. clv wall = op + clv_finish; clv dev = kernel time "
                "from profiling events; OpenCV CPU = call on numpy arrays with OpenCL off; "
                "OpenCV OCL = call on cv2.UMat + cv2.ocl.finish(); py np = clvision from Python, "
-               "numpy in and out (upload, op, download into a preallocated array); py dev = "
-               "clvision from Python on device Images (out= reused) + finish(). Ratios "
-               "< 1 mean clvision is faster (py dev/clv: the Python binding's cost over "
-               "clv-bench).")
+               "numpy in and out as the README says: inputs made under "
+               "clvision.aligned_arrays() (64-byte aligned, as cv2.imread's would be there), "
+               "out= reused from clvision.empty(shape, dtype, padded=True), both used in "
+               "place on a CPU device; py np16 = the same calls on arrays from numpy's "
+               "default allocator (16 bytes past 64: copied in, and out through a device "
+               "image); py dev = clvision from Python on device Images (out= reused) + "
+               "finish(). Ratios < 1 mean clvision is faster (py dev/clv: the Python "
+               "binding's cost over clv-bench).")
     out.append("")
     out.append("| " + " | ".join(COLUMNS) + " |")
     out.append("|" + "|".join("---" if i < 3 else "---:" for i in range(len(COLUMNS))) + "|")
@@ -646,13 +692,14 @@ def main():
             cases += [(op, w, h, t, cn) for (t, cn) in combos]
     meta = {"date": datetime.datetime.now().astimezone().isoformat(timespec="seconds"),
             "clv_device": None, "clv_version": None, "ocl_device": ocl_name,
-            "verified": "yes (PoCL debug log)" if verify else "no (not PoCL)",
+            "verified": ("no (--no-ocl)" if a.no_ocl else "yes (PoCL debug log)" if verify
+                         else "no (not PoCL)"),
             "kernels": [], "load_start": os.getloadavg()[0], "load_end": 0.0}
     if meta["load_start"] > 0.5:
         warn("1-minute load average is %.2f: other work is running, timings will be noisy"
              % meta["load_start"])
     fallback = {}
-    if verify:
+    if verify and not a.no_ocl:
         for (op, w, h, t, cn) in cases:
             if op in NO_OPENCV:
                 continue
@@ -665,7 +712,7 @@ def main():
                      "the CPU; the OCL column shows cpu-fallback" % key)
 
     samples = {c: {"clv_wall": [], "clv_dev": [], "cpu": [], "ocl": [], "py_np": [],
-                   "py_dev": []} for c in cases}
+                   "py_np16": [], "py_dev": []} for c in cases}
     for rnd in range(a.rounds):
         for c in cases:
             op, w, h, t, cn = c
@@ -683,23 +730,24 @@ def main():
             if clvision is not None:
                 reps = min(a.reps, REPS_CAP.get(op, a.reps))
                 warm = min(a.warmup, 1) if reps < a.reps else a.warmup
-                pnp, pdev = time_py(op, w, h, t, cn, reps, max(warm, 1), a.clv_device)
+                pnp, pnp16, pdev = time_py(op, w, h, t, cn, reps, max(warm, 1), a.clv_device)
                 s["py_np"].append(pnp)
+                s["py_np16"].append(pnp16)
                 s["py_dev"].append(pdev)
             if op not in NO_OPENCV:
                 cv_reps = min(a.reps, REPS_CAP.get(op + "_opencv", REPS_CAP.get(op, a.reps)))
                 cv_warm = min(a.warmup, 1) if cv_reps < a.reps else a.warmup
                 s["cpu"].append(time_cv_cpu(op, w, h, t, cn, cv_reps, cv_warm))
-                if not fallback.get(c):
+                if not fallback.get(c) and not a.no_ocl:
                     s["ocl"].append(time_cv_ocl(op, w, h, t, cn, cv_reps, cv_warm, a.ocl_device))
             last = lambda k: ("%.4f" % s[k][-1]) if s[k] else "-"
             # one line per case as soon as it is measured, so a run cut short
             # still leaves its numbers behind
-            sys.stderr.write("round %d/%d %-9s %dx%d %s/%d: clv wall %s dev %s, py np %s dev %s, "
-                             "cv cpu %s, ocl %s\n"
+            sys.stderr.write("round %d/%d %-9s %dx%d %s/%d: clv wall %s dev %s, py np %s np16 %s "
+                             "dev %s, cv cpu %s, ocl %s\n"
                              % (rnd + 1, a.rounds, op, w, h, t, cn, last("clv_wall"),
-                                last("clv_dev"), last("py_np"), last("py_dev"), last("cpu"),
-                                last("ocl")))
+                                last("clv_dev"), last("py_np"), last("py_np16"), last("py_dev"),
+                                last("cpu"), last("ocl")))
             sys.stderr.flush()
 
     def med(v):
@@ -712,7 +760,8 @@ def main():
         results.append({"op": op, "size": "%dx%d" % (w, h), "type": t, "cn": cn,
                         "clv_wall": med(s["clv_wall"]), "clv_dev": med(s["clv_dev"]),
                         "cpu": med(s["cpu"]), "ocl": med(s["ocl"]),
-                        "py_np": med(s["py_np"]), "py_dev": med(s["py_dev"]),
+                        "py_np": med(s["py_np"]), "py_np16": med(s["py_np16"]),
+                        "py_dev": med(s["py_dev"]),
                         "ocl_fallback": bool(fallback.get(c))})
     meta["load_end"] = os.getloadavg()[0]
     rows = table_rows(results)

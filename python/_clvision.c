@@ -217,6 +217,274 @@ static int check_array(PyArrayObject *a, int width, int height, int channels, cl
     return 1;
 }
 
+/* ---- 64-byte aligned numpy memory (NEP 49) ----
+ * A numpy memory handler ("mem_handler" capsule) whose blocks start on
+ * CLV_PITCH_ALIGN bytes: arrays allocated under it meet clv_image_create_host's
+ * data rule, so a CPU device uses them in place instead of copying them
+ * (their rows must still be multiples of 64 bytes). Each block is one malloc
+ * (calloc for np.zeros: fresh pages stay lazily zeroed) with the aligned
+ * start past a header {raw pointer, size}; realloc moves the data when the
+ * new block's alignment offset differs. Blocks of 4 MiB or more are marked
+ * for transparent huge pages, as numpy's own handler does. An array records
+ * the handler it was allocated with, so it is freed correctly whatever the
+ * current handler is when it dies. */
+#if NPY_API_VERSION >= 0x00000010 /* numpy 1.22: PyDataMem_SetHandler */
+#define CLV_PY_HANDLER 1
+#include <sys/mman.h>
+
+typedef struct {
+    void *raw;
+    size_t size;
+} block_head;
+
+#define BLOCK_SLACK (sizeof(block_head) + CLV_PITCH_ALIGN - 1)
+
+static char *block_start(char *raw)
+{
+    return (char *)(((uintptr_t)raw + sizeof(block_head) + CLV_PITCH_ALIGN - 1) &
+                    ~(uintptr_t)(CLV_PITCH_ALIGN - 1));
+}
+
+/* Write the header of the block at raw holding size bytes (after the data is
+ * in place: the header may lie where a moved block's data was). */
+static void *block_place(char *raw, size_t size)
+{
+    char *p = block_start(raw);
+    block_head h = {raw, size};
+    memcpy(p - sizeof h, &h, sizeof h);
+#ifdef MADV_HUGEPAGE
+    if (size >= ((size_t)1 << 22)) {
+        const uintptr_t page = 4096, start = ((uintptr_t)p + page - 1) & ~(page - 1);
+        const uintptr_t end = ((uintptr_t)p + size) & ~(page - 1);
+        if (end > start)
+            (void)madvise((void *)start, end - start, MADV_HUGEPAGE); /* advice only */
+    }
+#endif
+    return p;
+}
+
+static block_head block_of(void *p)
+{
+    block_head h;
+    memcpy(&h, (char *)p - sizeof h, sizeof h);
+    return h;
+}
+
+static void *aligned_malloc(void *ctx, size_t size)
+{
+    (void)ctx;
+    if (size > SIZE_MAX - BLOCK_SLACK)
+        return NULL;
+    char *raw = malloc(size + BLOCK_SLACK);
+    return raw ? block_place(raw, size) : NULL;
+}
+
+static void *aligned_calloc(void *ctx, size_t n, size_t elsize)
+{
+    (void)ctx;
+    if (elsize && n > (SIZE_MAX - BLOCK_SLACK) / elsize)
+        return NULL;
+    const size_t size = n * elsize;
+    char *raw = calloc(1, size + BLOCK_SLACK);
+    return raw ? block_place(raw, size) : NULL;
+}
+
+static void *aligned_realloc(void *ctx, void *ptr, size_t size)
+{
+    if (!ptr)
+        return aligned_malloc(ctx, size);
+    if (size > SIZE_MAX - BLOCK_SLACK)
+        return NULL;
+    const block_head old = block_of(ptr);
+    const size_t off = (size_t)((char *)ptr - (char *)old.raw);
+    char *raw = realloc(old.raw, size + BLOCK_SLACK);
+    if (!raw)
+        return NULL; /* the old block stays valid, as realloc's */
+    char *p = block_start(raw);
+    if ((size_t)(p - raw) != off)
+        memmove(p, raw + off, old.size < size ? old.size : size);
+    return block_place(raw, size);
+}
+
+static void aligned_free(void *ctx, void *ptr, size_t size)
+{
+    (void)ctx;
+    (void)size;
+    if (ptr)
+        free(block_of(ptr).raw);
+}
+
+static PyDataMem_Handler aligned_handler = {
+    "clvision_aligned64", 1,
+    {NULL, aligned_malloc, aligned_calloc, aligned_realloc, aligned_free},
+};
+#endif
+
+static PyObject *aligned_capsule; /* the handler's capsule; NULL without NEP 49 */
+
+/* A new C-ordered array whose data starts on CLV_PITCH_ALIGN bytes (numpy's
+ * default allocation where the handler is not available). */
+static PyObject *new_array(int nd, npy_intp *dims, int type)
+{
+#ifdef CLV_PY_HANDLER
+    PyObject *old = PyDataMem_SetHandler(aligned_capsule);
+    if (!old)
+        return NULL;
+    PyObject *a = PyArray_SimpleNew(nd, dims, type);
+    PyObject *back = PyDataMem_SetHandler(old);
+    Py_DECREF(old);
+    if (!back) {
+        Py_XDECREF(a);
+        return NULL;
+    }
+    Py_DECREF(back);
+    return a;
+#else
+    return PyArray_SimpleNew(nd, dims, type);
+#endif
+}
+
+/* _set_mem_handler(handler): make handler (a "mem_handler" capsule; None:
+ * numpy's default) numpy's allocator in the current context (thread or
+ * task, a contextvar of numpy's), returning the one it replaces. */
+static PyObject *mod_set_mem_handler(PyObject *mod, PyObject *arg)
+{
+    (void)mod;
+#ifdef CLV_PY_HANDLER
+    if (arg != Py_None && !PyCapsule_IsValid(arg, "mem_handler"))
+        return raise_arg("a numpy memory handler (a \"mem_handler\" capsule) or None");
+    return PyDataMem_SetHandler(arg == Py_None ? NULL : arg);
+#else
+    (void)arg;
+    return raise_status(CLV_ERROR_UNSUPPORTED,
+                        "numpy memory handlers need numpy >= 1.22 when clvision is built");
+#endif
+}
+
+/* The memory of an array from empty(..., padded=True) whose rows are padded
+ * to CLV_PITCH_ALIGN bytes: rows of `row` bytes, `pitch` apart. The array's
+ * base (numpy keeps it as the base of every view of the array), and the mark
+ * that the padding after each row is nobody's pixels, so that an operation
+ * may write it (host_fits). */
+typedef struct {
+    PyObject_HEAD
+    char *data;
+    size_t size, row, pitch;
+} HostBufferObject;
+
+static void hostbuf_dealloc(HostBufferObject *self)
+{
+    free(self->data);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static PyTypeObject HostBufferType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "clvision._clvision._PaddedRows",
+    .tp_basicsize = sizeof(HostBufferObject),
+    .tp_dealloc = (destructor)hostbuf_dealloc,
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "The memory of an array made by empty(..., padded=True): rows padded to 64 bytes.",
+};
+
+/* A new (H, W[, C]) array of descr (stolen) whose rows start on
+ * CLV_PITCH_ALIGN bytes and are padded to a multiple of it, over a
+ * HostBufferObject. */
+static PyObject *new_padded(PyArray_Dims *d, PyArray_Descr *descr)
+{
+    const npy_intp h = d->ptr[0], w = d->ptr[1], c = d->len == 3 ? d->ptr[2] : 1;
+    const size_t item = (size_t)descr->elsize;
+    if (h < 0 || w < 0 || c < 0 || (w && c && (size_t)w > (SIZE_MAX / 4) / item / (size_t)c)) {
+        Py_DECREF(descr);
+        return raise_arg("empty: shape out of range");
+    }
+    const size_t row = (size_t)w * (size_t)c * item;
+    const size_t pitch = (row + CLV_PITCH_ALIGN - 1) / CLV_PITCH_ALIGN * CLV_PITCH_ALIGN;
+    if (pitch && (size_t)h > (SIZE_MAX / 4) / pitch) {
+        Py_DECREF(descr);
+        return raise_arg("empty: shape out of range");
+    }
+    HostBufferObject *b = PyObject_New(HostBufferObject, &HostBufferType);
+    if (!b) {
+        Py_DECREF(descr);
+        return NULL;
+    }
+    b->row = row;
+    b->pitch = pitch;
+    b->size = (size_t)h * pitch;
+    void *mem = NULL;
+    if (posix_memalign(&mem, CLV_PITCH_ALIGN, b->size ? b->size : CLV_PITCH_ALIGN) != 0) {
+        b->data = NULL;
+        Py_DECREF(b);
+        Py_DECREF(descr);
+        return PyErr_NoMemory();
+    }
+    b->data = mem;
+    npy_intp strides[3] = {(npy_intp)pitch, c * (npy_intp)item, (npy_intp)item};
+    PyObject *a = PyArray_NewFromDescr(&PyArray_Type, descr, d->len, d->ptr, strides, mem,
+                                       NPY_ARRAY_ALIGNED | NPY_ARRAY_WRITEABLE, NULL);
+    if (!a) {
+        Py_DECREF(b);
+        return NULL;
+    }
+    if (PyArray_SetBaseObject((PyArrayObject *)a, (PyObject *)b) < 0) { /* steals b */
+        Py_DECREF(a);
+        return NULL;
+    }
+    return a;
+}
+
+/* empty(shape, dtype, padded=False): a new uninitialised array starting on
+ * CLV_PITCH_ALIGN bytes: C-ordered; or, padded and shape (H, W[, C]) with
+ * rows not a multiple of CLV_PITCH_ALIGN bytes, rows padded to one. */
+static PyObject *mod_empty(PyObject *mod, PyObject *args)
+{
+    (void)mod;
+    PyObject *shape, *dt;
+    int padded = 0;
+    if (!PyArg_ParseTuple(args, "OO|p:empty", &shape, &dt, &padded))
+        return NULL;
+    PyArray_Dims d = {NULL, 0};
+    PyArray_Descr *descr = NULL;
+    if (!PyArray_IntpConverter(shape, &d))
+        return NULL;
+    PyObject *a = NULL;
+    if (!PyArray_DescrConverter(dt, &descr)) {
+        PyDimMem_FREE(d.ptr);
+        return NULL;
+    }
+    if (padded) {
+        if (d.len != 2 && d.len != 3) {
+            Py_DECREF(descr);
+            PyDimMem_FREE(d.ptr);
+            return raise_arg("empty: padded=True needs an image shape (H, W) or (H, W, C)");
+        }
+        const npy_intp c = d.len == 3 ? d.ptr[2] : 1;
+        if (d.ptr[1] >= 0 && c >= 0 && d.ptr[0] >= 0 && descr->elsize > 0 &&
+            (d.ptr[1] * c * descr->elsize) % CLV_PITCH_ALIGN != 0) {
+            a = new_padded(&d, descr); /* steals descr */
+            PyDimMem_FREE(d.ptr);
+            return a;
+        }
+    }
+#ifdef CLV_PY_HANDLER
+    PyObject *old = PyDataMem_SetHandler(aligned_capsule);
+    if (old) {
+        a = PyArray_Empty(d.len, d.ptr, descr, 0); /* steals descr */
+        PyObject *back = PyDataMem_SetHandler(old);
+        Py_DECREF(old);
+        if (!back)
+            Py_CLEAR(a);
+        Py_XDECREF(back);
+    } else {
+        Py_DECREF(descr);
+    }
+#else
+    a = PyArray_Empty(d.len, d.ptr, descr, 0);
+#endif
+    PyDimMem_FREE(d.ptr);
+    return a;
+}
+
 static int image_shape(const clv_image *img, npy_intp dims[3])
 {
     dims[0] = clv_image_height(img);
@@ -621,6 +889,102 @@ static PyObject *image_over(PyObject *cls, PyObject *args, PyObject *kw)
     return (PyObject *)image_wrap(img, co, arg, 0);
 }
 
+/* Whether a's memory can be a host image as it is: a numpy array of an
+ * image dtype, (H, W) or (H, W, C), pixels packed within rows, data, rows
+ * and row stride multiples of CLV_PITCH_ALIGN (a row's padding is then the
+ * next row, so operations writing up to the next multiple touch nothing
+ * else), writable when asked. Fills *h; raises nothing. */
+static int host_fits(PyObject *o, clv_host_image *h, int writable)
+{
+    if (!PyArray_Check(o))
+        return 0;
+    PyArrayObject *a = (PyArrayObject *)o;
+    const int nd = PyArray_NDIM(a);
+    if ((nd != 2 && nd != 3) || !PyArray_ISNOTSWAPPED(a) ||
+        (writable && !PyArray_ISWRITEABLE(a)))
+        return 0;
+    clv_pixel_type t;
+    switch (PyArray_TYPE(a)) {
+    case NPY_UINT8: t = CLV_U8; break;
+    case NPY_UINT16: t = CLV_U16; break;
+    case NPY_FLOAT32: t = CLV_F32; break;
+    default: return 0;
+    }
+    const npy_intp *d = PyArray_DIMS(a), *st = PyArray_STRIDES(a);
+    const npy_intp c = nd == 3 ? d[2] : 1, item = (npy_intp)clv_pixel_type_size(t);
+    if (d[0] < 1 || d[1] < 1 || d[0] > CLV_MAX_DIMENSION || d[1] > CLV_MAX_DIMENSION || c < 1 ||
+        c > 4)
+        return 0;
+    const npy_intp row = d[1] * c * item;
+    /* rows not a multiple of 64 bytes: only all the rows' pixels of an array
+     * from empty(padded=True), or rows of it, whose padding is nobody's */
+    PyObject *base = PyArray_BASE(a); /* a view's base is its array, whose base... */
+    for (int i = 0; i < 64 && base && PyArray_Check(base) &&
+                    !PyArray_CHKFLAGS((PyArrayObject *)base, NPY_ARRAY_OWNDATA);
+         i++)
+        base = PyArray_BASE((PyArrayObject *)base);
+    const int padded =
+        row % CLV_PITCH_ALIGN && base && Py_IS_TYPE(base, &HostBufferType) &&
+        ((const HostBufferObject *)base)->row == (size_t)row &&
+        (d[0] == 1 || (size_t)st[0] == ((const HostBufferObject *)base)->pitch) &&
+        ((size_t)((char *)PyArray_DATA(a) - ((const HostBufferObject *)base)->data)) %
+                ((const HostBufferObject *)base)->pitch == 0;
+    if ((nd == 3 && st[2] != item) || st[1] != c * item || (row % CLV_PITCH_ALIGN && !padded) ||
+        (d[0] > 1 && (st[0] < row || st[0] % CLV_PITCH_ALIGN)) ||
+        (uintptr_t)PyArray_DATA(a) % CLV_PITCH_ALIGN)
+        return 0;
+    h->width = (int)d[1];
+    h->height = (int)d[0];
+    h->channels = (int)c;
+    h->type = t;
+    /* one row: any stride; the row rounded up (its padding, if any, is nobody's) */
+    h->stride = d[0] > 1 ? (size_t)st[0]
+                         : ((size_t)row + CLV_PITCH_ALIGN - 1) / CLV_PITCH_ALIGN * CLV_PITCH_ALIGN;
+    h->data = PyArray_DATA(a);
+    return 1;
+}
+
+/* _over_if(ctx, array, writable): Image.over(ctx, array, writable) when
+ * array fits as it is (host_fits), else None. */
+static PyObject *mod_over_if(PyObject *mod, PyObject *args)
+{
+    (void)mod;
+    PyObject *ctx, *arg;
+    int writable;
+    if (!PyArg_ParseTuple(args, "OOp:_over_if", &ctx, &arg, &writable))
+        return NULL;
+    clv_host_image hi;
+    if (!check_context(ctx, "ctx"))
+        return NULL;
+    if (!host_fits(arg, &hi, writable))
+        Py_RETURN_NONE;
+    ContextObject *co = (ContextObject *)ctx;
+    clv_image *img = NULL;
+    clv_status s;
+    message m;
+    Py_BEGIN_ALLOW_THREADS
+    lock_ctx(co);
+    s = clv_image_create_host(co->ctx, hi.data, hi.stride, hi.width, hi.height, hi.channels,
+                              hi.type, &img);
+    if (s != CLV_OK)
+        copy_message(&m, clv_last_error(co->ctx));
+    unlock_ctx(co);
+    Py_END_ALLOW_THREADS
+    if (s != CLV_OK)
+        return raise_status(s, m.text);
+    return (PyObject *)image_wrap(img, co, arg, 0);
+}
+
+/* Map for reading and unmap: the device's writes made visible in an image
+ * over host memory (zero-copy on CPU devices). The context's lock is held. */
+static clv_status settle_host(clv_image *img)
+{
+    void *ptr = NULL;
+    size_t pitch = 0;
+    clv_status s = clv_image_map(img, CLV_MAP_READ, &ptr, &pitch);
+    return s == CLV_OK ? clv_image_unmap(img, ptr) : s;
+}
+
 /* settle(): wait for the operations writing the image and make their
  * results visible in the host memory of an image made by over() (a map for
  * reading and its unmap; zero-copy on CPU devices). */
@@ -632,11 +996,7 @@ static PyObject *image_settle(ImageObject *self, PyObject *unused)
     message m;
     Py_BEGIN_ALLOW_THREADS
     lock_ctx(self->context);
-    void *ptr = NULL;
-    size_t pitch = 0;
-    s = clv_image_map(img, CLV_MAP_READ, &ptr, &pitch);
-    if (s == CLV_OK)
-        s = clv_image_unmap(img, ptr);
+    s = settle_host(img);
     if (s != CLV_OK)
         copy_message(&m, clv_last_error(self->context->ctx));
     unlock_ctx(self->context);
@@ -644,6 +1004,88 @@ static PyObject *image_settle(ImageObject *self, PyObject *unused)
     if (s != CLV_OK)
         return raise_status(s, m.text);
     Py_RETURN_NONE;
+}
+
+/* An image mapped for as long as a numpy array views it: the array's base.
+ * Its death unmaps the image and lets the image go. */
+typedef struct {
+    PyObject_HEAD
+    ImageObject *image;
+    void *ptr;
+} MappingObject;
+
+static void mapping_dealloc(MappingObject *self)
+{
+    if (self->ptr) {
+        clv_image *img = self->image->img;
+        ContextObject *c = self->image->context;
+        void *p = self->ptr;
+        Py_BEGIN_ALLOW_THREADS
+        lock_ctx(c);
+        /* nothing to report a failure to: the image is released after it anyway */
+        (void)clv_image_unmap(img, p);
+        unlock_ctx(c);
+        Py_END_ALLOW_THREADS
+    }
+    Py_XDECREF(self->image);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static PyTypeObject MappingType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "clvision._clvision._Mapping",
+    .tp_basicsize = sizeof(MappingObject),
+    .tp_dealloc = (destructor)mapping_dealloc,
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "The mapping of an Image that a numpy array from Image._map_array() views.",
+};
+
+/* _map_array(): the image's pixels as a writable numpy array over its
+ * mapping (clv_image_map, read and write: zero-copy on CPU devices), rows
+ * pitch bytes apart; the image stays mapped, unusable by operations, until
+ * the array and its views are gone. For images nothing else uses. */
+static PyObject *image_map_array(ImageObject *self, PyObject *unused)
+{
+    (void)unused;
+    clv_image *img = self->img;
+    MappingObject *mo = PyObject_New(MappingObject, &MappingType);
+    if (!mo)
+        return NULL;
+    Py_INCREF(self);
+    mo->image = self;
+    mo->ptr = NULL;
+    void *ptr = NULL;
+    size_t pitch = 0;
+    clv_status s;
+    message m;
+    Py_BEGIN_ALLOW_THREADS
+    lock_ctx(self->context);
+    s = clv_image_map(img, CLV_MAP_READ | CLV_MAP_WRITE, &ptr, &pitch);
+    if (s != CLV_OK)
+        copy_message(&m, clv_last_error(self->context->ctx));
+    unlock_ctx(self->context);
+    Py_END_ALLOW_THREADS
+    if (s != CLV_OK) {
+        Py_DECREF(mo);
+        return raise_status(s, m.text);
+    }
+    mo->ptr = ptr;
+    npy_intp dims[3], strides[3];
+    const int nd = image_shape(img, dims);
+    const npy_intp item = (npy_intp)clv_pixel_type_size(clv_image_type(img));
+    strides[0] = (npy_intp)pitch;
+    strides[1] = item * dims[2];
+    strides[2] = item;
+    PyObject *a = PyArray_New(&PyArray_Type, nd, dims, clv_to_npy(clv_image_type(img)), strides,
+                              ptr, 0, NPY_ARRAY_ALIGNED | NPY_ARRAY_WRITEABLE, NULL);
+    if (!a) {
+        Py_DECREF(mo);
+        return NULL;
+    }
+    if (PyArray_SetBaseObject((PyArrayObject *)a, (PyObject *)mo) < 0) { /* steals mo */
+        Py_DECREF(a);
+        return NULL;
+    }
+    return a;
 }
 
 static PyObject *image_upload(ImageObject *self, PyObject *arg)
@@ -686,7 +1128,7 @@ static PyObject *image_download(ImageObject *self, PyObject *args, PyObject *kw)
     if (out == Py_None) {
         npy_intp dims[3];
         int nd = image_shape(img, dims);
-        a = (PyArrayObject *)PyArray_SimpleNew(nd, dims, clv_to_npy(clv_image_type(img)));
+        a = (PyArrayObject *)new_array(nd, dims, clv_to_npy(clv_image_type(img)));
         if (!a)
             return NULL;
     } else {
@@ -811,6 +1253,9 @@ static PyMethodDef image_methods[] = {
      "(H, W, C)), or written into out. Waits for the operations writing the image."},
     {"view", (PyCFunction)(void (*)(void))image_view, METH_VARARGS | METH_KEYWORDS,
      "view(x, y, width, height): a rectangle of the image sharing its memory."},
+    {"_map_array", (PyCFunction)image_map_array, METH_NOARGS,
+     "_map_array(): a numpy array over the image's mapping (no copy on CPU devices); the\n"
+     "image stays mapped, unusable by operations, while the array lives."},
     {NULL, NULL, 0, NULL},
 };
 
@@ -1236,8 +1681,24 @@ static const clv_op_desc *find_op(PyObject *name)
 /* Bind dict to op's parameters once and run clv_op_call n times (n >= 0;
  * stops at the first failure) on co, the GIL released and every context the
  * arguments name locked. None, or the exception of the status. */
-static PyObject *run_bound(ContextObject *co, const clv_op_desc *op, PyObject *dict, long long n)
+static PyObject *run_bound(ContextObject *co, const clv_op_desc *op, PyObject *dict, long long n,
+                           PyObject *settle)
 {
+    /* images over host memory to settle after the call: given in dict too,
+     * so their contexts are among those locked */
+    clv_image *settled[16];
+    Py_ssize_t nsettle = 0;
+    if (settle && settle != Py_None) {
+        if (!PyTuple_Check(settle) || PyTuple_GET_SIZE(settle) > 16)
+            return raise_arg("call: settle must be a tuple of at most 16 Images");
+        nsettle = PyTuple_GET_SIZE(settle);
+        for (Py_ssize_t i = 0; i < nsettle; i++) {
+            PyObject *o = PyTuple_GET_ITEM(settle, i);
+            if (!PyObject_TypeCheck(o, &ImageType) || ((ImageObject *)o)->context != co)
+                return raise_arg("call: settle must hold Images of ctx");
+            settled[i] = ((ImageObject *)o)->img;
+        }
+    }
     bound *b = PyMem_Malloc(sizeof *b);
     message *m = PyMem_Malloc(sizeof *m);
     if (!b || !m) {
@@ -1258,6 +1719,8 @@ static PyObject *run_bound(ContextObject *co, const clv_op_desc *op, PyObject *d
         lock_ctx(b->ctxs[i]);
     for (long long k = 0; k < n && s == CLV_OK; k++)
         s = clv_op_call(co->ctx, op, b->a, b->n);
+    for (Py_ssize_t i = 0; i < nsettle && s == CLV_OK; i++)
+        s = settle_host(settled[i]);
     if (s != CLV_OK)
         copy_message(m, clv_last_error(co->ctx));
     for (int i = b->nctxs - 1; i >= 0; i--)
@@ -1270,21 +1733,24 @@ static PyObject *run_bound(ContextObject *co, const clv_op_desc *op, PyObject *d
     return r;
 }
 
-/* call(ctx, op_name, args): run the operation through clv_op_call; args is
- * a dict of parameter name -> value (Image, Pyramid, number, enum name,
- * buffer for arrays and structs; None: left out). */
+/* call(ctx, op_name, args, settle=None): run the operation through
+ * clv_op_call; args is a dict of parameter name -> value (Image, Pyramid,
+ * number, enum name, buffer for arrays and structs; None: left out).
+ * settle: a tuple of images of ctx made by Image.over, settled (as
+ * Image.settle: waited for, the device's writes visible) after the call,
+ * under the same lock. */
 static PyObject *mod_call(PyObject *mod, PyObject *args)
 {
     (void)mod;
-    PyObject *ctx, *name, *dict;
-    if (!PyArg_ParseTuple(args, "OOO:call", &ctx, &name, &dict))
+    PyObject *ctx, *name, *dict, *settle = NULL;
+    if (!PyArg_ParseTuple(args, "OOO|O:call", &ctx, &name, &dict, &settle))
         return NULL;
     if (!check_context(ctx, "ctx"))
         return NULL;
     const clv_op_desc *op = find_op(name);
     if (!op)
         return NULL;
-    return run_bound((ContextObject *)ctx, op, dict, 1);
+    return run_bound((ContextObject *)ctx, op, dict, 1, settle);
 }
 
 /* _repeat_call(ctx, op_name, args, n): clv_op_call n times with the same
@@ -1302,7 +1768,7 @@ static PyObject *mod_repeat_call(PyObject *mod, PyObject *args)
     const clv_op_desc *op = find_op(name);
     if (!op)
         return NULL;
-    return run_bound((ContextObject *)ctx, op, dict, n); /* n 0: the arguments checked only */
+    return run_bound((ContextObject *)ctx, op, dict, n, NULL); /* n 0: checked only */
 }
 
 /* output_shape(op_name, args, param): (width, height, channels, dtype) the
@@ -1344,8 +1810,8 @@ static PyObject *mod_output_shape(PyObject *mod, PyObject *args)
 static PyObject *host_to_array(const clv_host_image *h)
 {
     npy_intp dims[3] = {h->height, h->width, h->channels};
-    PyArrayObject *a = (PyArrayObject *)PyArray_SimpleNew(h->channels == 1 ? 2 : 3, dims,
-                                                          clv_to_npy(h->type));
+    PyArrayObject *a = (PyArrayObject *)new_array(h->channels == 1 ? 2 : 3, dims,
+                                                  clv_to_npy(h->type));
     if (!a)
         return NULL;
     const size_t row = (size_t)h->width * (size_t)h->channels * clv_pixel_type_size(h->type);
@@ -1555,6 +2021,14 @@ static PyMethodDef mod_methods[] = {
     {"list_devices", mod_list_devices, METH_NOARGS, "list_devices(): one line per device."},
     {"status_string", mod_status_string, METH_O, "status_string(status): its description."},
     {"has_exr", mod_has_exr, METH_NOARGS, "has_exr(): whether OpenEXR files can be used."},
+    {"_set_mem_handler", mod_set_mem_handler, METH_O,
+     "_set_mem_handler(handler): numpy's memory handler in this context (None: numpy's "
+     "default); returns the previous one."},
+    {"_over_if", mod_over_if, METH_VARARGS,
+     "_over_if(ctx, array, writable): Image.over when the array fits as it is, else None."},
+    {"empty", mod_empty, METH_VARARGS,
+     "empty(shape, dtype, padded=False): a new array whose data starts on 64 bytes: C-ordered,\n"
+     "or (padded, an image shape) with rows padded to a multiple of 64 bytes."},
     {NULL, NULL, 0, NULL},
 };
 
@@ -1616,13 +2090,27 @@ PyMODINIT_FUNC PyInit__clvision(void)
     if (!m)
         return NULL;
     if (PyType_Ready(&ContextType) < 0 || PyType_Ready(&ImageType) < 0 ||
-        PyType_Ready(&PyramidType) < 0 || add_exceptions(m) < 0 ||
+        PyType_Ready(&PyramidType) < 0 || PyType_Ready(&MappingType) < 0 ||
+        PyType_Ready(&HostBufferType) < 0 ||
+        add_exceptions(m) < 0 ||
         PyModule_AddObjectRef(m, "Context", (PyObject *)&ContextType) < 0 ||
         PyModule_AddObjectRef(m, "Image", (PyObject *)&ImageType) < 0 ||
         PyModule_AddObjectRef(m, "Pyramid", (PyObject *)&PyramidType) < 0 ||
         PyModule_AddStringConstant(m, "version", clv_version()) < 0 ||
         PyModule_AddIntConstant(m, "PITCH_ALIGN", CLV_PITCH_ALIGN) < 0 ||
         PyModule_AddIntConstant(m, "MAX_DIMENSION", CLV_MAX_DIMENSION) < 0) {
+        Py_DECREF(m);
+        return NULL;
+    }
+#ifdef CLV_PY_HANDLER
+    aligned_capsule = PyCapsule_New(&aligned_handler, "mem_handler", NULL);
+    if (!aligned_capsule) {
+        Py_DECREF(m);
+        return NULL;
+    }
+#endif
+    if (PyModule_AddObjectRef(m, "ALIGNED_HANDLER", aligned_capsule ? aligned_capsule : Py_None) <
+        0) {
         Py_DECREF(m);
         return NULL;
     }

@@ -10,8 +10,10 @@ Given numpy arrays an operation uploads them, runs on the device and returns
 numpy arrays; given device images (:class:`Image`) it returns device images,
 which stay on the device between calls. On a CPU device an array whose data,
 rows and row stride are multiples of 64 bytes is used in place instead of
-copied (:meth:`Image.over`), and new result arrays are allocated so; the
-results are the same either way.
+copied (:meth:`Image.over`); the results are the same either way. numpy's
+allocator (and so cv2.imread) gives 16-byte alignment: arrays made under
+:class:`aligned_arrays` or by :func:`empty` start on 64 bytes, and so does
+every array clvision returns.
 
 Arrays: dtype uint8, uint16 or float32; shape (H, W) or (H, W, C) with C in
 1, 3, 4 ((H, W, 2) float32 for flow fields). Pixels within a row must be
@@ -175,6 +177,66 @@ def wrap_buffer(ctx, buffer, width, height, channels=1, dtype=np.uint8, offset=0
                              owner=None if isinstance(buffer, int) else buffer)
 
 
+# ---- 64-byte aligned numpy arrays ----
+
+def empty(shape, dtype=np.uint8, padded=False):
+    """A new uninitialised numpy array, as ``np.empty``, whose data starts on
+    a multiple of 64 bytes: C-ordered, or, with ``padded=True`` and an image
+    shape (H, W) or (H, W, C) whose rows are not a multiple of 64 bytes, with
+    each row padded to one (a strided array: ``a.strides[0]`` is the padded
+    row; ``np.ascontiguousarray(a)`` packs it).
+
+    On a CPU device the operations use such an array in place, not copied,
+    as an input or an ``out=``: a C-ordered one when its rows are multiples
+    of 64 bytes (1920 x 1 uint8 rows are), a padded one always (the padding
+    belongs to no pixel, so the device may write it): e.g. the 1080-byte rows
+    of a transposed 1920 x 1080 gray image, ``out=clvision.empty((1920, 1080),
+    np.uint8, padded=True)``."""
+    if _c.ALIGNED_HANDLER is None and not padded:  # numpy < 1.22 at build time
+        dt = np.dtype(dtype)
+        shape = tuple(shape) if isinstance(shape, (tuple, list)) else (int(shape),)
+        n = int(np.prod(shape, dtype=np.int64)) * dt.itemsize
+        buf = np.empty(n + _HOST_ALIGN, np.uint8)
+        off = -buf.ctypes.data % _HOST_ALIGN
+        return buf[off:off + n].view(dt).reshape(shape)
+    return _c.empty(shape, dtype, padded)
+
+
+class aligned_arrays:
+    """aligned_arrays(enable=True): numpy arrays made from now on in this
+    thread (this context, for asyncio tasks) start on 64 bytes.
+
+    Installs a numpy memory handler (NEP 49, numpy >= 1.22) whose blocks are
+    64-byte aligned; everything that allocates through numpy uses it: ``np.empty``,
+    ``np.zeros``, arithmetic results, ``cv2.imread`` and the other cv2
+    functions' new arrays. On a CPU device (PoCL) the operations then read and
+    write such arrays in place instead of copying them, when their rows are
+    multiples of 64 bytes too (widths times channels times item size; 1920 x 3
+    uint8 is). Numpy's default allocator is left alone until this is called.
+
+    As a context manager it puts the previous allocator back on exit::
+
+        with clvision.aligned_arrays():
+            img = cv2.imread('photo.png')       # used in place by clvision
+        blur = clvision.gaussian_blur(img, 2.0)
+
+    Called alone it stays on for the thread; ``aligned_arrays(False)`` puts
+    numpy's default back. The setting is numpy's, per thread (a contextvar):
+    threads started later begin with numpy's default, asyncio tasks inherit
+    it. Arrays made under it can be used and freed anywhere, at any time.
+    Without a numpy >= 1.22 at build time it raises UnsupportedError."""
+
+    def __init__(self, enable=True):
+        self._previous = _c._set_mem_handler(_c.ALIGNED_HANDLER if enable else None)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        _c._set_mem_handler(self._previous)
+        return False
+
+
 # ---- files ----
 
 def imread(path, bgr=False):
@@ -182,7 +244,7 @@ def imread(path, bgr=False):
     (H, W, C), colour as R, G, B[, A] (bgr=True: B, G, R[, A] as cv2.imread)."""
     a = _c.imread(path)
     if bgr and a.ndim == 3 and a.shape[2] in (3, 4):
-        a = np.ascontiguousarray(a[:, :, [2, 1, 0, 3][:a.shape[2]]])
+        a = np.take(a, [2, 1, 0, 3][:a.shape[2]], axis=2, out=empty(a.shape, a.dtype))
     return a
 
 
@@ -359,8 +421,9 @@ def release_temporaries(ctx=None):
 # Numpy arrays on a CPU device (PoCL): the device reads and writes the
 # arrays' own memory (Image.over, CL_MEM_USE_HOST_PTR) instead of copying
 # them in and out, when their layout meets the library's host-image rules
-# (data, rows and row stride multiples of _HOST_ALIGN bytes); an array that
-# does not is copied as on a GPU. The results are the same either way.
+# (data, rows and row stride multiples of _HOST_ALIGN bytes, or the padded
+# rows of an array from empty(padded=True): _clvision._over_if); an array
+# that does not is copied as on a GPU. The results are the same either way.
 _HOST_ALIGN = 64
 
 
@@ -378,16 +441,6 @@ def _zero_copy(ctx):
     return zc
 
 
-def _wrappable(a):
-    """a's memory can be a host image as it is (see _zero_copy)."""
-    if not isinstance(a, np.ndarray) or a.dtype not in _DTYPES or a.ndim not in (2, 3):
-        return False
-    row = a.shape[1] * (a.shape[2] if a.ndim == 3 else 1) * a.itemsize
-    return (a.ctypes.data % _HOST_ALIGN == 0 and row % _HOST_ALIGN == 0 and
-            (a.shape[0] == 1 or a.strides[0] % _HOST_ALIGN == 0) and a.shape[0] >= 1 and
-            a.strides[-1] == a.itemsize and (a.ndim == 2 or a.strides[1] == a.itemsize * a.shape[2]))
-
-
 def _aligned_empty(w, h, c, dt):
     """A new (H, W[, C]) array whose data starts on _HOST_ALIGN bytes, or None
     where its rows could not be wrapped anyway."""
@@ -398,19 +451,21 @@ def _aligned_empty(w, h, c, dt):
         dt = np.dtype(dt)
     except TypeError:
         return None
-    row = w * c * dt.itemsize
-    if dt not in _DTYPES or row % _HOST_ALIGN:
+    if dt not in _DTYPES or (w * c * dt.itemsize) % _HOST_ALIGN:
         return None
-    n = row * h
-    buf = np.empty(n + _HOST_ALIGN, np.uint8)
-    off = -buf.ctypes.data % _HOST_ALIGN
-    return buf[off:off + n].view(dt).reshape((h, w) if c == 1 else (h, w, c))
+    return empty((h, w) if c == 1 else (h, w, c), dt)
 
 
-def _to_device(v, ctx, taken, what):
+def _to_device(v, ctx, taken, what, wrapped=None):
+    """v on the device: wrapped (appended to the list wrapped), else copied
+    into a kept image."""
+    if _zero_copy(ctx):
+        img = _c._over_if(ctx, v, False)
+        if img is not None:
+            if wrapped is not None:
+                wrapped.append(img)
+            return img
     w, h, c = _shape_of(v, what)
-    if _zero_copy(ctx) and _wrappable(v):
-        return Image.over(ctx, v)
     img = _temp(ctx, taken, w, h, c, v.dtype)
     img.upload(v)
     return img
@@ -451,6 +506,7 @@ def _run(plan, inputs, values, out, ctx, bgr, size, dtype):
     if ctx is None:
         ctx = default_context()
     taken = {}
+    wrapped_in = []  # inputs used in place
     host_in = [inputs[n] for n in plan.in_images + plan.in_pyramids
                if isinstance(inputs.get(n), np.ndarray)]
     for n in plan.in_images:
@@ -458,7 +514,7 @@ def _run(plan, inputs, values, out, ctx, bgr, size, dtype):
         if v is None:
             continue
         if not isinstance(v, Image):
-            v = _to_device(v, ctx, taken, n)
+            v = _to_device(v, ctx, taken, n, wrapped_in)
         if bgr and n in plan.rgb:
             v = _swap(ctx, v, taken if host else None)
         args[n] = v
@@ -475,7 +531,7 @@ def _run(plan, inputs, values, out, ctx, bgr, size, dtype):
             continue
         # an image for a pyramid: build one (scale 0.5), with the op's levels
         if not isinstance(v, Image):
-            v = _to_device(v, ctx, taken, n)
+            v = _to_device(v, ctx, taken, n, wrapped_in)
         levels = values.get('levels') if plan.has_levels else None
         if levels is None:
             levels = int(plan.params['levels']['default']) if plan.has_levels else 4
@@ -553,10 +609,10 @@ def _run(plan, inputs, values, out, ctx, bgr, size, dtype):
                 # written in place: out=, or a new array, when it can be
                 # wrapped and shares no memory with an input
                 a = o if o is not None else _aligned_empty(w, h, c, t)
-                if (a is not None and _wrappable(a) and
-                        not any(np.may_share_memory(a, x) for x in host_in)):
-                    img = Image.over(ctx, a, writable=True)
-                    o = wrapped = a
+                if a is not None and not any(np.may_share_memory(a, x) for x in host_in):
+                    img = _c._over_if(ctx, a, True)
+                    if img is not None:
+                        o = wrapped = a
             if wrapped is None:
                 # downloaded at the end: a kept image; returned: a new one
                 img = (_temp(ctx, taken, w, h, c, t) if host or o is not None
@@ -566,13 +622,21 @@ def _run(plan, inputs, values, out, ctx, bgr, size, dtype):
             img = _temp(ctx, taken, img.width, img.height, img.channels, img.dtype)
         args[n] = img
         results.append((final, img, o, wrapped))
-    _c.call(ctx, plan.name, args)
+    # wrapped outputs written by the op itself are settled within the call;
+    # wrapped inputs too when no output array is waited for (Images or
+    # pyramids out): the input arrays are the caller's again when it returns
+    settle = tuple(r[0] for r in results if r[3] is not None and r[0] is r[1])
+    if wrapped_in and not any(r[3] is not None or isinstance(r[2], np.ndarray) or
+                              (host and r[2] is None) for r in results):
+        settle += tuple(wrapped_in)
+    _c.call(ctx, plan.name, args, settle)
     ret = []
     for final, img, o, wrapped in results:
         if img is not final:
             _c.call(ctx, 'convert_color', {'src': img, 'dst': final, 'code': 'rgb2bgr'})
         if wrapped is not None:
-            final.settle()
+            if img is not final:
+                final.settle()
             ret.append(wrapped)
         elif isinstance(o, np.ndarray):
             ret.append(final.download(o))
@@ -727,12 +791,22 @@ def pyramid(img, levels=4, scale=0.5, ctx=None):
     pyr = Pyramid(ctx, src.width, src.height, src.channels, src.dtype, levels, scale)
     pyramid_build(pyr, src)  # noqa: F821 (generated above)
     out = [pyr.level(i) for i in range(pyr.levels)]
-    return [lv.download() for lv in out] if host else out
+    if not host:
+        return out
+    if not _zero_copy(ctx):
+        return [lv.download() for lv in out]
+    # On a CPU device the levels are handed over as they lie: arrays over the
+    # mapped level images (no copy), which keep this pyramid, made for this
+    # call only, until they are gone; a level with padded rows is copied out,
+    # so every array returned is C-contiguous.
+    return [lv._map_array() if lv.pitch == lv.width * lv.channels * lv.dtype.itemsize
+            else lv.download() for lv in out]
 
 
 __all__ = ['Error', 'InvalidArgumentError', 'OutOfMemoryError', 'NoDeviceError', 'OpenCLError',
            'BuildError', 'KernelSourceError', 'UnsupportedError', 'IoError', 'FormatError',
            'KernelFaultError', 'STATUS_ERRORS', 'Context', 'Image', 'Pyramid', 'call',
-           'output_shape', 'default_context', 'release_temporaries', 'upload', 'download', 'wrap_buffer', 'imread',
+           'output_shape', 'default_context', 'release_temporaries', 'upload', 'download',
+           'wrap_buffer', 'empty', 'aligned_arrays', 'imread',
            'imwrite', 'flo_read', 'flo_write', 'pyramid', 'live_objects', 'list_devices',
            'status_string', 'has_exr', 'OPERATIONS'] + list(OPERATIONS)

@@ -49,8 +49,8 @@ def fresh():
 @pytest.fixture(scope='module')
 def photo(request):
     from conftest import read
-    g = read('camera.png', cv2.IMREAD_GRAYSCALE)  # 512 x 512: rows of 512 bytes
-    return g[:300, :448]  # rows of 448 bytes (7 x 64), 300 rows
+    g = read('camera.png', cv2.IMREAD_GRAYSCALE)  # 256 x 256: rows of 256 bytes
+    return g[:300, :448]  # all of it (a crop for larger photos)
 
 
 def test_wrapped_inputs_and_outputs(fresh, photo):
@@ -127,3 +127,84 @@ def test_pyramid_levels(fresh, photo):
     ref = cv2.pyrDown(photo)
     assert np.array_equal(lv[1], ref)
     assert np.array_equal(lv[2], cv2.pyrDown(ref))
+
+
+def test_padded_rows(fresh, photo):
+    """clvision.empty(padded=True): rows that are not a multiple of 64 bytes
+    padded to one; such an array is used in place as an out= and an input
+    (its padding is nobody's), a column crop of it is not (its padding
+    would be the array's own pixels)."""
+    src = np.ascontiguousarray(photo[:250])  # 250 rows of 256 bytes
+    p = c.empty((256, 250), np.uint8, padded=True)  # its transpose: 250-byte rows
+    assert p.shape == (256, 250) and p.strides == (256, 1) and p.ctypes.data % 64 == 0
+    assert not p.flags.c_contiguous and p.flags.writeable
+    assert c.transpose(aligned(src), out=p, ctx=fresh) is p
+    assert pooled(fresh) == 0, 'an aligned input and a padded out= are wrapped'
+    assert np.array_equal(p, src.T)
+    back = c.transpose(p, ctx=fresh)  # a padded input: in place too
+    assert pooled(fresh) == 0 and np.array_equal(back, src)
+    rows = c.empty((100, 250), np.uint8, padded=True)
+    rows[:] = 9
+    c.box_filter(p[40:140], 3, 3, out=rows, ctx=fresh)  # rows of a padded array
+    assert pooled(fresh) == 0
+    assert np.array_equal(rows, c.box_filter(np.ascontiguousarray(src.T[40:140]), 3, 3,
+                                             ctx=fresh))
+    one = c.empty((1, 250), np.uint8, padded=True)  # one padded row: in place too
+    before = pooled(fresh)  # the references above were copied
+    assert c.box_filter(p[:1], 3, 3, out=one, ctx=fresh) is one
+    assert pooled(fresh) == before
+    assert np.array_equal(one, c.box_filter(np.ascontiguousarray(src.T[:1]), 3, 3, ctx=fresh))
+    for shape, dt, strides in [((5, 7, 3), np.float32, (128, 12, 4)),
+                               ((4, 64), np.uint8, (64, 1)), ((3, 16), np.float32, (64, 4))]:
+        a = c.empty(shape, dt, padded=True)  # rows of 64-byte multiples stay C-ordered
+        assert a.strides == strides and a.ctypes.data % 64 == 0, (shape, a.strides)
+    with pytest.raises(c.InvalidArgumentError, match='image shape'):
+        c.empty((10,), np.uint8, padded=True)
+
+
+def test_padded_crop_is_copied(fresh, photo):
+    """A column crop of a padded array as out=: its rows' padding would be
+    the array's pixels to its right, which must survive."""
+    p = c.empty((256, 250), np.uint8, padded=True)
+    p[:] = 7
+    src = np.ascontiguousarray(photo[:, :200])
+    crop = p[:, :200]  # 200-byte rows, 256 apart
+    got = c.box_filter(src, 3, 3, out=crop, ctx=fresh)
+    assert got is crop and pooled(fresh) > 0, 'the crop must be copied into, not wrapped'
+    assert (p[:, 200:] == 7).all()
+    assert np.array_equal(crop, c.box_filter(src, 3, 3, ctx=fresh))
+    crop2 = p[:, 10:210]  # starting inside a row: copied as well
+    c.box_filter(src, 3, 3, out=crop2, ctx=fresh)
+    assert (p[:, 210:] == 7).all()
+    assert np.array_equal(crop2, c.box_filter(src, 3, 3, ctx=fresh))
+
+
+def test_wrapped_input_device_output(fresh, photo):
+    """A wrapped input with a device Image out=: the call returns before an
+    Image result is waited for, so the input array is the caller's again at
+    once and may change; the operation must have read it by then."""
+    src = aligned(np.tile(photo, (4, 4)))  # 1024 x 1024: a bilateral takes a while
+    want = c.bilateral(src, 3.0, 25.0, ctx=fresh)
+    dst = c.Image(fresh, 1024, 1024, 1, np.uint8)
+    for _ in range(3):
+        assert c.bilateral(src, 3.0, 25.0, out=dst, ctx=fresh) is dst
+        saved = src.copy()
+        src[:] = 0  # the caller's array again
+        got = dst.download()
+        src[:] = saved
+        assert np.array_equal(got, want)
+
+
+def test_wrapped_input_pyramid_output(fresh, photo):
+    """The same with a Pyramid built from an array (no image output at all)."""
+    saved = np.tile(photo, (8, 8))  # 2048 x 2048
+    src = aligned(saved)
+    want = cv2.pyrDown(saved)
+    pyr = c.Pyramid(fresh, 2048, 2048, 1, np.uint8, 2, 0.5)
+    for _ in range(10):  # PoCL often finishes the copy before returning: try several
+        c.pyramid_build(pyr, src, ctx=fresh)
+        src[1024:] = 0  # the rows a copy from the top reaches last, first
+        src[:1024] = 0
+        got0, got1 = pyr.level(0).download(), pyr.level(1).download()
+        src[:] = saved
+        assert np.array_equal(got0, saved) and np.array_equal(got1, want)
