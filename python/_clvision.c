@@ -16,6 +16,12 @@
 #include <Python.h>
 #define NPY_NO_DEPRECATED_API NPY_1_7_API_VERSION
 #include <numpy/arrayobject.h>
+/* numpy 2 hides PyArray_Descr's fields behind accessors (static inline
+ * functions of npy_2_compat.h); numpy 1 (Debian 12's 1.24) has the field
+ * only. */
+#if NPY_ABI_VERSION < 0x02000000
+#define PyDataType_ELSIZE(d) ((d)->elsize)
+#endif
 
 #include <limits.h>
 #include <stdarg.h>
@@ -392,7 +398,7 @@ static PyTypeObject HostBufferType = {
 static PyObject *new_padded(PyArray_Dims *d, PyArray_Descr *descr)
 {
     const npy_intp h = d->ptr[0], w = d->ptr[1], c = d->len == 3 ? d->ptr[2] : 1;
-    const size_t item = (size_t)descr->elsize;
+    const size_t item = (size_t)PyDataType_ELSIZE(descr);
     if (h < 0 || w < 0 || c < 0 || (w && c && (size_t)w > (SIZE_MAX / 4) / item / (size_t)c)) {
         Py_DECREF(descr);
         return raise_arg("empty: shape out of range");
@@ -459,8 +465,8 @@ static PyObject *mod_empty(PyObject *mod, PyObject *args)
             return raise_arg("empty: padded=True needs an image shape (H, W) or (H, W, C)");
         }
         const npy_intp c = d.len == 3 ? d.ptr[2] : 1;
-        if (d.ptr[1] >= 0 && c >= 0 && d.ptr[0] >= 0 && descr->elsize > 0 &&
-            (d.ptr[1] * c * descr->elsize) % CLV_PITCH_ALIGN != 0) {
+        if (d.ptr[1] >= 0 && c >= 0 && d.ptr[0] >= 0 && PyDataType_ELSIZE(descr) > 0 &&
+            (d.ptr[1] * c * PyDataType_ELSIZE(descr)) % CLV_PITCH_ALIGN != 0) {
             a = new_padded(&d, descr); /* steals descr */
             PyDimMem_FREE(d.ptr);
             return a;
