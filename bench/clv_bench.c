@@ -833,38 +833,79 @@ static const char raw_source[] =
     do {                                                                                        \
         const cl_int e_ = (e);                                                                  \
         if (e_ != CL_SUCCESS) {                                                                 \
-            fprintf(stderr, "clv-bench: raw_enqueue: %s failed (%d)\n", (what), (int)e_);        \
+            fprintf(stderr, "clv-bench: %s: %s failed (%d)\n", RAW_WHO, (what), (int)e_);       \
             ok = 0;                                                                             \
             goto out;                                                                           \
         }                                                                                       \
     } while (0)
 
-static int run_raw_chain(clv_context *ctx, const bench_config *cfg, bench_size size)
+
+/* A raw floor kernel (no clvision code) built on a clvision context's own
+ * OpenCL context, with its source and destination buffers. */
+typedef struct raw_kit {
+    cl_program prog;
+    cl_kernel k;
+    cl_mem src, dst;
+} raw_kit;
+
+static void raw_kit_release(raw_kit *r)
 {
+    if (r->dst)
+        (void)clReleaseMemObject(r->dst);
+    if (r->src)
+        (void)clReleaseMemObject(r->src);
+    if (r->k)
+        (void)clReleaseKernel(r->k);
+    if (r->prog)
+        (void)clReleaseProgram(r->prog);
+    memset(r, 0, sizeof *r);
+}
+
+/* Builds kernel `name` of source on ctx's device, buffers of src_bytes and
+ * dst_bytes. Returns 0 (with a message naming who and the call) on failure,
+ * *r then holding what was made, for raw_kit_release. */
+static int raw_kit_make(clv_context *ctx, const char *who, const char *source, const char *name,
+                        size_t src_bytes, size_t dst_bytes, raw_kit *r)
+{
+#define RAW_WHO who
     int ok = 1;
     cl_int err;
-    cl_program prog = NULL;
-    cl_kernel k = NULL;
-    cl_mem src = NULL, dst = NULL;
-    double *host = malloc(sizeof *host * (size_t)cfg->reps);
     cl_context cl = clv_context_cl_context(ctx);
     cl_device_id dev = clv_context_cl_device(ctx);
+    memset(r, 0, sizeof *r);
+    r->prog = clCreateProgramWithSource(cl, 1, &source, NULL, &err);
+    RAW_CHECK(err, "clCreateProgramWithSource");
+    RAW_CHECK(clBuildProgram(r->prog, 1, &dev, "", NULL, NULL), "clBuildProgram");
+    r->k = clCreateKernel(r->prog, name, &err);
+    RAW_CHECK(err, "clCreateKernel");
+    r->src = clCreateBuffer(cl, CL_MEM_READ_WRITE, src_bytes, NULL, &err);
+    RAW_CHECK(err, "clCreateBuffer(src)");
+    r->dst = clCreateBuffer(cl, CL_MEM_READ_WRITE, dst_bytes, NULL, &err);
+    RAW_CHECK(err, "clCreateBuffer(dst)");
+out:
+    return ok;
+#undef RAW_WHO
+}
+
+static int run_raw_chain(clv_context *ctx, const bench_config *cfg, bench_size size)
+{
+#define RAW_WHO "raw_enqueue"
+    int ok = 1;
+    raw_kit r;
+    double *host = malloc(sizeof *host * (size_t)cfg->reps);
     cl_command_queue q = clv_context_cl_queue(ctx);
     const int sw = size.w, sh = size.h, dw = sw / 2 > 0 ? sw / 2 : 1, dh = sh / 2 > 0 ? sh / 2 : 1;
     if (!host) {
         fprintf(stderr, "clv-bench: raw_enqueue: out of memory\n");
         return 0;
     }
-    const char *text = raw_source;
-    prog = clCreateProgramWithSource(cl, 1, &text, NULL, &err);
-    RAW_CHECK(err, "clCreateProgramWithSource");
-    RAW_CHECK(clBuildProgram(prog, 1, &dev, "", NULL, NULL), "clBuildProgram");
-    k = clCreateKernel(prog, "raw_half", &err);
-    RAW_CHECK(err, "clCreateKernel");
-    src = clCreateBuffer(cl, CL_MEM_READ_WRITE, (size_t)sw * (size_t)sh, NULL, &err);
-    RAW_CHECK(err, "clCreateBuffer(src)");
-    dst = clCreateBuffer(cl, CL_MEM_READ_WRITE, (size_t)dw * (size_t)dh, NULL, &err);
-    RAW_CHECK(err, "clCreateBuffer(dst)");
+    if (!raw_kit_make(ctx, RAW_WHO, raw_source, "raw_half", (size_t)sw * (size_t)sh,
+                      (size_t)dw * (size_t)dh, &r)) {
+        ok = 0;
+        goto out;
+    }
+    cl_kernel k = r.k;
+    cl_mem src = r.src, dst = r.dst;
     const size_t g[2] = {((size_t)dw + 15) / 16 * 16, ((size_t)dh + 15) / 16 * 16};
     for (int r = -1; r < cfg->reps; r++) { /* r = -1: untimed */
         const double t0 = now_ms();
@@ -891,16 +932,10 @@ static int run_raw_chain(clv_context *ctx, const bench_config *cfg, bench_size s
            sw, sh, cfg->chain_n, med, host[0], cfg->reps);
     fflush(stdout);
 out:
-    if (dst)
-        (void)clReleaseMemObject(dst);
-    if (src)
-        (void)clReleaseMemObject(src);
-    if (k)
-        (void)clReleaseKernel(k);
-    if (prog)
-        (void)clReleaseProgram(prog);
+    raw_kit_release(&r);
     free(host);
     return ok;
+#undef RAW_WHO
 }
 
 /* The memory floor beside chain mode: a plain copy of an image's bytes
@@ -921,15 +956,11 @@ static const char raw_copy_source[] =
 static int run_raw_copy(clv_context *pctx, const bench_config *cfg, bench_size size,
                         clv_pixel_type type, int cn)
 {
+#define RAW_WHO "raw_copy"
     int ok = 1;
-    cl_int err;
-    cl_program prog = NULL;
-    cl_kernel k = NULL;
-    cl_mem src = NULL, dst = NULL;
+    raw_kit r;
     cl_event ev = NULL;
     double *v = malloc(sizeof *v * 2 * (size_t)cfg->reps);
-    cl_context cl = clv_context_cl_context(pctx);
-    cl_device_id dev = clv_context_cl_device(pctx);
     cl_command_queue q = clv_context_cl_queue(pctx);
     const size_t bytes = (size_t)size.w * (size_t)size.h * (size_t)cn * clv_pixel_type_size(type);
     const cl_uint n = (cl_uint)((bytes + 15) / 16);
@@ -938,16 +969,13 @@ static int run_raw_copy(clv_context *pctx, const bench_config *cfg, bench_size s
         fprintf(stderr, "clv-bench: raw_copy: out of memory\n");
         return 0;
     }
-    const char *text = raw_copy_source;
-    prog = clCreateProgramWithSource(cl, 1, &text, NULL, &err);
-    RAW_CHECK(err, "clCreateProgramWithSource");
-    RAW_CHECK(clBuildProgram(prog, 1, &dev, "", NULL, NULL), "clBuildProgram");
-    k = clCreateKernel(prog, "raw_copy", &err);
-    RAW_CHECK(err, "clCreateKernel");
-    src = clCreateBuffer(cl, CL_MEM_READ_WRITE, (size_t)n * 16, NULL, &err);
-    RAW_CHECK(err, "clCreateBuffer(src)");
-    dst = clCreateBuffer(cl, CL_MEM_READ_WRITE, (size_t)n * 16, NULL, &err);
-    RAW_CHECK(err, "clCreateBuffer(dst)");
+    if (!raw_kit_make(pctx, RAW_WHO, raw_copy_source, "raw_copy", (size_t)n * 16,
+                      (size_t)n * 16, &r)) {
+        ok = 0;
+        goto out;
+    }
+    cl_kernel k = r.k;
+    cl_mem src = r.src, dst = r.dst;
     RAW_CHECK(clSetKernelArg(k, 0, sizeof src, &src), "clSetKernelArg");
     RAW_CHECK(clSetKernelArg(k, 1, sizeof dst, &dst), "clSetKernelArg");
     RAW_CHECK(clSetKernelArg(k, 2, sizeof n, &n), "clSetKernelArg");
@@ -984,16 +1012,10 @@ static int run_raw_copy(clv_context *pctx, const bench_config *cfg, bench_size s
 out:
     if (ev)
         (void)clReleaseEvent(ev);
-    if (dst)
-        (void)clReleaseMemObject(dst);
-    if (src)
-        (void)clReleaseMemObject(src);
-    if (k)
-        (void)clReleaseKernel(k);
-    if (prog)
-        (void)clReleaseProgram(prog);
+    raw_kit_release(&r);
     free(v);
     return ok;
+#undef RAW_WHO
 }
 
 /* Chain mode's context without profiling: opts->profiling is 0 and

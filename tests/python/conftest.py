@@ -37,6 +37,22 @@ def assert_close(out, ref, what=''):
         assert err.max() <= 1, '%s: off by %d at %s' % (
             what, err.max(), np.unravel_index(err.argmax(), err.shape))
 
+def unaligned(a):
+    """A copy of a whose data starts 16 bytes past 64 (numpy's default
+    allocator gives 16-byte alignment; this makes it certain): never wrapped,
+    always copied."""
+    buf = np.empty(a.nbytes + 128, np.uint8)
+    off = (-buf.ctypes.data % 64) + 16
+    out = buf[off:off + a.nbytes].view(a.dtype).reshape(a.shape)
+    out[...] = a
+    return out
+
+
+def pooled(ctx):
+    """How many device images numpy-in calls keep for reuse on ctx."""
+    imgs = getattr(getattr(ctx, '_clv_pools', None), 'images', None) or {}
+    return sum(len(v) for v in imgs.values())
+
 
 @pytest.fixture(scope='session')
 def ctx():

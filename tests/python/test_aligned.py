@@ -13,25 +13,10 @@ import pytest
 from numpy.core.multiarray import get_handler_name
 
 import clvision as c
-from conftest import data
+from conftest import data, pooled, unaligned
 
 ALIGNED = 'clvision_aligned64'
 DEFAULT = get_handler_name()  # numpy's, before any test changed it
-
-
-def unaligned(a):
-    """A copy of a whose data starts 16 bytes past 64 (numpy's default allocator
-    gives 16-byte alignment; this makes it certain)."""
-    buf = np.empty(a.nbytes + 128, np.uint8)
-    off = (-buf.ctypes.data % 64) + 16
-    out = buf[off:off + a.nbytes].view(a.dtype).reshape(a.shape)
-    out[...] = a
-    return out
-
-
-def pooled(ctx):
-    imgs = getattr(getattr(ctx, '_clv_pools', None), 'images', None) or {}
-    return sum(len(v) for v in imgs.values())
 
 
 @pytest.fixture(autouse=True)

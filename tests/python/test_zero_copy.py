@@ -10,7 +10,7 @@ import pytest
 import clvision as c
 from clvision import _aligned_empty
 
-from conftest import assert_close
+from conftest import assert_close, pooled, unaligned
 
 
 def aligned(a):
@@ -20,21 +20,6 @@ def aligned(a):
     assert out is not None, a.shape
     out[...] = a
     return out
-
-
-def unaligned(a):
-    """A copy of a whose data starts 16 bytes past 64: copied, never wrapped."""
-    buf = np.empty(a.nbytes + 128, np.uint8)
-    off = (-buf.ctypes.data % 64) + 16
-    out = buf[off:off + a.nbytes].view(a.dtype).reshape(a.shape)
-    out[...] = a
-    return out
-
-
-def pooled(ctx):
-    pools = getattr(ctx, '_clv_pools', None)
-    imgs = getattr(pools, 'images', None) or {}
-    return sum(len(v) for v in imgs.values())
 
 
 @pytest.fixture
