@@ -464,6 +464,16 @@ static PyObject *mod_empty(PyObject *mod, PyObject *args)
             PyDimMem_FREE(d.ptr);
             return raise_arg("empty: padded=True needs an image shape (H, W) or (H, W, C)");
         }
+        /* the image types alone: the padding is never initialised, so a type
+         * holding references (object) or any other would be unsafe or of no use */
+        const int num = descr->type_num;
+        if (!PyArray_ISNBO(descr->byteorder) ||
+            (num != NPY_UINT8 && num != NPY_UINT16 && num != NPY_FLOAT32)) {
+            Py_DECREF(descr);
+            PyDimMem_FREE(d.ptr);
+            return raise_arg("empty: padded=True takes uint8, uint16 or float32 (native byte "
+                             "order)");
+        }
         const npy_intp c = d.len == 3 ? d.ptr[2] : 1;
         if (d.ptr[1] >= 0 && c >= 0 && d.ptr[0] >= 0 && PyDataType_ELSIZE(descr) > 0 &&
             (d.ptr[1] * c * PyDataType_ELSIZE(descr)) % CLV_PITCH_ALIGN != 0) {

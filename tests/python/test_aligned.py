@@ -188,6 +188,24 @@ def test_empty():
         c.empty((-1, 2), np.uint8)
 
 
+def test_empty_other_dtypes():
+    """Without padding any dtype numpy has (object arrays start as None); with
+    padding the image dtypes only: its rows are uninitialised memory, which an
+    object array would take for references (it crashed before the check)."""
+    for dt in [object, 'U3', 'S5', np.float64, 'V8', [('a', 'u1'), ('b', 'f4')]]:
+        a = c.empty((4, 5), dt)
+        assert a.dtype == np.dtype(dt) and a.shape == (4, 5) and a.ctypes.data % 64 == 0
+        if a.dtype == object:
+            assert all(v is None for v in a.ravel())
+        with pytest.raises(c.InvalidArgumentError, match='uint8, uint16 or float32'):
+            c.empty((4, 5), dt, padded=True)
+    with pytest.raises(c.InvalidArgumentError, match='native byte order'):
+        c.empty((4, 5), '>u2', padded=True)
+    for dt in [np.uint8, np.uint16, np.float32]:
+        a = c.empty((4, 5), dt, padded=True)
+        assert a.dtype == dt and a.strides[0] == 64
+
+
 def test_clvision_results_are_aligned(gray, bgr):
     """New arrays from clvision: results (wrapped or downloaded), pyramid
     levels, imread, Image.download."""
