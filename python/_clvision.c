@@ -392,6 +392,25 @@ static PyTypeObject HostBufferType = {
     .tp_doc = "The memory of an array made by empty(..., padded=True): rows padded to 64 bytes.",
 };
 
+/* A new nd-dimensional array of descr (stolen) over data, rows and items
+ * strides apart, whose base (stolen) owns the memory: the array keeps it
+ * alive and its death releases it. On failure both are released. */
+static PyObject *array_over(PyArray_Descr *descr, int nd, npy_intp *dims, npy_intp *strides,
+                            void *data, PyObject *base)
+{
+    PyObject *a = PyArray_NewFromDescr(&PyArray_Type, descr, nd, dims, strides, data,
+                                       NPY_ARRAY_ALIGNED | NPY_ARRAY_WRITEABLE, NULL);
+    if (!a) {
+        Py_DECREF(base);
+        return NULL;
+    }
+    if (PyArray_SetBaseObject((PyArrayObject *)a, base) < 0) { /* steals base */
+        Py_DECREF(a);
+        return NULL;
+    }
+    return a;
+}
+
 /* A new (H, W[, C]) array of descr (stolen) whose rows start on
  * CLV_PITCH_ALIGN bytes and are padded to a multiple of it, over a
  * HostBufferObject. */
@@ -426,17 +445,7 @@ static PyObject *new_padded(PyArray_Dims *d, PyArray_Descr *descr)
     }
     b->data = mem;
     npy_intp strides[3] = {(npy_intp)pitch, c * (npy_intp)item, (npy_intp)item};
-    PyObject *a = PyArray_NewFromDescr(&PyArray_Type, descr, d->len, d->ptr, strides, mem,
-                                       NPY_ARRAY_ALIGNED | NPY_ARRAY_WRITEABLE, NULL);
-    if (!a) {
-        Py_DECREF(b);
-        return NULL;
-    }
-    if (PyArray_SetBaseObject((PyArrayObject *)a, (PyObject *)b) < 0) { /* steals b */
-        Py_DECREF(a);
-        return NULL;
-    }
-    return a;
+    return array_over(descr, d->len, d->ptr, strides, mem, (PyObject *)b);
 }
 
 /* empty(shape, dtype, padded=False): a new uninitialised array starting on
@@ -872,6 +881,26 @@ static PyObject *image_wrap_buffer(PyObject *cls, PyObject *args, PyObject *kw)
 
 static int array_host(PyObject *o, clv_host_image *h, const char *what, int writable);
 
+/* An Image over arg's memory, laid out as hi (clv_image_create_host on
+ * co's context); the Image keeps arg alive. */
+static PyObject *host_image_over(ContextObject *co, const clv_host_image *hi, PyObject *arg)
+{
+    clv_image *img = NULL;
+    clv_status s;
+    message m;
+    Py_BEGIN_ALLOW_THREADS
+    lock_ctx(co);
+    s = clv_image_create_host(co->ctx, hi->data, hi->stride, hi->width, hi->height,
+                              hi->channels, hi->type, &img);
+    if (s != CLV_OK)
+        copy_message(&m, clv_last_error(co->ctx));
+    unlock_ctx(co);
+    Py_END_ALLOW_THREADS
+    if (s != CLV_OK)
+        return raise_status(s, m.text);
+    return (PyObject *)image_wrap(img, co, arg, 0);
+}
+
 /* Image.over(ctx, array, writable=False): an image over the array's own memory
  * (clv_image_create_host), no copy; the array is kept alive with the image.
  * The library's rules hold: data and row stride multiples of 64 bytes, and
@@ -888,21 +917,7 @@ static PyObject *image_over(PyObject *cls, PyObject *args, PyObject *kw)
     clv_host_image hi;
     if (!check_context(ctx, "ctx") || !array_host(arg, &hi, writable ? "out" : "over", writable))
         return NULL;
-    ContextObject *co = (ContextObject *)ctx;
-    clv_image *img = NULL;
-    clv_status s;
-    message m;
-    Py_BEGIN_ALLOW_THREADS
-    lock_ctx(co);
-    s = clv_image_create_host(co->ctx, hi.data, hi.stride, hi.width, hi.height, hi.channels,
-                              hi.type, &img);
-    if (s != CLV_OK)
-        copy_message(&m, clv_last_error(co->ctx));
-    unlock_ctx(co);
-    Py_END_ALLOW_THREADS
-    if (s != CLV_OK)
-        return raise_status(s, m.text);
-    return (PyObject *)image_wrap(img, co, arg, 0);
+    return host_image_over((ContextObject *)ctx, &hi, arg);
 }
 
 /* Whether a's memory can be a host image as it is: a numpy array of an
@@ -974,21 +989,7 @@ static PyObject *mod_over_if(PyObject *mod, PyObject *args)
         return NULL;
     if (!host_fits(arg, &hi, writable))
         Py_RETURN_NONE;
-    ContextObject *co = (ContextObject *)ctx;
-    clv_image *img = NULL;
-    clv_status s;
-    message m;
-    Py_BEGIN_ALLOW_THREADS
-    lock_ctx(co);
-    s = clv_image_create_host(co->ctx, hi.data, hi.stride, hi.width, hi.height, hi.channels,
-                              hi.type, &img);
-    if (s != CLV_OK)
-        copy_message(&m, clv_last_error(co->ctx));
-    unlock_ctx(co);
-    Py_END_ALLOW_THREADS
-    if (s != CLV_OK)
-        return raise_status(s, m.text);
-    return (PyObject *)image_wrap(img, co, arg, 0);
+    return host_image_over((ContextObject *)ctx, &hi, arg);
 }
 
 /* Map for reading and unmap: the device's writes made visible in an image
@@ -1091,17 +1092,12 @@ static PyObject *image_map_array(ImageObject *self, PyObject *unused)
     strides[0] = (npy_intp)pitch;
     strides[1] = item * dims[2];
     strides[2] = item;
-    PyObject *a = PyArray_New(&PyArray_Type, nd, dims, clv_to_npy(clv_image_type(img)), strides,
-                              ptr, 0, NPY_ARRAY_ALIGNED | NPY_ARRAY_WRITEABLE, NULL);
-    if (!a) {
+    PyArray_Descr *descr = PyArray_DescrFromType(clv_to_npy(clv_image_type(img)));
+    if (!descr) {
         Py_DECREF(mo);
         return NULL;
     }
-    if (PyArray_SetBaseObject((PyArrayObject *)a, (PyObject *)mo) < 0) { /* steals mo */
-        Py_DECREF(a);
-        return NULL;
-    }
-    return a;
+    return array_over(descr, nd, dims, strides, ptr, (PyObject *)mo);
 }
 
 static PyObject *image_upload(ImageObject *self, PyObject *arg)
