@@ -301,6 +301,23 @@ static inline int clv_border_value(int v, int width)
 #endif
 #endif
 
+/* 2^x for a filter weight (x <= 0 and the largest weight about 1): with
+ * -DCLV_NV_PTX (NVIDIA's compiler, from the host) the bare hardware
+ * instruction, ex2.approx.ftz, whose results below 2^-126 flush to 0:
+ * native_exp2 there wraps the same instruction in three more that keep
+ * denormal results, a third of a bilateral tap's work for weights that
+ * small. Elsewhere native_exp2. */
+static inline float clv_exp2_weight(float x)
+{
+#ifdef CLV_NV_PTX
+    float r;
+    asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(x));
+    return r;
+#else
+    return native_exp2(x);
+#endif
+}
+
 /* ---- log2 / exp2 ----
  * CLV_LOG2F / CLV_EXP2F (float) and CLV_LOG2F3 / CLV_EXP2F3 (float3) are the
  * built-ins, except with -DCLV_POLY_MATH (chosen for CPU devices): PoCL's

@@ -177,11 +177,52 @@ static void large_values(void)
             }
 }
 
-int main(void)
+/* The GPU kernel with the radius compiled in (bil_fixed; run with
+ * CLV_TUNE=gpu on PoCL): a program per radius, type, channel count and
+ * border, so a compact set that still reaches every depth, channel count,
+ * border it takes, odd sizes, several outputs per work-item past the image's
+ * last row, its largest radius and the extreme sigmas. */
+static void fixed_radius(void)
+{
+    const bparams b15 = {1.5, 30.0, 0}; /* radius 5 */
+    static const clv_pixel_type types3[] = {CLV_U8, CLV_U16, CLV_F32};
+    for (int t = 0; t < 3; t++)
+        for (int cn = 1; cn <= 4; cn++)
+            if (cn == 1 || cn == 3 || types3[t] == CLV_F32) {
+                run_random(37, 29, cn, types3[t], b15, CLV_BORDER_REFLECT101, 0);
+                run_blocky(23, 17, cn, types3[t], b15, CLV_BORDER_REFLECT101);
+            }
+    for (int bd = 0; bd < N_BORDERS; bd++) {
+        run_blocky(37, 29, 3, CLV_U8, b15, all_borders[bd]);
+        run_random(7, 3, 3, CLV_U8, b15, all_borders[bd], 0);
+    }
+    static const bparams sweep[] = {
+        {1e-30, 25.0, 5}, {2.0, 1e-30, 5}, {2.0, 1e30, 5}, {1.0, 20.0, 1}, {3.0, 25.0, 9},
+        {6.0, 25.0, 16}, {6.0, 25.0, 17},
+    };
+    for (int k = 0; k < (int)(sizeof sweep / sizeof sweep[0]); k++) {
+        run_blocky(53, 41, 1, CLV_U8, sweep[k], CLV_BORDER_REFLECT101);
+        run_random(33, 70, 1, CLV_U8, sweep[k], CLV_BORDER_REFLECT101, 0);
+    }
+    run_random(7, 3, 3, CLV_U8, b15, CLV_BORDER_REFLECT, 13);
+    /* the largest radius with 4 float channels: no tile of bil_fixed's fits
+     * the local-memory budget, bil_tiled takes it */
+    run_blocky(23, 17, 4, CLV_F32, (bparams){6.0, 25.0, 16}, CLV_BORDER_REFLECT101);
+    run_random(640, 480, 1, CLV_U8, (bparams){3.0, 25.0, 9}, CLV_BORDER_REFLECT101, 0);
+    run_blocky(640, 480, 3, CLV_U8, (bparams){3.0, 25.0, 9}, CLV_BORDER_REFLECT101);
+    photo();
+}
+
+int main(int argc, char **argv)
 {
     setvbuf(stdout, NULL, _IOLBF, 0); /* keep result lines in order with stderr */
     ctx = test_context();
     printf("device: %s (%s)\n", clv_context_device_name(ctx), clv_context_platform_name(ctx));
+    if (argc > 1 && strcmp(argv[1], "fixed") == 0) {
+        fixed_radius();
+        clv_context_release(ctx);
+        return test_finish("bilateral (radius compiled in)", passed);
+    }
 
     large_values();
     derived_radius();

@@ -15,39 +15,54 @@
  * and the global-memory variant does as well. */
 #define MIN_TILED_ITEMS 64
 
-/* Device buffer of the spatial weights for (sigma, r), reused while they are
- * unchanged. GPU-style kernels take the 2r+1 factors ws[r + d] =
- * exp(-d^2 / 2 sigma^2) (a __constant table); the CPU kernel takes the
- * (2r+1)^2 table of log2(ws[dx] ws[dy]) (see bil_rows_vec). */
-static clv_status space_weights(clv_context *ctx, double sigma, int r, int log2d, cl_mem *out)
+/* The forms of the spatial weights the kernels take. */
+typedef enum space_form {
+    SPACE_1D,      /* the 2r+1 factors ws[r + d] = exp(-d^2 / 2 sigma^2) (bil_tiled,
+                      bil_global: a __constant table) */
+    SPACE_1D_LOG2, /* those, then their 2r+1 log2 (bil_fixed) */
+    SPACE_2D_LOG2, /* the (2r+1)^2 table of log2(ws[dx] ws[dy]) (bil_rows_vec) */
+} space_form;
+
+/* log2 of a spatial weight, finite (a zero weight gives -1000, far below
+ * the exp2 floor of -125). */
+static float space_log2(double l)
+{
+    return (float)(l < -1000.0 ? -1000.0 : l);
+}
+
+/* Device buffer of the spatial weights for (sigma, r) in the given form,
+ * reused while they are unchanged. */
+static clv_status space_weights(clv_context *ctx, double sigma, int r, space_form form,
+                                cl_mem *out)
 {
     struct {
         double sigma;
-        int r, log2d;
+        int r, form;
     } key;
     memset(&key, 0, sizeof key);
     key.sigma = sigma;
     key.r = r;
-    key.log2d = log2d;
+    key.form = (int)form;
     if (clv__param_lookup(ctx, CLV__PARAM_BILATERAL, &key, sizeof key, out))
         return CLV_OK;
     const int side = 2 * r + 1;
-    size_t n = log2d ? (size_t)side * (size_t)side : (size_t)side;
+    size_t n = form == SPACE_2D_LOG2 ? (size_t)side * (size_t)side
+                                      : (size_t)side * (form == SPACE_1D_LOG2 ? 2 : 1);
     float *tab = malloc(n * sizeof *tab);
     if (!tab)
         return clv__fail(ctx, CLV_ERROR_OUT_OF_MEMORY, OP, "out of host memory");
-    if (!log2d) {
+    if (form != SPACE_2D_LOG2) {
         for (int i = 0; i < side; i++) {
             const double u = (double)(i - r) / sigma; /* no 0/0 for tiny sigma */
             tab[i] = (float)exp(-0.5 * u * u);
+            if (form == SPACE_1D_LOG2)
+                tab[side + i] = space_log2(-0.5 * u * u * 1.4426950408889634);
         }
     } else {
         for (int j = 0; j < side; j++)
             for (int i = 0; i < side; i++) {
                 const double u = (double)(i - r) / sigma, v = (double)(j - r) / sigma;
-                const double l = -0.5 * (u * u + v * v) * 1.4426950408889634;
-                /* finite, and still far below the exp2 floor of -125 */
-                tab[j * side + i] = (float)(l < -1000.0 ? -1000.0 : l);
+                tab[j * side + i] = space_log2(-0.5 * (u * u + v * v) * 1.4426950408889634);
             }
     }
     clv_status status = clv__param_store(ctx, OP, CLV__PARAM_BILATERAL, &key, sizeof key, tab,
@@ -83,8 +98,20 @@ static int fit_tile(size_t *lx, size_t *ly, int w, int h, int r, size_t max_wg, 
     return *lx * *ly >= MIN_TILED_ITEMS || *lx * *ly == want;
 }
 
+/* bil_fixed's work-group (lx x ly) and outputs per work-item (BIL_PY) for one
+ * channel and for more, defined here only (the place a per-device table
+ * would fill). On an H200 at 3840x2160, sigma_space 3 (19x19), device ms:
+ * u8 0.94 with 4 outputs, 0.90 with 8; u8 x 3 1.69 with 1 or 2, 1.84 with
+ * 4. The group's height (4, 8 or 16) made no difference there. */
+typedef struct bil_fixed_tile {
+    size_t lx, ly;
+    int py_c1, py_cn;
+} bil_fixed_tile;
+static const bil_fixed_tile bil_fixed_tile_default = {32, 8, 8, 2};
+
 typedef enum bil_variant {
     BIL_PLANES_VEC, /* CPU: padded float planes, then VEC pixels per work-item */
+    BIL_FIXED,      /* GPUs: the radius compiled in, BIL_PY outputs per work-item */
     BIL_TILED,      /* a local-memory tile with its halo per work-group */
     BIL_GLOBAL,     /* radius too large for a useful tile: global memory */
 } bil_variant;
@@ -97,13 +124,14 @@ typedef struct bil_plan {
     size_t g2[2];        /* BIL_PLANES_VEC: bil_rows_vec */
     cl_mem planes;       /* BIL_PLANES_VEC: the planes scratch */
     int ppitch, plane;   /* BIL_PLANES_VEC: plane pitch and size, floats */
-    size_t bytes;        /* BIL_TILED: local memory */
+    size_t bytes;        /* BIL_TILED, BIL_FIXED: local memory */
+    space_form form;     /* the spatial weights the kernel takes */
 } bil_plan;
 
 /* Pick the variant for src and radius r on ctx's device and size it; opts:
  * the filter's options (clv__filter_options). */
-static clv_status bil_choose(clv_context *ctx, const clv_image *src, int r, const char *opts,
-                             bil_plan *pl) CLV_WUR;
+static clv_status bil_choose(clv_context *ctx, const clv_image *src, int r, clv_border border,
+                             const char *opts, bil_plan *pl) CLV_WUR;
 
 /* The radius: given, or ceil(3 sigma_space) for <= 0, which must be within
  * CLV_BILATERAL_MAX_RADIUS (-1 when it is not). The descriptor's check and
@@ -138,8 +166,6 @@ static clv_status bilateral_run(clv_context *ctx, const clv_arg *a)
     const clv_border border = (clv_border)a[5].v.i;
     char opts[256];
     CLV_TRY(clv__filter_options(ctx, OP, src, border, opts, sizeof opts));
-    CLV_TRY(space_weights(ctx, sigma_space, radius, ctx->tune.vec > 0, &wsbuf));
-
     const int w = src->width, h = src->height, r = radius;
     const int sp = clv__pitch(src), dp = clv__pitch(dst);
     /* Value scale vk (see bilateral.cl): f32 values are read times a power
@@ -164,7 +190,8 @@ static clv_status bilateral_run(clv_context *ctx, const clv_arg *a)
                                           : (rkd * rkd > FLT_MAX ? -FLT_MAX : (float)(-rkd * rkd));
 
     bil_plan pl;
-    CLV_TRY(bil_choose(ctx, src, r, opts, &pl));
+    CLV_TRY(bil_choose(ctx, src, r, border, opts, &pl));
+    CLV_TRY(space_weights(ctx, sigma_space, radius, pl.form, &wsbuf));
     switch (pl.variant) {
     case BIL_PLANES_VEC:
         CLV_TRY(CLV_LAUNCH(ctx, OP, pl.k[0], 2, pl.g, NULL, CLV_ARG(src->mem), CLV_ARG(sp),
@@ -174,6 +201,12 @@ static clv_status bilateral_run(clv_context *ctx, const clv_arg *a)
                            CLV_ARG(pl.ppitch), CLV_ARG(pl.plane), CLV_ARG(w), CLV_ARG(h),
                            CLV_ARG(dst->mem), CLV_ARG(dp), CLV_ARG(wsbuf), CLV_ARG(r),
                            CLV_ARG(rk), CLV_ARG(ivk)));
+        break;
+    case BIL_FIXED:
+        CLV_TRY(CLV_LAUNCH(ctx, OP, pl.k[0], 2, pl.g, pl.l, CLV_ARG(src->mem), CLV_ARG(sp),
+                           CLV_ARG(w), CLV_ARG(h), CLV_ARG(dst->mem), CLV_ARG(dp),
+                           CLV_ARG(wsbuf), CLV_ARG(rk), CLV_ARG(vk), CLV_ARG(ivk),
+                           CLV_LOCAL(pl.bytes)));
         break;
     case BIL_TILED:
         CLV_TRY(CLV_LAUNCH(ctx, OP, pl.k[0], 2, pl.g, pl.l, CLV_ARG(src->mem), CLV_ARG(sp),
@@ -191,8 +224,8 @@ out:
     return status;
 }
 
-static clv_status bil_choose(clv_context *ctx, const clv_image *src, int r, const char *opts,
-                             bil_plan *pl)
+static clv_status bil_choose(clv_context *ctx, const clv_image *src, int r, clv_border border,
+                             const char *opts, bil_plan *pl)
 {
     clv_status status = CLV_OK;
     const int w = src->width, h = src->height, cn = src->channels;
@@ -205,6 +238,7 @@ static clv_status bil_choose(clv_context *ctx, const clv_image *src, int r, cons
         char vopts[300];
         snprintf(vopts, sizeof vopts, "%s -DVEC=%d", opts, vec);
         pl->variant = BIL_PLANES_VEC;
+        pl->form = SPACE_2D_LOG2;
         CLV_TRY(clv__get_kernel(ctx, CLV__SRC_BILATERAL, vopts, "bil_planes_vec", &pl->k[0]));
         CLV_TRY(clv__get_kernel(ctx, CLV__SRC_BILATERAL, vopts, "bil_rows_vec", &pl->k[1]));
         /* Work-item x0 reads padded columns x0 .. x0 + 2r + VEC - 1. */
@@ -228,11 +262,40 @@ static clv_status bil_choose(clv_context *ctx, const clv_image *src, int r, cons
         return CLV_OK;
     }
 
-    CLV_TRY(clv__get_kernel(ctx, CLV__SRC_BILATERAL, opts, "bil_tiled", &pl->k[0]));
-    size_t max_wg, local_free;
-    CLV_TRY(clv__kernel_limits(ctx, OP, pl->k[0], &max_wg, &local_free));
-    const size_t budget = local_free < CLV_LOCAL_BUDGET_MAX ? local_free : CLV_LOCAL_BUDGET_MAX;
     const size_t pix = (size_t)cn * sizeof(float);
+    size_t max_wg, local_free, budget;
+    pl->form = SPACE_1D;
+    if (r <= ctx->tune.bil_fixed_radius && border != CLV_BORDER_CONSTANT) {
+        /* bil_fixed: groups of bil_fixed_tile.lx x ly (ly halved to fit the
+         * device's limits) making lx x (ly py) outputs; else bil_tiled */
+        const bil_fixed_tile *t = &bil_fixed_tile_default;
+        const int py = cn == 1 ? t->py_c1 : t->py_cn;
+        char fopts[320];
+        snprintf(fopts, sizeof fopts, "%s -DBIL_R=%d -DBIL_PY=%d", opts, r, py);
+        cl_kernel kf;
+        CLV_TRY(clv__get_kernel(ctx, CLV__SRC_BILATERAL, fopts, "bil_fixed", &kf));
+        CLV_TRY(clv__kernel_limits(ctx, OP, kf, &max_wg, &local_free));
+        budget = local_free < CLV_LOCAL_BUDGET_MAX ? local_free : CLV_LOCAL_BUDGET_MAX;
+        const size_t lx = t->lx;
+        for (size_t ly = t->ly; ly >= 1; ly /= 2) {
+            const size_t bytes =
+                (lx + 2 * (size_t)r) * (ly * (size_t)py + 2 * (size_t)r) * pix;
+            if (lx * ly <= max_wg && bytes <= budget) {
+                pl->variant = BIL_FIXED;
+                pl->form = SPACE_1D_LOG2;
+                pl->k[0] = kf;
+                pl->bytes = bytes;
+                pl->l[0] = lx;
+                pl->l[1] = ly;
+                pl->g[0] = ((size_t)w + lx - 1) / lx * lx;
+                pl->g[1] = ((size_t)h + ly * (size_t)py - 1) / (ly * (size_t)py) * ly;
+                return CLV_OK;
+            }
+        }
+    }
+    CLV_TRY(clv__get_kernel(ctx, CLV__SRC_BILATERAL, opts, "bil_tiled", &pl->k[0]));
+    CLV_TRY(clv__kernel_limits(ctx, OP, pl->k[0], &max_wg, &local_free));
+    budget = local_free < CLV_LOCAL_BUDGET_MAX ? local_free : CLV_LOCAL_BUDGET_MAX;
     pl->g[0] = (size_t)w;
     pl->g[1] = (size_t)h;
     if (fit_tile(&pl->l[0], &pl->l[1], w, h, r, max_wg, budget, pix)) {

@@ -392,6 +392,7 @@ static clv__tuning tuning_for(const clv__device_info *in)
         cpu_style = 1;
     }
     t.fixed_radius = !cpu_style && gpu ? 8 : 0;
+    t.bil_fixed_radius = !cpu_style && gpu ? 16 : 0;
     if (cpu_style) {
         t.vec = 16;
         t.local2d[0] = 256;

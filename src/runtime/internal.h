@@ -117,6 +117,9 @@ typedef struct clv__tuning {
      * per radius pair, worth it where a build is cheap and the loops' fixed
      * trip counts pay (GPUs); 0: radii are arguments. */
     int fixed_radius;
+    /* Largest bilateral radius compiled into bil_fixed (taps unrolled into
+     * registers, a program per radius); 0: never (see bilateral.c). */
+    int bil_fixed_radius;
 } clv__tuning;
 
 struct clv_context {

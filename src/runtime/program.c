@@ -321,9 +321,12 @@ static void final_options(clv_context *ctx, const char *options, char *buf, size
 {
     /* -w: compilers such as PoCL's print warnings straight to stderr, which a
      * library must not do; a failed build still returns its full log. */
-    snprintf(buf, size, "-cl-std=CL1.2 -w %s%s%s", options ? options : "",
+    /* -DCLV_NV_PTX: NVIDIA's own compiler, which takes inline PTX (see
+     * clv_exp2_weight in common.cl). */
+    const int nv = strncmp(ctx->info.platform_name, "NVIDIA CUDA", 11) == 0;
+    snprintf(buf, size, "-cl-std=CL1.2 -w %s%s%s%s", options ? options : "",
              (ctx->info.type & CL_DEVICE_TYPE_GPU) ? " -DCLV_GPU=1" : " -DCLV_GPU=0",
-             ctx->debug ? " -DCLV_DEBUG=1" : "");
+             nv ? " -DCLV_NV_PTX=1" : "", ctx->debug ? " -DCLV_DEBUG=1" : "");
 }
 
 /* Full program text: prelude, then the family source, with #line markers so
