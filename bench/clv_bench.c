@@ -1005,7 +1005,7 @@ static int run_raw_copy(clv_context *pctx, const bench_config *cfg, bench_size s
     }
     const double wmed = median(wall, cfg->reps), dmed = median(devt, cfg->reps);
     printf("mode=chain op=raw_copy size=%dx%d type=%s cn=%d bytes=%zu wall_us_per_op_median=%.2f "
-           "dev_us_median=%.2f dev_gb_per_s=%.0f reps=%d\n",
+           "dev_us_median=%.2f dev_gb_per_s=%.3f reps=%d\n",
            size.w, size.h, clv_pixel_type_name(type), cn, bytes, wmed, dmed,
            dmed > 0 ? 2.0 * (double)bytes / (dmed * 1e3) : 0.0, cfg->reps);
     fflush(stdout);
