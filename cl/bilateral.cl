@@ -79,6 +79,28 @@
 #define BIL_EXPO(d) (rk * BIL_NORM2(d))
 #endif
 
+/* The GPU kernels' tile: the tw x th source pixels from (bx, by) through the
+ * border rule (BORDER_CONSTANT's outside pixels as 0, which bil_tiled's
+ * clipped windows never read), scaled by vk, into tile (tw floats per row,
+ * CN each), staged by the whole work-group, then the barrier. */
+static inline void bil_stage(__global const T *src CLV_DBG_PARAM(src), int src_pitch,
+                             int width, int height, int bx, int by, int tw, int th, float vk,
+                             __local float *tile)
+{
+    const int lx = get_local_id(0), ly = get_local_id(1);
+    const int lw = get_local_size(0), lh = get_local_size(1);
+    for (int ty = ly; ty < th; ty += lh) {
+        const int sy = BORDER_INDEX(by + ty, height);
+        __global const T *row = ROW(src, src_pitch, sy < 0 ? 0 : sy);
+        for (int tx = lx; tx < tw; tx += lw) {
+            const int sx = BORDER_INDEX(bx + tx, width);
+            VSTORE((sx < 0 || sy < 0) ? FN_ZERO : BIL_IN(LOAD_PIX(src, row, sx)), ty * tw + tx,
+                   tile);
+        }
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+}
+
 __kernel void bil_tiled(__global const T *src, int src_pitch, int width, int height,
                         __global T *dst, int dst_pitch, __constant float *ws, int r, float rk,
                         float vk, float ivk, __local float *tile CLV_DBG_PARAMS)
@@ -91,15 +113,8 @@ __kernel void bil_tiled(__global const T *src, int src_pitch, int width, int hei
     const int x0 = get_group_id(0) * lw, y0 = get_group_id(1) * lh;
     const int tw = lw + 2 * r, th = lh + 2 * r;
     /* No early return before the barrier: every work-item helps staging. */
-    for (int i = ly * lw + lx; i < tw * th; i += lw * lh) {
-        const int ty = i / tw, tx = i - ty * tw;
-        const int sx = BORDER_INDEX(x0 - r + tx, width);
-        const int sy = BORDER_INDEX(y0 - r + ty, height);
-        VSTORE((sx < 0 || sy < 0) ? FN_ZERO
-                                  : BIL_IN(LOAD_PIX(src, ROW(src, src_pitch, sy), sx)),
-               i, tile);
-    }
-    barrier(CLK_LOCAL_MEM_FENCE);
+    bil_stage(src CLV_DBG_PASS(src), src_pitch, width, height, x0 - r, y0 - r, tw, th, vk,
+              tile);
     const int x = x0 + lx, y = y0 + ly;
     if (x >= width || y >= height)
         return;
@@ -199,14 +214,8 @@ __kernel void bil_fixed(__global const T *src, int src_pitch, int width, int hei
     const int x0 = get_group_id(0) * lw, y0 = get_group_id(1) * bh;
     const int tw = lw + 2 * BIL_R, th = bh + 2 * BIL_R;
     /* No early return before the barrier: every work-item helps staging. */
-    for (int ty = ly; ty < th; ty += lh) {
-        __global const T *row = ROW(src, src_pitch, BORDER_INDEX(y0 - BIL_R + ty, height));
-        for (int tx = lx; tx < tw; tx += lw) {
-            const FN v = BIL_IN(LOAD_PIX(src, row, BORDER_INDEX(x0 - BIL_R + tx, width)));
-            VSTORE(v, ty * tw + tx, tile);
-        }
-    }
-    barrier(CLK_LOCAL_MEM_FENCE);
+    bil_stage(src CLV_DBG_PASS(src), src_pitch, width, height, x0 - BIL_R, y0 - BIL_R, tw, th,
+              vk, tile);
     float lxw[BIL_K];
 #pragma unroll
     for (int i = 0; i < BIL_K; i++)
