@@ -135,14 +135,18 @@ static inline PYR_ACC pyr_strip_row(__global const T *src CLV_DBG_PARAM(src),
  * once, into a ring of five rows in `work` (this band's part, rpitch values
  * per row, a multiple of 16), which stays in cache; the rows are read and
  * written front to back. A band starts by forming 3 rows (1.5 output rows'
- * work). */
+ * work). With copy_on, the band also copies its own source rows (2 ya ..
+ * 2 yb, the last band to sh) into `copy`: a pyramid's level 0 made while the
+ * rows are in cache, instead of a copy command before the first level. */
 __kernel void pyr_down_band(__global const T *src, int src_pitch, int sw, int sh,
                             __global T *dst, int dst_pitch, int dw, int dh, int chunk,
-                            __global PYR_ACC_S *work, int rpitch CLV_DBG_PARAMS)
+                            __global PYR_ACC_S *work, int rpitch, __global T *copy,
+                            int copy_pitch, int copy_on CLV_DBG_PARAMS)
 {
     CLV_DBG_BUF(src, 0);
     CLV_DBG_BUF(dst, 4);
     CLV_DBG_BUF(work, 9);
+    CLV_DBG_BUF(copy, 11);
     const int ya = get_global_id(0) * chunk;
     if (ya >= dh)
         return;
@@ -153,6 +157,8 @@ __kernel void pyr_down_band(__global const T *src, int src_pitch, int sw, int sh
     const int nstrips = (dw + 15) / 16;
     const int last_in = sw >= 34 ? min(nstrips, (sw - 34) / 32 + 1) : 0;
     /* source row t of the band (row 2 ya - 2 + t) to ring slot t % 5 */
+    /* source rows this band copies: every row lies in exactly one band's range */
+    const int c0 = copy_on ? 2 * ya : 0, c1 = copy_on ? min(2 * yb, sh) : 0;
     for (int t = 0; t < 2 * (yb - ya) + 3; t++) {
         __global const T *row = ROW(src, src_pitch, BORDER_INDEX(2 * ya - 2 + t, sh));
         __global PYR_ACC_S *h = ring + (t % 5) * rpitch;
@@ -160,6 +166,15 @@ __kernel void pyr_down_band(__global const T *src, int src_pitch, int sw, int sh
             const int s0 = 32 * i;
             const PYR_ACC v = pyr_strip_row(src CLV_DBG_PASS(src), row, s0, sw, i >= 1 && i < last_in);
             GVSTA(PYR_ACC, work, v, h + 16 * i); /* aligned: rpitch is a multiple of 16 */
+        }
+        const int sy = 2 * ya - 2 + t;
+        if (sy >= c0 && sy < c1) {
+            __global T *crow = ROW(copy, copy_pitch, sy);
+            int i = 0;
+            for (; i + 16 <= sw; i += 16)
+                GVSTA(CAT(T, 16), copy, GVLD(16, src, 0, row + i), crow + i); /* level rows start on 64 */
+            for (; i < sw; i++)
+                GST(copy, crow, i, GLD(src, row, i));
         }
         if (t >= 4 && (t & 1) == 0) {
             /* source rows t - 4 .. t: output row ya + (t - 4) / 2 */

@@ -216,30 +216,50 @@ out:
     return status;
 }
 
-static clv_status pyr_down(clv_context *ctx, const clv_image *src, clv_image *dst)
+/* The plan for src -> dst on ctx (from the plan cache or made and cached),
+ * with its scratch attached. */
+static clv_status pyr_down_plan(clv_context *ctx, const clv_image *src, const clv_image *dst,
+                                pyr_plan *pl)
 {
     clv_status status = CLV_OK;
-    const int sp = clv__pitch(src), dp = clv__pitch(dst);
     /* the choice depends on these alone (and the context's device) */
     const int key[6] = {(int)src->type, src->channels, src->width, src->height, dst->width,
                         dst->height};
-    pyr_plan pl;
-    if (clv__plan_get(ctx, OP, key, sizeof key, &pl, sizeof pl)) {
-        if (pl.work_bytes)
-            CLV_TRY(clv__scratch(ctx, OP, 0, pl.work_bytes, &pl.work));
+    if (clv__plan_get(ctx, OP, key, sizeof key, pl, sizeof *pl)) {
+        if (pl->work_bytes)
+            CLV_TRY(clv__scratch(ctx, OP, 0, pl->work_bytes, &pl->work));
     } else {
-        CLV_TRY(pyr_down_choose(ctx, src, dst, &pl));
-        pyr_plan keep = pl;
+        CLV_TRY(pyr_down_choose(ctx, src, dst, pl));
+        pyr_plan keep = *pl;
         keep.work = NULL;
         clv__plan_put(ctx, OP, key, sizeof key, &keep, sizeof keep);
     }
+out:
+    return status;
+}
+
+/* pyrDown src -> dst. copy: NULL, or an image of src's size that the
+ * launch also fills with src (the pyramid's level 0); only a plan of
+ * pyr_down_copies takes one. */
+static clv_status pyr_down(clv_context *ctx, const clv_image *src, clv_image *dst,
+                           clv_image *copy)
+{
+    clv_status status = CLV_OK;
+    const int sp = clv__pitch(src), dp = clv__pitch(dst);
+    pyr_plan pl;
+    CLV_TRY(pyr_down_plan(ctx, src, dst, &pl));
     switch (pl.variant) {
-    case PYR_DOWN_BAND:
+    case PYR_DOWN_BAND: {
+        const int copy_on = copy != NULL;
+        clv_image *c = copy ? copy : dst; /* unused without copy_on */
+        const int cp = clv__pitch(c);
         CLV_TRY(CLV_LAUNCH(ctx, OP, pl.k, 1, pl.g, pl.l, CLV_ARG(src->mem), CLV_ARG(sp),
                            CLV_ARG(src->width), CLV_ARG(src->height), CLV_ARG(dst->mem),
                            CLV_ARG(dp), CLV_ARG(dst->width), CLV_ARG(dst->height),
-                           CLV_ARG(pl.chunk), CLV_ARG(pl.work), CLV_ARG(pl.rpitch)));
+                           CLV_ARG(pl.chunk), CLV_ARG(pl.work), CLV_ARG(pl.rpitch),
+                           CLV_ARG(c->mem), CLV_ARG(cp), CLV_ARG(copy_on)));
         break;
+    }
     case PYR_DOWN_TILED:
         CLV_TRY(CLV_LAUNCH(ctx, OP, pl.k, 2, pl.g, pl.l, CLV_ARG(src->mem), CLV_ARG(sp),
                            CLV_ARG(src->width), CLV_ARG(src->height), CLV_ARG(dst->mem),
@@ -261,6 +281,19 @@ static clv_status pyramid_build_run(clv_context *ctx, const clv_arg *a)
      * this op's first command: it takes the waits a kernel launch would
      * (an asynchronous upload into src, another context's work on it). */
     clv_image *l0 = pyr->level[0];
+    if (is_pyr_down(pyr->scale) && pyr->levels > 1) {
+        /* the CPU's band kernel copies level 0 as it reads src for level 1:
+         * one pass over src and one command fewer (PoCL: 50-160 µs for a
+         * 1920x1080 u8 copy on 2 cores) */
+        pyr_plan pl;
+        CLV_TRY(pyr_down_plan(ctx, src, pyr->level[1], &pl));
+        if (pl.variant == PYR_DOWN_BAND) {
+            CLV_TRY(pyr_down(ctx, src, pyr->level[1], l0));
+            for (int k = 2; k < pyr->levels; k++)
+                CLV_TRY(pyr_down(ctx, pyr->level[k - 1], pyr->level[k], NULL));
+            goto out;
+        }
+    }
     cl_int err;
     if (src->pitch == l0->pitch) {
         err = clEnqueueCopyBuffer(ctx->queue, src->mem, l0->mem, 0, 0,
@@ -285,7 +318,7 @@ static clv_status pyramid_build_run(clv_context *ctx, const clv_arg *a)
     ctx->nwaits = 0;
     for (int k = 1; k < pyr->levels; k++) {
         if (is_pyr_down(pyr->scale)) {
-            CLV_TRY(pyr_down(ctx, pyr->level[k - 1], pyr->level[k]));
+            CLV_TRY(pyr_down(ctx, pyr->level[k - 1], pyr->level[k], NULL));
         } else {
             CLV_TRY(clv__gaussian_blur(ctx, l0, pyr->blurred, pyr->sigma[k], pyr->sigma[k],
                                        pyr->ksize[k], pyr->ksize[k], CLV_BORDER_REFLECT101));
