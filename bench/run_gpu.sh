@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Build, test and benchmark on the lent NVIDIA machine (used for the GPU
 # numbers in bench/RESULTS.md). Writes logs and tables under $OUT.
-# Usage: bash bench/run_gpu.sh tests|bench|embed|late|sizes|verify|final|flow|kern|heavy|host|table2
+# Usage: bash bench/run_gpu.sh tests|bench|embed|late|sizes|verify|final|flow|kern|heavy|host|table2|twin
 set -u
 what=${1:-tests}
 OUT=${OUT:-/tmp/clv-gpu-out}
@@ -142,5 +142,13 @@ heavy)
     CLV_PROFILE=2 build-gpu/bench/clv-bench --device gpu --ops tonemap,farneback --sizes 1920x1080 \
         --reps 20 > "$OUT/profile.txt" 2>&1
     grep -E "^op=" "$OUT/profile.txt"; grep -E "kernel" "$OUT/profile.txt" | tail -40
+    ;;
+twin)
+    # the same kernel text through CUDA and through OpenCL (bench/twin), then
+    # box_small and the copy floor of clvision on the same bytes
+    PATH=/usr/local/cuda/bin:$PATH bash bench/twin/run.sh "$OUT/twin" > "$OUT/twin.txt" 2>&1
+    echo "twin rc=$?"; grep -E "^api=|rror" "$OUT/twin.txt"
+    timeout 60 build-gpu/bench/clv-bench --device gpu --mode chain --ops box5 \
+        --sizes 3840x2160 --types u8 --channels 1 --reps 7 2>&1 | grep -E "^mode="
     ;;
 esac
