@@ -217,30 +217,32 @@ __kernel void gauss_rows_vec(__global const float *tmp, int tmp_pitch, int width
 static inline void gauss_band_row(__global const T *src CLV_DBG_PARAM(src), __global const T *row,
                            __global float *work CLV_DBG_PARAM(work), __global float *pad,
                            __global float *out, __constant float *wx CLV_DBG_PARAM(wx),
-                           int rx, int width)
+                           int rx, int width, int e0, int e1)
 {
-    const int nvals = width * CN, b = rx * CN;
+    const int nvals = width * CN, b = rx * CN, n = e1 - e0;
     if (!row) { /* constant border beyond the image: a zero row */
-        for (int e = 0; e < nvals; e += VEC)
+        for (int e = 0; e < n; e += VEC)
             VSTORE_AT(work, (FV)(0.0f), e, out);
         return;
     }
-    for (int e = 0; e < nvals; e += VEC)
-        VSTORE_AT(work, TO_FV(VLOAD_AT(src, e, row)), b + e, pad);
+    for (int e = 0; e < n; e += VEC)
+        VSTORE_AT(work, TO_FV(VLOAD_AT(src, e0 + e, row)), b + e, pad);
     for (int l = 0; l < b; l++) {
-        const int il = clv_border_value(l - b, width), ir = clv_border_value(nvals + l, width);
+        const int vl = e0 - b + l, vr = e1 + l;
+        const int il = vl >= 0 ? vl : clv_border_value(vl, width);
+        const int ir = vr < nvals ? vr : clv_border_value(vr, width);
         GST(work, pad, l, il < 0 ? 0.0f : (float)GLD(src, row, il));
-        GST(work, pad, b + nvals + l, ir < 0 ? 0.0f : (float)GLD(src, row, ir));
+        GST(work, pad, b + n + l, ir < 0 ? 0.0f : (float)GLD(src, row, ir));
     }
     int e = 0;
-    for (; e + VEC < nvals; e += 2 * VEC) {
+    for (; e + VEC < n; e += 2 * VEC) {
         FV s0, s1;
         GAUSS_TAPS2(s0, s1, t, VLOAD_AT(work, e + t * CN, pad),
                     VLOAD_AT(work, e + VEC + t * CN, pad), GLD(wx, wx, t), 2 * rx + 1);
         VSTORE_AT(work, s0, e, out);
         VSTORE_AT(work, s1, e + VEC, out);
     }
-    if (e < nvals) {
+    if (e < n) {
         FV s;
         GAUSS_TAPS(s, t, VLOAD_AT(work, e + t * CN, pad), GLD(wx, wx, t), 2 * rx + 1);
         VSTORE_AT(work, s, e, out);
@@ -250,7 +252,7 @@ static inline void gauss_band_row(__global const T *src CLV_DBG_PARAM(src), __gl
 __kernel void gauss_band_vec(__global const T *src, int src_pitch, int width, int height,
                              __global T *dst, int dst_pitch, __constant float *wx, int rx,
                              __constant float *wy, int ry, int chunk, __global float *work,
-                             int rpitch CLV_DBG_PARAMS)
+                             int rpitch, int strip CLV_DBG_PARAMS)
 {
     CLV_DBG_BUF(src, 0);
     CLV_DBG_BUF(dst, 4);
@@ -264,38 +266,42 @@ __kernel void gauss_band_vec(__global const T *src, int src_pitch, int width, in
     const int k = 2 * ry + 1, nvals = width * CN; /* k <= GR_MAX: checked by the host */
     __global float *ring = work + (size_t)band * (size_t)(k + 1) * (size_t)rpitch;
     __global float *pad = ring + (size_t)k * (size_t)rpitch;
-    for (int t = 0; t < k - 1; t++) {
-        const int sy = BORDER_INDEX(y0 - ry + t, height);
-        gauss_band_row(src CLV_DBG_PASS(src), sy < 0 ? 0 : ROW(src, src_pitch, sy),
-                       work CLV_DBG_PASS(work), pad, ROW(ring, rpitch, t), wx CLV_DBG_PASS(wx),
-                       rx, width);
-    }
     const int last = min(chunk, height - y0);
-    int head = 0; /* ring row of tap 0 */
-    int off[GR_MAX];
-    for (int j = 0; j < last; j++) {
-        const int sy = BORDER_INDEX(y0 + j + ry, height);
-        const int slot = head == 0 ? k - 1 : head - 1;
-        gauss_band_row(src CLV_DBG_PASS(src), sy < 0 ? 0 : ROW(src, src_pitch, sy),
-                       work CLV_DBG_PASS(work), pad, ROW(ring, rpitch, slot),
-                       wx CLV_DBG_PASS(wx), rx, width);
-        for (int t = 0; t < k; t++)
-            off[t] = (head + t < k ? head + t : head + t - k) * rpitch;
-        __global T *out = ROW(dst, dst_pitch, y0 + j);
-        int e = 0;
-        for (; e + VEC < nvals; e += 2 * VEC) {
-            FV s0, s1;
-            GAUSS_TAPS2(s0, s1, t, VLOAD_AT(work, e + off[t], ring),
-                        VLOAD_AT(work, e + VEC + off[t], ring), GLD(wy, wy, t), k);
-            VSTORET_AT(dst, FROM_FV(s0), e, out);
-            VSTORET_AT(dst, FROM_FV(s1), e + VEC, out);
+    for (int e0 = 0; e0 < nvals; e0 += strip) {
+        const int e1 = min(e0 + strip, nvals);
+        for (int t = 0; t < k - 1; t++) {
+            const int sy = BORDER_INDEX(y0 - ry + t, height);
+            gauss_band_row(src CLV_DBG_PASS(src), sy < 0 ? 0 : ROW(src, src_pitch, sy),
+                           work CLV_DBG_PASS(work), pad, ROW(ring, rpitch, t),
+                           wx CLV_DBG_PASS(wx), rx, width, e0, e1);
         }
-        if (e < nvals) {
-            FV s;
-            GAUSS_TAPS(s, t, VLOAD_AT(work, e + off[t], ring), GLD(wy, wy, t), k);
-            VSTORET_AT(dst, FROM_FV(s), e, out);
+        int head = 0; /* ring row of tap 0 */
+        int off[GR_MAX];
+        for (int j = 0; j < last; j++) {
+            const int sy = BORDER_INDEX(y0 + j + ry, height);
+            const int slot = head == 0 ? k - 1 : head - 1;
+            gauss_band_row(src CLV_DBG_PASS(src), sy < 0 ? 0 : ROW(src, src_pitch, sy),
+                           work CLV_DBG_PASS(work), pad, ROW(ring, rpitch, slot),
+                           wx CLV_DBG_PASS(wx), rx, width, e0, e1);
+            for (int t = 0; t < k; t++)
+                off[t] = (head + t < k ? head + t : head + t - k) * rpitch;
+            __global T *out = ROW(dst, dst_pitch, y0 + j) + e0;
+            const int n = e1 - e0;
+            int e = 0;
+            for (; e + VEC < n; e += 2 * VEC) {
+                FV s0, s1;
+                GAUSS_TAPS2(s0, s1, t, VLOAD_AT(work, e + off[t], ring),
+                            VLOAD_AT(work, e + VEC + off[t], ring), GLD(wy, wy, t), k);
+                VSTORET_AT(dst, FROM_FV(s0), e, out);
+                VSTORET_AT(dst, FROM_FV(s1), e + VEC, out);
+            }
+            if (e < n) {
+                FV s;
+                GAUSS_TAPS(s, t, VLOAD_AT(work, e + off[t], ring), GLD(wy, wy, t), k);
+                VSTORET_AT(dst, FROM_FV(s), e, out);
+            }
+            head = head + 1 == k ? 0 : head + 1;
         }
-        head = head + 1 == k ? 0 : head + 1;
     }
 }
 #endif

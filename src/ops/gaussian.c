@@ -93,6 +93,7 @@ static void fit_group(size_t *lx, size_t *ly, size_t max_wg, size_t budget, size
  * taller than it take the two CPU passes. */
 typedef struct gauss_tile {
     int band_max_rows;       /* GR_MAX: most rows in gauss_band_vec's ring */
+    int band_ring_bytes;     /* gauss_band_vec's ring of one strip of columns */
     int cols_vec_chunk;      /* rows per gauss_cols_vec work-item */
     size_t rows_lx, rows_ly; /* gauss_rows' work-group before fitting */
     size_t cols_lx, cols_ly; /* gauss_cols' */
@@ -103,7 +104,13 @@ typedef struct gauss_tile {
 /* gauss_fused on an H200 at 3840x2160 u8, sigma 2 (13x13), device us: two
  * passes 150; one pass with the radii as arguments 97, compiled in 78 (radii
  * up to the device's tune.fixed_radius). */
-static const gauss_tile gauss_tile_default = {32, 32, 64, 4, 32, 8, 32, 8, 8, 4};
+/* gauss_band_vec's ring (ky rows of a strip of columns filtered along x, and
+ * the padded source row) in 24 KB: a core's L1 data cache holds it (32-48 KB
+ * on current x86 and Arm cores), where the ring of full rows sat in L2. PoCL,
+ * 2 cores, 1920x1080 sigma 2 (13x13), device ms, three interleaved runs: u8
+ * 1.14-1.18 full rows -> 1.04-1.07 in strips of 416 values, u8 x 3 3.66-3.72
+ * -> 3.40-3.50 (strips of 256: 1.07-1.13, 3.68-4.54). */
+static const gauss_tile gauss_tile_default = {32, 24576, 32, 64, 4, 32, 8, 32, 8, 8, 4};
 
 typedef enum gauss_variant {
     GAUSS_BAND_VEC,     /* CPU: one pass by bands of rows (gauss_band_vec) */
@@ -123,6 +130,7 @@ typedef struct gauss_plan {
     size_t g2[2], l2[2];  /* second launch (l2: GAUSS_TWO_PASS only) */
     int pitch;            /* band: floats per ring row; CPU passes: of tmp */
     int bchunk;           /* band: rows per band */
+    int strip;            /* band: values per strip of columns */
     int nvals, chunk;     /* CPU passes: values per row, rows per work-item */
     size_t bytes, bytes2; /* GAUSS_TWO_PASS: local memory of each pass */
 } gauss_plan;
@@ -174,12 +182,14 @@ static clv_status gaussian_run(clv_context *ctx, const clv_arg *a)
         clv__plan_put(ctx, OP, &key, sizeof key, &keep, sizeof keep);
     }
     switch (pl.variant) {
-    case GAUSS_BAND_VEC:
+    case GAUSS_BAND_VEC: {
         CLV_TRY(CLV_LAUNCH(ctx, OP, pl.k[0], 1, pl.g, pl.l, CLV_ARG(src->mem), CLV_ARG(sp),
                            CLV_ARG(w), CLV_ARG(h), CLV_ARG(dst->mem), CLV_ARG(dp),
                            CLV_ARG(wxbuf), CLV_ARG(rx), CLV_ARG(wybuf), CLV_ARG(ry),
-                           CLV_ARG(pl.bchunk), CLV_ARG(pl.tmp), CLV_ARG(pl.pitch)));
+                           CLV_ARG(pl.bchunk), CLV_ARG(pl.tmp), CLV_ARG(pl.pitch),
+                           CLV_ARG(pl.strip)));
         break;
+    }
     case GAUSS_TWO_PASS_VEC:
         CLV_TRY(CLV_LAUNCH(ctx, OP, pl.k[0], 2, pl.g, NULL, CLV_ARG(src->mem), CLV_ARG(sp),
                            CLV_ARG(pl.nvals), CLV_ARG(h), CLV_ARG(pl.tmp), CLV_ARG(pl.pitch),
@@ -232,7 +242,17 @@ static clv_status gauss_choose(clv_context *ctx, const clv_image *src, int kx, i
             pl->variant = GAUSS_BAND_VEC;
             CLV_TRY(clv__get_kernel(ctx, CLV__SRC_GAUSSIAN, vopts, "gauss_band_vec", &pl->k[0]));
             const int nv = w * cn;
-            pl->pitch = (nv + vec - 1) / vec * vec + (2 * rx * cn + vec - 1) / vec * vec;
+            /* strips of the row that keep the ring in band_ring_bytes, a
+             * multiple of 2 vec (the kernel's stores are aligned, two vectors
+             * a step), but at least 8 halos wide: a strip filters 2 rx cn
+             * values more along x than it keeps */
+            int strip = (int)((size_t)t->band_ring_bytes / ((size_t)(ky + 1) * sizeof(float)));
+            strip = strip > 8 * rx * cn ? strip : 8 * rx * cn;
+            strip = strip / (2 * vec) * (2 * vec);
+            pl->strip = strip < 2 * vec ? 2 * vec : strip;
+            if (pl->strip > nv)
+                pl->strip = nv;
+            pl->pitch = (pl->strip + vec - 1) / vec * vec + (2 * rx * cn + vec - 1) / vec * vec;
             size_t nb;
             /* per band: ky ring rows and the padded source row */
             CLV_TRY(clv__band_plan(ctx, OP, h, (ky - 1) / 2, (size_t)(ky + 1) * (size_t)pl->pitch,
