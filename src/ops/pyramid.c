@@ -277,14 +277,15 @@ static clv_status pyramid_build_run(clv_context *ctx, const clv_arg *a)
     clv_pyramid *pyr = a[0].v.p;
     const clv_image *src = a[1].v.p;
     /* Level 0: the source itself. Same geometry, so the same pitch unless
-     * src wraps an application buffer with a pitch of its own. The copy is
-     * this op's first command: it takes the waits a kernel launch would
-     * (an asynchronous upload into src, another context's work on it). */
+     * src wraps an application buffer with a pitch of its own. The op's
+     * first command (the copy, or the launch below that makes level 0)
+     * takes the waits (an asynchronous upload into src, another context's
+     * work on it). */
     clv_image *l0 = pyr->level[0];
     if (is_pyr_down(pyr->scale) && pyr->levels > 1) {
         /* the CPU's band kernel copies level 0 as it reads src for level 1:
          * one pass over src and one command fewer (PoCL: 50-160 µs for a
-         * 1920x1080 u8 copy on 2 cores) */
+         * 1920x1080 u8 copy on 2 cores); any pitch, any wrap offset */
         pyr_plan pl;
         CLV_TRY(pyr_down_plan(ctx, src, pyr->level[1], &pl));
         if (pl.variant == PYR_DOWN_BAND) {
