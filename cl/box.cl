@@ -163,6 +163,99 @@ __kernel void box_small(__global const T *src, int src_pitch, int width, int hei
     }
 }
 
+#if defined(DEPTH_U8) && defined(BR_KX)
+/* u8 windows up to BS_MAXK in registers, GPU-style, no local memory and no
+ * barrier: a work-item makes 4 consecutive output values (one aligned
+ * 4-byte store) of BR_PY consecutive rows. Along a flattened row of
+ * width * CN values, output value e is the sum of values e + t * CN for t in
+ * [-ax, kx - 1 - ax], so each of the BR_PY + ky - 1 source rows it reads is
+ * BR_NW aligned 4-byte loads (the 4 values and the window's reach on each
+ * side, rounded out to whole words), unpacked, summed along the row into 4
+ * integers, and the rows' sums are added down the window. The window, its
+ * rows per work-item and the channel count are compiled in (-DBR_KX, BR_KY,
+ * BR_PY from box.c), so every loop unrolls. Near the row ends and past the
+ * last row the loads go value by value through the border rule. The aligned
+ * loads and stores rely on rows starting on 64-byte boundaries (image.c's
+ * PITCH_ALIGN). The result is box_small's exactly: the same float product
+ * and rounding of the same integer sum. */
+#define BR_AX (BR_KX / 2)
+#define BR_AY (BR_KY / 2)
+#define BR_WL ((BR_AX * CN + 3) / 4)                  /* words left of the 4 values */
+#define BR_WR (((BR_KX - 1 - BR_AX) * CN + 3) / 4)    /* words right of them */
+#define BR_NW (BR_WL + 1 + BR_WR)
+#define BR_OFF (BR_WL * 4 - BR_AX * CN) /* v[] index of output value 0's first term */
+#define BR_ROWS (BR_PY + BR_KY - 1)
+__kernel void box_reg(__global const uchar *src, int src_pitch, int width, int height,
+                      __global uchar *dst, int dst_pitch, float scale CLV_DBG_PARAMS)
+{
+    CLV_DBG_BUF(src, 0);
+    CLV_DBG_BUF(dst, 4);
+    const int nvals = width * CN;
+    const int xw = get_global_id(0), e0 = xw * 4, y0 = get_global_id(1) * BR_PY;
+    if (e0 >= nvals || y0 >= height)
+        return;
+    /* every word this work-item loads lies inside the row's values */
+    const int inside = xw >= BR_WL && e0 + 4 * (1 + BR_WR) <= nvals;
+    int hs[BR_ROWS][4];
+    CLV_UNROLL
+    for (int j = 0; j < BR_ROWS; j++) {
+        const int sy = BORDER_INDEX(y0 - BR_AY + j, height);
+        int v[BR_NW * 4];
+        if (sy < 0) {
+            CLV_UNROLL
+            for (int b = 0; b < BR_NW * 4; b++)
+                v[b] = 0;
+        } else if (inside) {
+            __global const uchar *row = ROW(src, src_pitch, sy) + (e0 - BR_WL * 4);
+            CLV_UNROLL
+            for (int w = 0; w < BR_NW; w++) {
+                const int4 q = convert_int4(GVLDA(uchar4, src, row + 4 * w));
+                v[4 * w] = q.s0;
+                v[4 * w + 1] = q.s1;
+                v[4 * w + 2] = q.s2;
+                v[4 * w + 3] = q.s3;
+            }
+        } else {
+            __global const uchar *row = ROW(src, src_pitch, sy);
+            CLV_UNROLL
+            for (int b = 0; b < BR_NW * 4; b++) {
+                const int i = clv_border_value(e0 - BR_WL * 4 + b, width);
+                v[b] = i < 0 ? 0 : (int)GLD(src, row, i);
+            }
+        }
+        CLV_UNROLL
+        for (int k = 0; k < 4; k++) {
+            int s = 0;
+            CLV_UNROLL
+            for (int t = 0; t < BR_KX; t++)
+                s += v[BR_OFF + k + t * CN];
+            hs[j][k] = s;
+        }
+    }
+    CLV_UNROLL
+    for (int p = 0; p < BR_PY; p++) {
+        if (y0 + p >= height)
+            break;
+        uchar o[4];
+        CLV_UNROLL
+        for (int k = 0; k < 4; k++) {
+            int s = 0;
+            CLV_UNROLL
+            for (int t = 0; t < BR_KY; t++)
+                s += hs[p + t][k];
+            o[k] = convert_uchar(clamp((float)s * scale + 0.5f, 0.0f, 255.0f));
+        }
+        __global uchar *out = ROW(dst, dst_pitch, y0 + p) + e0;
+        if (e0 + 4 <= nvals) {
+            GVSTA(uchar4, dst, (uchar4)(o[0], o[1], o[2], o[3]), out);
+        } else {
+            for (int k = 0; k < nvals - e0; k++)
+                GST(dst, out, k, o[k]);
+        }
+    }
+}
+#endif
+
 #ifdef VEC
 /* Value v(x, c) of a row of sums at pixel x, channel c, through the border. */
 static inline float box_value(__global const float *row CLV_DBG_PARAM(row), int x, int c, int width)

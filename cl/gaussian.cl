@@ -390,3 +390,103 @@ __kernel void gauss_fused(__global const T *src, int src_pitch, int width, int h
         STORE_PIX(dst, ROW(dst, dst_pitch, y0 + b0 + k), x, acc[k]);
 }
 #endif
+
+/* GPUs, u8, radii compiled in (-DGG_RX, GG_RY, GG_PY from gaussian.c): both
+ * directions in registers, no local memory and no barrier, as box_reg in
+ * box.cl. A work-item makes 4 consecutive values of a flattened row (one
+ * aligned 4-byte store) in GG_PY consecutive rows. Along a row, value e's
+ * taps are the values e + t * CN, t in [-rx, rx], so each of the
+ * GG_PY + 2 ry source rows it reads is GG_NW aligned 4-byte loads (the 4
+ * values and the window's reach on each side, rounded out to whole words),
+ * filtered along x into 4 floats as it arrives and added into the outputs
+ * whose window holds that row. The taps go in gauss_fused's order (x, then
+ * y, each from its first tap), so the sums are the two passes'. Near the
+ * row ends and past the last row the loads go value by value through the
+ * border rule. The aligned loads and stores rely on rows starting on
+ * 64-byte boundaries (image.c's PITCH_ALIGN). */
+#if defined(DEPTH_U8) && defined(GG_RX)
+#define GG_WS ((GG_RX * CN + 3) / 4) /* words on each side of the 4 values */
+#define GG_NW (2 * GG_WS + 1)
+#define GG_OFF (GG_WS * 4 - GG_RX * CN) /* v[] index of value 0's first tap */
+#define GG_ROWS (GG_PY + 2 * GG_RY)
+__kernel void gauss_reg(__global const uchar *src, int src_pitch, int width, int height,
+                        __global uchar *dst, int dst_pitch, __constant float *wx,
+                        __constant float *wy CLV_DBG_PARAMS)
+{
+    CLV_DBG_BUF(src, 0);
+    CLV_DBG_BUF(dst, 4);
+    CLV_DBG_BUF(wx, 6);
+    CLV_DBG_BUF(wy, 7);
+    const int nvals = width * CN;
+    const int xw = get_global_id(0), e0 = xw * 4, y0 = get_global_id(1) * GG_PY;
+    if (e0 >= nvals || y0 >= height)
+        return;
+    /* every word this work-item loads lies inside the row's values */
+    const int inside = xw >= GG_WS && e0 + 4 * (1 + GG_WS) <= nvals;
+    float acc[GG_PY][4];
+    CLV_UNROLL
+    for (int p = 0; p < GG_PY; p++)
+        CLV_UNROLL
+        for (int k = 0; k < 4; k++)
+            acc[p][k] = 0.0f;
+    CLV_UNROLL
+    for (int j = 0; j < GG_ROWS; j++) {
+        const int sy = BORDER_INDEX(y0 - GG_RY + j, height);
+        float v[GG_NW * 4];
+        if (sy < 0) {
+            CLV_UNROLL
+            for (int b = 0; b < GG_NW * 4; b++)
+                v[b] = 0.0f;
+        } else if (inside) {
+            __global const uchar *row = ROW(src, src_pitch, sy) + (e0 - GG_WS * 4);
+            CLV_UNROLL
+            for (int w = 0; w < GG_NW; w++) {
+                const float4 q = convert_float4(GVLDA(uchar4, src, row + 4 * w));
+                v[4 * w] = q.s0;
+                v[4 * w + 1] = q.s1;
+                v[4 * w + 2] = q.s2;
+                v[4 * w + 3] = q.s3;
+            }
+        } else {
+            __global const uchar *row = ROW(src, src_pitch, sy);
+            CLV_UNROLL
+            for (int b = 0; b < GG_NW * 4; b++) {
+                const int i = clv_border_value(e0 - GG_WS * 4 + b, width);
+                v[b] = i < 0 ? 0.0f : (float)GLD(src, row, i);
+            }
+        }
+        float hs[4];
+        CLV_UNROLL
+        for (int k = 0; k < 4; k++) {
+            float s = 0.0f;
+            CLV_UNROLL
+            for (int t = 0; t <= 2 * GG_RX; t++)
+                s += v[GG_OFF + k + t * CN] * GLD(wx, wx, t);
+            hs[k] = s;
+        }
+        /* row j is tap j - p of output row p */
+        CLV_UNROLL
+        for (int p = 0; p < GG_PY; p++)
+            if (j - p >= 0 && j - p <= 2 * GG_RY)
+                CLV_UNROLL
+                for (int k = 0; k < 4; k++)
+                    acc[p][k] += hs[k] * GLD(wy, wy, j - p);
+    }
+    CLV_UNROLL
+    for (int p = 0; p < GG_PY; p++) {
+        if (y0 + p >= height)
+            break;
+        uchar o[4];
+        CLV_UNROLL
+        for (int k = 0; k < 4; k++)
+            o[k] = convert_uchar(clamp(acc[p][k] + 0.5f, 0.0f, 255.0f));
+        __global uchar *out = ROW(dst, dst_pitch, y0 + p) + e0;
+        if (e0 + 4 <= nvals) {
+            GVSTA(uchar4, dst, (uchar4)(o[0], o[1], o[2], o[3]), out);
+        } else {
+            for (int k = 0; k < nvals - e0; k++)
+                GST(dst, out, k, o[k]);
+        }
+    }
+}
+#endif

@@ -204,3 +204,102 @@ __kernel void pyr_down_band(__global const T *src, int src_pitch, int sw, int sh
     }
 }
 #endif
+
+#if defined(DEPTH_U8) && CN == 1 && defined(PR_PY)
+/* GPUs, u8, one channel: registers, no local memory and no barrier (as
+ * box_reg in box.cl). A work-item makes 4 consecutive outputs of a row (one
+ * aligned 4-byte store) in PR_PY consecutive rows. Outputs x0 .. x0 + 3 take
+ * source values 2 x0 - 2 .. 2 x0 + 8, so each of the 2 PR_PY + 3 source rows
+ * it reads is 4 aligned 4-byte loads (bytes 2 x0 - 4 .. 2 x0 + 11); a row's
+ * sums along x are formed as it arrives and added into the outputs whose
+ * window holds it. Integer sums, (s + 128) >> 8: OpenCV's result bit for bit
+ * (the float kernels' too). Near the row ends the loads go value by value
+ * through the border rule. With copy_on, the work-item also writes its own
+ * source rows (2 y0 .. 2 y0 + 2 PR_PY - 1) and bytes (2 x0 .. 2 x0 + 7) to
+ * `copy`: a pyramid's level 0 made from the loads level 1 needs anyway, no
+ * copy command before it; every source pixel belongs to exactly one
+ * work-item. The aligned accesses rely on rows starting on 64-byte
+ * boundaries (image.c's PITCH_ALIGN). */
+__kernel void pyr_reg(__global const uchar *src, int src_pitch, int sw, int sh,
+                      __global uchar *dst, int dst_pitch, int dw, int dh, __global uchar *copy,
+                      int copy_pitch, int copy_on CLV_DBG_PARAMS)
+{
+    CLV_DBG_BUF(src, 0);
+    CLV_DBG_BUF(dst, 4);
+    CLV_DBG_BUF(copy, 8);
+    const int xw = get_global_id(0), x0 = xw * 4, y0 = get_global_id(1) * PR_PY;
+    if (x0 >= dw || y0 >= dh)
+        return;
+    const int inside = xw >= 1 && 2 * x0 + 12 <= sw;
+    int acc[PR_PY][4];
+    CLV_UNROLL
+    for (int p = 0; p < PR_PY; p++)
+        CLV_UNROLL
+        for (int k = 0; k < 4; k++)
+            acc[p][k] = 0;
+    CLV_UNROLL
+    for (int j = 0; j < 2 * PR_PY + 3; j++) {
+        const int y = 2 * y0 - 2 + j;
+        __global const uchar *row = ROW(src, src_pitch, BORDER_INDEX(y, sh));
+        int v[16];
+        if (inside) {
+            CLV_UNROLL
+            for (int w = 0; w < 4; w++) {
+                const int4 q = convert_int4(GVLDA(uchar4, src, row + 2 * x0 - 4 + 4 * w));
+                v[4 * w] = q.s0;
+                v[4 * w + 1] = q.s1;
+                v[4 * w + 2] = q.s2;
+                v[4 * w + 3] = q.s3;
+            }
+        } else {
+            CLV_UNROLL
+            for (int b = 0; b < 16; b++)
+                v[b] = GLD(src, row, BORDER_INDEX(2 * x0 - 4 + b, sw));
+        }
+        if (copy_on && j >= 2 && j < 2 * PR_PY + 2 && y < sh) {
+            __global uchar *crow = ROW(copy, copy_pitch, y) + 2 * x0;
+            if (inside) {
+                GVSTA(uchar4, copy, (uchar4)((uchar)v[4], (uchar)v[5], (uchar)v[6], (uchar)v[7]),
+                      crow);
+                GVSTA(uchar4, copy,
+                      (uchar4)((uchar)v[8], (uchar)v[9], (uchar)v[10], (uchar)v[11]), crow + 4);
+            } else {
+                for (int b = 0; b < 8 && 2 * x0 + b < sw; b++)
+                    GST(copy, crow, b, (uchar)v[4 + b]);
+            }
+        }
+        int r[4];
+        CLV_UNROLL
+        for (int k = 0; k < 4; k++)
+            r[k] = v[4 + 2 * k] * 6 + (v[3 + 2 * k] + v[5 + 2 * k]) * 4 + v[2 + 2 * k] +
+                   v[6 + 2 * k];
+        /* source row j is row j - 2p of output row p's window */
+        CLV_UNROLL
+        for (int p = 0; p < PR_PY; p++) {
+            const int t = j - 2 * p;
+            if (t >= 0 && t <= 4) {
+                const int wt = t == 2 ? 6 : t == 1 || t == 3 ? 4 : 1;
+                CLV_UNROLL
+                for (int k = 0; k < 4; k++)
+                    acc[p][k] += wt * r[k];
+            }
+        }
+    }
+    CLV_UNROLL
+    for (int p = 0; p < PR_PY; p++) {
+        if (y0 + p >= dh)
+            break;
+        uchar o[4];
+        CLV_UNROLL
+        for (int k = 0; k < 4; k++)
+            o[k] = (uchar)((acc[p][k] + 128) >> 8);
+        __global uchar *out = ROW(dst, dst_pitch, y0 + p) + x0;
+        if (x0 + 4 <= dw) {
+            GVSTA(uchar4, dst, (uchar4)(o[0], o[1], o[2], o[3]), out);
+        } else {
+            for (int k = 0; k < dw - x0; k++)
+                GST(dst, out, k, o[k]);
+        }
+    }
+}
+#endif

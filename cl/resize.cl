@@ -335,3 +335,58 @@ __kernel void resize_strip_vec(__global const T *src, int src_pitch, int sw, int
 }
 #undef STRIP_ROW
 #endif
+
+#if defined(DEPTH_U8) && defined(RH_PY)
+/* GPUs, u8, exact 2x downscale (sw == 2 dw, sh == 2 dh): registers, as
+ * box_reg in box.cl. A work-item makes 4 pixels of RH_PY rows: per row, CN
+ * aligned 4-byte stores of the averages of 2 CN aligned 4-byte loads from
+ * each of two source rows (pixel k, channel c averages source values
+ * 2 k CN + c and that + CN of both rows). Integers, (s + 2) >> 2: the CPU
+ * kernel's and resize_bilinear's round-half-up of s / 4 exactly. A last
+ * work-item of fewer than 4 pixels goes value by value. The aligned accesses
+ * rely on rows starting on 64-byte boundaries (image.c's PITCH_ALIGN). */
+__kernel void resize_half_reg(__global const uchar *src, int src_pitch, int sw, int sh,
+                              __global uchar *dst, int dst_pitch, int dw, int dh CLV_DBG_PARAMS)
+{
+    CLV_DBG_BUF(src, 0);
+    CLV_DBG_BUF(dst, 4);
+    const int x0 = get_global_id(0) * 4, y0 = get_global_id(1) * RH_PY;
+    if (x0 >= dw || y0 >= dh)
+        return;
+    for (int p = 0; p < RH_PY && y0 + p < dh; p++) {
+        const int y = y0 + p;
+        __global const uchar *r0 = ROW(src, src_pitch, 2 * y) + 2 * x0 * CN;
+        __global const uchar *r1 = ROW(src, src_pitch, 2 * y + 1) + 2 * x0 * CN;
+        __global uchar *out = ROW(dst, dst_pitch, y) + x0 * CN;
+        if (x0 + 4 <= dw) {
+            int s[8 * CN];
+            CLV_UNROLL
+            for (int w = 0; w < 2 * CN; w++) {
+                const int4 q = convert_int4(GVLDA(uchar4, src, r0 + 4 * w)) +
+                               convert_int4(GVLDA(uchar4, src, r1 + 4 * w));
+                s[4 * w] = q.s0;
+                s[4 * w + 1] = q.s1;
+                s[4 * w + 2] = q.s2;
+                s[4 * w + 3] = q.s3;
+            }
+            uchar o[4 * CN];
+            CLV_UNROLL
+            for (int k = 0; k < 4; k++)
+                CLV_UNROLL
+                for (int c = 0; c < CN; c++)
+                    o[k * CN + c] = (uchar)((s[2 * k * CN + c] + s[2 * k * CN + CN + c] + 2) >> 2);
+            CLV_UNROLL
+            for (int w = 0; w < CN; w++)
+                GVSTA(uchar4, dst, (uchar4)(o[4 * w], o[4 * w + 1], o[4 * w + 2], o[4 * w + 3]),
+                      out + 4 * w);
+        } else {
+            for (int j = 0; j < (dw - x0) * CN; j++) {
+                const int q = 2 * j - j % CN;
+                const int s = (int)GLD(src, r0, q) + (int)GLD(src, r0, q + CN) +
+                              (int)GLD(src, r1, q) + (int)GLD(src, r1, q + CN);
+                GST(dst, out, j, (uchar)((s + 2) >> 2));
+            }
+        }
+    }
+}
+#endif

@@ -31,6 +31,65 @@ __kernel void transpose(__global const T *src, int src_pitch, __global T *dst, i
     }
 }
 
+#if defined(DEPTH_U8) && defined(TR_REG)
+/* GPUs, u8: 4x4-pixel blocks in registers, no local memory and no barrier
+ * (as box_reg in box.cl). Work-item (j, i) reads pixels 4i .. 4i+3 of source
+ * rows 4j .. 4j+3 (CN aligned 4-byte loads per row) and writes them as
+ * pixels 4j .. 4j+3 of destination rows 4i .. 4i+3 (CN aligned 4-byte
+ * stores per row). Dimension 0 runs along j, so neighbouring work-items
+ * store neighbouring words of a destination row; their loads hit other
+ * rows, and the work-group's 8 columns of blocks (get_local_size(1)) share
+ * each 32-byte sector of a source row, which stays in cache while they do.
+ * Blocks cut by the image's right or bottom edge go pixel by pixel. The
+ * aligned accesses rely on rows starting on 64-byte boundaries (image.c's
+ * PITCH_ALIGN). */
+__kernel void transpose_reg(__global const uchar *src, int src_pitch, __global uchar *dst,
+                            int dst_pitch, int width, int height CLV_DBG_PARAMS)
+{
+    CLV_DBG_BUF(src, 0);
+    CLV_DBG_BUF(dst, 2);
+    const int j = get_global_id(0), i = get_global_id(1);
+    const int x0 = 4 * i, y0 = 4 * j;
+    if (x0 >= width || y0 >= height)
+        return;
+    if (x0 + 4 <= width && y0 + 4 <= height) {
+        uchar b[4][4 * CN]; /* b[r][k CN + c]: source row y0 + r, pixel x0 + k */
+        CLV_UNROLL
+        for (int r = 0; r < 4; r++) {
+            __global const uchar *row = ROW(src, src_pitch, y0 + r) + x0 * CN;
+            CLV_UNROLL
+            for (int w = 0; w < CN; w++) {
+                const uchar4 q = GVLDA(uchar4, src, row + 4 * w);
+                b[r][4 * w] = q.s0;
+                b[r][4 * w + 1] = q.s1;
+                b[r][4 * w + 2] = q.s2;
+                b[r][4 * w + 3] = q.s3;
+            }
+        }
+        CLV_UNROLL
+        for (int k = 0; k < 4; k++) {
+            uchar o[4 * CN]; /* destination row x0 + k: pixel y0 + r at r CN + c */
+            CLV_UNROLL
+            for (int r = 0; r < 4; r++)
+                CLV_UNROLL
+                for (int c = 0; c < CN; c++)
+                    o[r * CN + c] = b[r][k * CN + c];
+            __global uchar *row = ROW(dst, dst_pitch, x0 + k) + y0 * CN;
+            CLV_UNROLL
+            for (int w = 0; w < CN; w++)
+                GVSTA(uchar4, dst, (uchar4)(o[4 * w], o[4 * w + 1], o[4 * w + 2], o[4 * w + 3]),
+                      row + 4 * w);
+        }
+    } else {
+        for (int y = y0; y < min(y0 + 4, height); y++)
+            for (int x = x0; x < min(x0 + 4, width); x++)
+                for (int c = 0; c < CN; c++)
+                    GST(dst, ROW(dst, dst_pitch, x), y * CN + c,
+                        GLD(src, ROW(src, src_pitch, y), x * CN + c));
+    }
+}
+#endif
+
 #ifdef VEC
 /* ---- CPU variants: no barrier, no local memory, so PoCL runs them as plain
  * code. A work-item transposes an SB x SB super-block (SB a multiple of 16)

@@ -127,11 +127,58 @@ static void harness_cases(void)
     passed += r.cases - r.failures;
 }
 
-int main(void)
+/* GPUs' u8 kernel with the window compiled in (box_reg; run with
+ * CLV_TUNE=gpu on PoCL): a program per window, channel count and border, so
+ * a compact set that still reaches every channel count and border, windows
+ * from 1x1 to the largest (9x9), even ones (anchor k/2), windows whose reach
+ * is not a whole number of 4-byte words, and sizes whose rows end inside a
+ * word (widths * channels not a multiple of 4), whose rows are too short for
+ * any aligned load (1x1, 7x3), and whose height is not a multiple of the
+ * rows per work-item; then two large random images and the photo. */
+static void fixed_window(void)
+{
+    static const int sizes[][2] = {{67, 45}, {7, 3}, {1, 1}, {130, 37}, {16, 9}, {21, 14}};
+    static const struct {
+        int cn, kx, ky;
+        clv_border border;
+    } cases[] = {
+        {1, 5, 5, CLV_BORDER_REFLECT101}, {2, 5, 5, CLV_BORDER_REFLECT101},
+        {3, 5, 5, CLV_BORDER_REFLECT101}, {4, 5, 5, CLV_BORDER_REFLECT101},
+        {3, 3, 5, CLV_BORDER_REPLICATE},  {3, 3, 5, CLV_BORDER_REFLECT},
+        {3, 3, 5, CLV_BORDER_CONSTANT},   {3, 3, 5, CLV_BORDER_WRAP},
+        {1, 1, 1, CLV_BORDER_CONSTANT},   {2, 2, 4, CLV_BORDER_WRAP},
+        {1, 9, 9, CLV_BORDER_REFLECT},    {4, 9, 9, CLV_BORDER_CONSTANT},
+        {3, 9, 1, CLV_BORDER_REPLICATE},  {1, 1, 9, CLV_BORDER_REFLECT101},
+        {3, 4, 6, CLV_BORDER_REFLECT101}, {4, 7, 3, CLV_BORDER_WRAP},
+        {1, 3, 3, CLV_BORDER_REPLICATE},  {1, 6, 2, CLV_BORDER_CONSTANT},
+    };
+    for (int c = 0; c < (int)(sizeof cases / sizeof cases[0]); c++)
+        for (int s = 0; s < (int)(sizeof sizes / sizeof sizes[0]); s++)
+            run_random(sizes[s][0], sizes[s][1], cases[c].cn, CLV_U8, cases[c].kx, cases[c].ky,
+                       cases[c].border, s == 3 ? 13 : 0);
+    run_random(1920, 1080, 1, CLV_U8, 5, 5, CLV_BORDER_REFLECT101, 0);
+    run_random(640, 480, 3, CLV_U8, 5, 5, CLV_BORDER_REFLECT101, 0);
+    void *px = NULL;
+    int w, h, cn;
+    const int r = th_load_photo("chelsea.png", CLV_U8, &px, &w, &h, &cn);
+    CHECK(r > 0, "chelsea.png did not load");
+    if (r > 0) {
+        run_box(px, w, h, cn, CLV_U8, 5, 5, CLV_BORDER_REFLECT101, 0, "chelsea");
+        run_box(px, w, h, cn, CLV_U8, 9, 9, CLV_BORDER_CONSTANT, 0, "chelsea");
+        free(px);
+    }
+}
+
+int main(int argc, char **argv)
 {
     setvbuf(stdout, NULL, _IOLBF, 0); /* keep result lines in order with stderr */
     ctx = test_context();
     printf("device: %s (%s)\n", clv_context_device_name(ctx), clv_context_platform_name(ctx));
+    if (argc > 1 && strcmp(argv[1], "fixed") == 0) {
+        fixed_window();
+        clv_context_release(ctx);
+        return test_finish("box (window compiled in)", passed);
+    }
 
     large_values();
 

@@ -144,11 +144,43 @@ static void harness_cases(void)
     passed += r.cases - r.failures;
 }
 
-int main(void)
+/* GPUs' u8 kernel with the radii compiled in (gauss_reg; run with
+ * CLV_TUNE=gpu on PoCL; test_gaussian_fixed.py runs it on photos through the
+ * CLI): a program per radius pair, channel count and border, so a compact
+ * set that reaches 2 channels (the CLI makes gray+alpha RGBA), every border,
+ * radii 0 to 8 on each axis, reaches that are not whole 4-byte words, rows
+ * that end inside a word, rows too short for any aligned load and heights
+ * that are not a multiple of the rows per work-item. */
+static void fixed_radii(void)
+{
+    static const int sizes[][2] = {{67, 45}, {7, 3}, {1, 1}, {130, 37}, {21, 14}};
+    static const struct {
+        int cn;
+        gparams g;
+        clv_border border;
+    } cases[] = {
+        {2, {2.0, 0.0, 13, 13}, CLV_BORDER_REFLECT101}, {2, {1.0, 0.0, 3, 5}, CLV_BORDER_WRAP},
+        {1, {1.0, 1.0, 1, 17}, CLV_BORDER_CONSTANT},    {4, {2.5, 0.0, 17, 1}, CLV_BORDER_REFLECT},
+        {3, {1.2, 0.7, 0, 0}, CLV_BORDER_REPLICATE},    {4, {0.8, 0.0, 5, 5}, CLV_BORDER_CONSTANT},
+        {1, {3.0, 0.0, 17, 17}, CLV_BORDER_WRAP},       {3, {1.5, 0.0, 7, 9}, CLV_BORDER_REFLECT},
+    };
+    for (int c = 0; c < (int)(sizeof cases / sizeof cases[0]); c++)
+        for (int s = 0; s < (int)(sizeof sizes / sizeof sizes[0]); s++)
+            run_random(sizes[s][0], sizes[s][1], cases[c].cn, CLV_U8, cases[c].g, cases[c].border,
+                       s == 3 ? 13 : 0);
+    run_random(1920, 1080, 1, CLV_U8, (gparams){2.0, 0.0, 13, 13}, CLV_BORDER_REFLECT101, 0);
+}
+
+int main(int argc, char **argv)
 {
     setvbuf(stdout, NULL, _IOLBF, 0); /* keep result lines in order with stderr */
     ctx = test_context();
     printf("device: %s (%s)\n", clv_context_device_name(ctx), clv_context_platform_name(ctx));
+    if (argc > 1 && strcmp(argv[1], "fixed") == 0) {
+        fixed_radii();
+        clv_context_release(ctx);
+        return test_finish("gaussian (radii compiled in)", passed);
+    }
 
     derived_kernel_side();
 

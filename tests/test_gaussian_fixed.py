@@ -1,12 +1,13 @@
 #!/usr/bin/env python3
-"""The Gaussian's GPU extras on PoCL: with CLV_TUNE=gpu the one-pass kernel
-(gauss_fused) has its radii compiled in, as on GPUs (radii up to 8). The
-op tests run it with the radii as arguments (CLV_TUNE=generic builds one
-program for every radius); this runs the compiled-in loops against the plain
-reference of test_cli (a separable correlation), within 1 level, on crops of
-real photos of odd sizes (one narrower than the kernel's 4 columns per
-work-item), gray and RGB, u8 and u16, every border, square and lopsided
-windows."""
+"""The Gaussian's GPU extras on PoCL: with CLV_TUNE=gpu the radii up to 8
+are compiled in, as on GPUs: u8 runs gauss_reg (registers), u16 the one-pass
+local-memory kernel gauss_fused. The op tests run gauss_fused with the radii
+as arguments (CLV_TUNE=generic builds one program for every radius); this
+runs the compiled-in loops against the plain reference of test_cli (a
+separable correlation), within 1 level, on crops of real photos of odd sizes
+(one narrower than the kernels' 4 values per work-item), 1, 3 and 4
+channels, u8 and u16, every border, square and lopsided windows, and a radius past 8
+(u8 then takes gauss_fused)."""
 import os
 import sys
 import tempfile
@@ -35,8 +36,14 @@ def main():
               ("camera", crop(png_read(os.path.join(DATA, "camera.png")), 60, 90, 41, 23)),
               ("chelsea16", crop(png_read(os.path.join(DATA, "chelsea16.png")), 3, 5, 19, 13)),
               ("thin", crop(png_read(os.path.join(DATA, "camera.png")), 200, 10, 3, 35))]
+    # 4 channels: the colour crop's with a varying fourth (2 channels: the CLI
+    # reads gray+alpha as RGBA; test_gaussian's fixed mode has them)
+    rgb = photos[0][1]
+    rgba = [rgb.pixels[i * 3 + c] if c < 3 else (i * 37) % 256
+            for i in range(rgb.width * rgb.height) for c in range(4)]
+    photos.append(("rgba", Image(rgb.width, rgb.height, 4, 8, rgba)))
     cases = [(2.0, 0.0, 13, 13), (1.0, 0.0, 3, 5), (2.5, 0.0, 17, 1), (2.5, 0.0, 1, 17),
-             (1.2, 0.7, 0, 0)]
+             (1.2, 0.7, 0, 0), (3.0, 0.0, 19, 7)]
     borders = ["constant", "replicate", "reflect", "reflect101", "wrap"]
     for name, img in photos:
         path = os.path.join(tmp, name + ".png")
@@ -54,7 +61,8 @@ def main():
                                                          border)
             if not check(r.code == 0, what + ": runs", r.describe()):
                 continue
-            check("gauss_fused" in r.err, what + ": the one-pass kernel ran", r.err)
+            kernel = "gauss_reg" if img.depth == 8 and kx <= 17 else "gauss_fused"
+            check(kernel in r.err, what + ": " + kernel + " ran", r.err)
             got = png_read(out)
             want = correlate(img, gaussian_weights(sx, kx), gaussian_weights(sy or sx, ky), border)
             d = max_diff(got.pixels, want) if len(got.pixels) == len(want) else float("inf")

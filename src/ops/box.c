@@ -13,14 +13,19 @@
  * a work-item, its barriers and its share of the halo (on an H200 at
  * 3840x2160, u8: 0.087 ms with one row each, 0.050 ms with 8; 4: 0.054).
  * More channels take 4 (u8 x 3: 0.119 ms with 1, 0.097 with 2, 0.085 with
- * 4, 0.113 with 8), fewer where the local arrays would not fit. */
+ * 4, 0.113 with 8), fewer where the local arrays would not fit.
+ * u8 takes box_reg instead (registers, no local memory) with reg_py rows per
+ * work-item and the same work-group shape: the same design compiled by CUDA
+ * ran the 5x5 u8 box at 3840x2160 on an H200 in 18.3-18.5 us against
+ * box_small's 46.8 through OpenCL (bench/twin, 2026-12-04). */
 typedef struct box_tile {
     int lx, ly; /* BS_LX, BS_LY */
     int maxk;   /* BS_MAXK */
     int py_c1;  /* BS_PY for one channel (see box.cl) */
     int py_cn;  /* BS_PY for more */
+    int reg_py; /* box_reg's BR_PY */
 } box_tile;
-static const box_tile box_tile_default = {32, 8, 9, 8, 4};
+static const box_tile box_tile_default = {32, 8, 9, 8, 4, 8};
 
 /* box_small's local memory (its tile and row sums, box.cl) with py rows per
  * work-item and cn channels. */
@@ -34,6 +39,7 @@ static cl_ulong box_small_bytes(const box_tile *t, int py, int cn)
 typedef enum box_variant {
     BOX_BAND_VEC, /* CPU: one pass by bands of rows (box_band_vec) */
     BOX_SMALL,    /* small windows: one pass through local memory (box_small) */
+    BOX_REG,      /* small windows, u8: one pass in registers (box_reg) */
     BOX_TWO_PASS, /* running sums along rows, then columns (box_rows, box_cols) */
 } box_variant;
 
@@ -96,6 +102,11 @@ static clv_status box_run(clv_context *ctx, const clv_arg *a)
                            CLV_ARG(scale), CLV_ARG(pl.bchunk), CLV_ARG(pl.work),
                            CLV_ARG(pl.wpitch)));
         break;
+    case BOX_REG:
+        CLV_TRY(CLV_LAUNCH(ctx, OP, pl.k[0], 2, pl.g, pl.l, CLV_ARG(src->mem), CLV_ARG(sp),
+                           CLV_ARG(w), CLV_ARG(h), CLV_ARG(dst->mem), CLV_ARG(dp),
+                           CLV_ARG(scale)));
+        break;
     case BOX_SMALL:
         CLV_TRY(CLV_LAUNCH(ctx, OP, pl.k[0], 2, pl.g, pl.l, CLV_ARG(src->mem), CLV_ARG(sp),
                            CLV_ARG(w), CLV_ARG(h), CLV_ARG(dst->mem), CLV_ARG(dp),
@@ -152,6 +163,34 @@ static clv_status box_choose(clv_context *ctx, const clv_image *src, int ksize_x
         pl->work_bytes = nb * (size_t)pl->wpitch * sizeof(float);
         pl->g[0] = nb;
         pl->l[0] = 1;
+        return CLV_OK;
+    }
+
+    if (ctx->tune.u8_reg && src->type == CLV_U8 && ksize_x <= t->maxk &&
+        ksize_y <= t->maxk) {
+        /* small windows, u8, GPUs: one pass in registers (box_reg), 4
+         * values across and reg_py rows down per work-item, the window
+         * compiled in (a program per window: cheap to build on a GPU, and
+         * what lets every loop unroll); groups of up to lx x ly (any size
+         * works: the kernel checks its bounds) */
+        char ropts[400];
+        snprintf(ropts, sizeof ropts, "%s -DBR_KX=%d -DBR_KY=%d -DBR_PY=%d", opts, ksize_x,
+                 ksize_y, t->reg_py);
+        CLV_TRY(clv__get_kernel(ctx, CLV__SRC_BOX, ropts, "box_reg", &pl->k[0]));
+        size_t max_wg, local_free;
+        CLV_TRY(clv__kernel_limits(ctx, OP, pl->k[0], &max_wg, &local_free));
+        size_t lx = (size_t)t->lx, ly = (size_t)t->ly;
+        while (lx * ly > max_wg && ly > 1)
+            ly /= 2;
+        while (lx * ly > max_wg && lx > 1)
+            lx /= 2;
+        const size_t words = ((size_t)w * (size_t)cn + 3) / 4;
+        const size_t bands = ((size_t)h + (size_t)t->reg_py - 1) / (size_t)t->reg_py;
+        pl->variant = BOX_REG;
+        pl->g[0] = (words + lx - 1) / lx * lx;
+        pl->g[1] = (bands + ly - 1) / ly * ly;
+        pl->l[0] = lx;
+        pl->l[1] = ly;
         return CLV_OK;
     }
 

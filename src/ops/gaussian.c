@@ -100,6 +100,7 @@ typedef struct gauss_tile {
     size_t fused_lx, fused_ly; /* gauss_fused's work-group before fitting */
     int fused_rpi;             /* GF_RPI: its outputs per work-item down a column */
     int fused_cpi;             /* GF_CPI: its row-pass outputs per work-item along a row */
+    int reg_py;                /* GG_PY: gauss_reg's rows per work-item */
 } gauss_tile;
 /* gauss_fused on an H200 at 3840x2160 u8, sigma 2 (13x13), device us: two
  * passes 150; one pass with the radii as arguments 97, compiled in 78 (radii
@@ -110,11 +111,15 @@ typedef struct gauss_tile {
  * 2 cores, 1920x1080 sigma 2 (13x13), device ms, three interleaved runs: u8
  * 1.14-1.18 full rows -> 1.04-1.07 in strips of 416 values, u8 x 3 3.66-3.72
  * -> 3.40-3.50 (strips of 256: 1.07-1.13, 3.68-4.54). */
-static const gauss_tile gauss_tile_default = {32, 24576, 32, 64, 4, 32, 8, 32, 8, 8, 4};
+/* gauss_reg (u8 on GPUs, radii up to tune.fixed_radius): box_reg's design
+ * (box.c) with 8 rows per work-item and gauss_fused's work-group shape, not
+ * yet timed on a GPU (bench/run_gpu.sh twin does, beside gauss_fused). */
+static const gauss_tile gauss_tile_default = {32, 24576, 32, 64, 4, 32, 8, 32, 8, 8, 4, 8};
 
 typedef enum gauss_variant {
     GAUSS_BAND_VEC,     /* CPU: one pass by bands of rows (gauss_band_vec) */
     GAUSS_TWO_PASS_VEC, /* CPU, taller windows: gauss_cols_vec, gauss_rows_vec */
+    GAUSS_REG,          /* GPUs, u8, small radii: one pass in registers (gauss_reg) */
     GAUSS_FUSED,        /* GPUs: one pass, both directions in local memory (gauss_fused) */
     GAUSS_TWO_PASS,     /* local-memory tiles: gauss_rows, gauss_cols (halos too tall for
                            gauss_fused's tile) */
@@ -198,6 +203,11 @@ static clv_status gaussian_run(clv_context *ctx, const clv_arg *a)
                            CLV_ARG(w), CLV_ARG(h), CLV_ARG(dst->mem), CLV_ARG(dp),
                            CLV_ARG(wxbuf), CLV_ARG(rx)));
         break;
+    case GAUSS_REG:
+        CLV_TRY(CLV_LAUNCH(ctx, OP, pl.k[0], 2, pl.g, pl.l, CLV_ARG(src->mem), CLV_ARG(sp),
+                           CLV_ARG(w), CLV_ARG(h), CLV_ARG(dst->mem), CLV_ARG(dp),
+                           CLV_ARG(wxbuf), CLV_ARG(wybuf)));
+        break;
     case GAUSS_FUSED:
         CLV_TRY(CLV_LAUNCH(ctx, OP, pl.k[0], 2, pl.g, pl.l, CLV_ARG(src->mem), CLV_ARG(sp),
                            CLV_ARG(w), CLV_ARG(h), CLV_ARG(dst->mem), CLV_ARG(dp),
@@ -280,6 +290,31 @@ static clv_status gauss_choose(clv_context *ctx, const clv_image *src, int kx, i
     }
 
     size_t max_wg, local_free, budget;
+    if (ctx->tune.u8_reg && src->type == CLV_U8 && rx <= ctx->tune.fixed_radius &&
+        ry <= ctx->tune.fixed_radius) {
+        /* u8, small radii: one pass in registers (gauss_reg), 4 values
+         * across and reg_py rows down per work-item, the radii compiled in;
+         * groups of up to fused_lx x fused_ly (any size works: the kernel
+         * checks its bounds) */
+        char ropts[360];
+        snprintf(ropts, sizeof ropts, "%s -DGG_RX=%d -DGG_RY=%d -DGG_PY=%d", opts, rx, ry,
+                 t->reg_py);
+        CLV_TRY(clv__get_kernel(ctx, CLV__SRC_GAUSSIAN, ropts, "gauss_reg", &pl->k[0]));
+        CLV_TRY(clv__kernel_limits(ctx, OP, pl->k[0], &max_wg, &local_free));
+        size_t lx = t->fused_lx, ly = t->fused_ly;
+        while (lx * ly > max_wg && ly > 1)
+            ly /= 2;
+        while (lx * ly > max_wg && lx > 1)
+            lx /= 2;
+        const size_t words = ((size_t)w * (size_t)cn + 3) / 4;
+        const size_t bands = ((size_t)h + (size_t)t->reg_py - 1) / (size_t)t->reg_py;
+        pl->variant = GAUSS_REG;
+        pl->g[0] = (words + lx - 1) / lx * lx;
+        pl->g[1] = (bands + ly - 1) / ly * ly;
+        pl->l[0] = lx;
+        pl->l[1] = ly;
+        return CLV_OK;
+    }
     {
         /* One pass when the block with its halo fits local memory and the
          * halo rows are at most the block's own (past that the two passes

@@ -162,8 +162,14 @@ out:
     return status;
 }
 
+/* pyr_reg's rows per work-item (PR_PY) and work-group (halved to fit the
+ * device): u8 gray on GPUs, box_reg's design (box.c), not yet timed on a GPU
+ * (bench/run_gpu.sh twin does, beside pyr_down). */
+enum { PYR_REG_PY = 8, PYR_REG_LX = 32, PYR_REG_LY = 8 };
+
 typedef enum pyr_variant {
     PYR_DOWN_BAND,  /* CPU, one channel: bands of full rows, a ring of row sums */
+    PYR_DOWN_REG,   /* GPUs, u8, one channel: 4 x PR_PY outputs per work-item in registers */
     PYR_DOWN_TILED, /* the source footprint staged in local memory */
 } pyr_variant;
 
@@ -171,7 +177,7 @@ typedef enum pyr_variant {
 typedef struct pyr_plan {
     pyr_variant variant;
     cl_kernel k;
-    size_t g[2], l[2]; /* l: PYR_DOWN_TILED only */
+    size_t g[2], l[2]; /* l: PYR_DOWN_TILED and PYR_DOWN_REG */
     size_t bytes;      /* PYR_DOWN_TILED: local memory */
     int chunk, rpitch; /* PYR_DOWN_BAND: rows per band, values per ring row */
     cl_mem work;       /* PYR_DOWN_BAND: the rings (the context's scratch) */
@@ -207,6 +213,26 @@ static clv_status pyr_down_choose(clv_context *ctx, const clv_image *src, const 
         pl->l[0] = 1;
         return CLV_OK;
     }
+    if (ctx->tune.u8_reg && src->type == CLV_U8 && src->channels == 1) {
+        len = strlen(opts);
+        snprintf(opts + len, sizeof opts - len, " -DPR_PY=%d", PYR_REG_PY);
+        pl->variant = PYR_DOWN_REG;
+        CLV_TRY(clv__get_kernel(ctx, CLV__SRC_PYRAMID, opts, "pyr_reg", &pl->k));
+        size_t max_wg, local_free;
+        CLV_TRY(clv__kernel_limits(ctx, OP, pl->k, &max_wg, &local_free));
+        size_t lx = PYR_REG_LX, ly = PYR_REG_LY;
+        while (lx * ly > max_wg && ly > 1)
+            ly /= 2;
+        while (lx * ly > max_wg && lx > 1)
+            lx /= 2;
+        const size_t words = ((size_t)dst->width + 3) / 4;
+        const size_t bands = ((size_t)dst->height + PYR_REG_PY - 1) / PYR_REG_PY;
+        pl->g[0] = (words + lx - 1) / lx * lx;
+        pl->g[1] = (bands + ly - 1) / ly * ly;
+        pl->l[0] = lx;
+        pl->l[1] = ly;
+        return CLV_OK;
+    }
     pl->variant = PYR_DOWN_TILED;
     CLV_TRY(clv__get_kernel(ctx, CLV__SRC_PYRAMID, opts, "pyr_down", &pl->k));
     CLV_TRY(pyr_down_group(ctx, pl->k, src->channels, pl->l, &pl->bytes));
@@ -240,7 +266,7 @@ out:
 
 /* pyrDown src -> dst. copy: NULL, or an image of src's size that the
  * launch also fills with src (the pyramid's level 0); only a plan of
- * pyr_down_copies takes one. */
+ * PYR_DOWN_BAND or PYR_DOWN_REG takes one. */
 static clv_status pyr_down(clv_context *ctx, const clv_image *src, clv_image *dst,
                            clv_image *copy)
 {
@@ -257,6 +283,16 @@ static clv_status pyr_down(clv_context *ctx, const clv_image *src, clv_image *ds
                            CLV_ARG(src->width), CLV_ARG(src->height), CLV_ARG(dst->mem),
                            CLV_ARG(dp), CLV_ARG(dst->width), CLV_ARG(dst->height),
                            CLV_ARG(pl.chunk), CLV_ARG(pl.work), CLV_ARG(pl.rpitch),
+                           CLV_ARG(c->mem), CLV_ARG(cp), CLV_ARG(copy_on)));
+        break;
+    }
+    case PYR_DOWN_REG: {
+        const int copy_on = copy != NULL;
+        clv_image *c = copy ? copy : dst; /* unused without copy_on */
+        const int cp = clv__pitch(c);
+        CLV_TRY(CLV_LAUNCH(ctx, OP, pl.k, 2, pl.g, pl.l, CLV_ARG(src->mem), CLV_ARG(sp),
+                           CLV_ARG(src->width), CLV_ARG(src->height), CLV_ARG(dst->mem),
+                           CLV_ARG(dp), CLV_ARG(dst->width), CLV_ARG(dst->height),
                            CLV_ARG(c->mem), CLV_ARG(cp), CLV_ARG(copy_on)));
         break;
     }
@@ -283,12 +319,13 @@ static clv_status pyramid_build_run(clv_context *ctx, const clv_arg *a)
      * work on it). */
     clv_image *l0 = pyr->level[0];
     if (is_pyr_down(pyr->scale) && pyr->levels > 1) {
-        /* the CPU's band kernel copies level 0 as it reads src for level 1:
-         * one pass over src and one command fewer (PoCL: 50-160 µs for a
-         * 1920x1080 u8 copy on 2 cores); any pitch, any wrap offset */
+        /* the CPU's band kernel and the GPUs' pyr_reg copy level 0 as they
+         * read src for level 1: one pass over src and one command fewer
+         * (PoCL: 50-160 µs for a 1920x1080 u8 copy on 2 cores); any pitch,
+         * any wrap offset */
         pyr_plan pl;
         CLV_TRY(pyr_down_plan(ctx, src, pyr->level[1], &pl));
-        if (pl.variant == PYR_DOWN_BAND) {
+        if (pl.variant == PYR_DOWN_BAND || pl.variant == PYR_DOWN_REG) {
             CLV_TRY(pyr_down(ctx, src, pyr->level[1], l0));
             for (int k = 2; k < pyr->levels; k++)
                 CLV_TRY(pyr_down(ctx, pyr->level[k - 1], pyr->level[k], NULL));

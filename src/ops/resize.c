@@ -111,11 +111,15 @@ typedef struct resize_tile {
                        * with 4; u8 x 3 unchanged) */
     int strip_rows;   /* destination rows per resize_strip_vec work-item */
     int up_rows;      /* GPU, upscaling: rows per resize_bilinear work-item */
+    int half_reg_rows; /* RH_PY: GPUs, u8 exact halving: rows per resize_half_reg
+                        * work-item (box_reg's design, box.c; not yet timed on a
+                        * GPU: bench/run_gpu.sh twin does) */
 } resize_tile;
-static const resize_tile resize_tile_default = {16, 48, 4, 16, 4};
+static const resize_tile resize_tile_default = {16, 48, 4, 16, 4, 4};
 
 typedef enum resize_variant {
     RESIZE_HALF_VEC, /* CPU, exact 2x downscale: contiguous loads, no table */
+    RESIZE_HALF_REG, /* GPUs, u8, exact 2x downscale: 4 pixels per work-item, no table */
     RESIZE_TABLE,    /* any size through the coordinate table: resize_strip_vec
                       * (CPU) or resize_bilinear */
 } resize_variant;
@@ -156,6 +160,7 @@ static clv_status resize_run(clv_context *ctx, const clv_arg *a)
     }
     switch (pl.variant) {
     case RESIZE_HALF_VEC:
+    case RESIZE_HALF_REG:
         CLV_TRY(CLV_LAUNCH(ctx, OP, pl.k, 2, pl.g, NULL, CLV_ARG(src->mem), CLV_ARG(sp),
                            CLV_ARG(sw), CLV_ARG(sh), CLV_ARG(dst->mem), CLV_ARG(dp), CLV_ARG(dw),
                            CLV_ARG(dh)));
@@ -195,6 +200,16 @@ static clv_status resize_choose(clv_context *ctx, const clv_image *src, const cl
         const size_t per_item = (size_t)half_vals, rows_per_item = (size_t)t->half_rows;
         pl->g[0] = ((size_t)dw * (size_t)cn + per_item - 1) / per_item;
         pl->g[1] = ((size_t)dh + rows_per_item - 1) / rows_per_item;
+        return CLV_OK;
+    }
+
+    if (ctx->tune.u8_reg && src->type == CLV_U8 && sw == 2 * dw && sh == 2 * dh) {
+        size_t len = strlen(opts);
+        snprintf(opts + len, sizeof opts - len, " -DRH_PY=%d", t->half_reg_rows);
+        pl->variant = RESIZE_HALF_REG;
+        CLV_TRY(clv__get_kernel(ctx, CLV__SRC_RESIZE, opts, "resize_half_reg", &pl->k));
+        pl->g[0] = ((size_t)dw + 3) / 4;
+        pl->g[1] = ((size_t)dh + (size_t)t->half_reg_rows - 1) / (size_t)t->half_reg_rows;
         return CLV_OK;
     }
 

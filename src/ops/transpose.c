@@ -24,6 +24,7 @@ static const tr_tile tr_tile_default = {32, 8, 64, 32, (size_t)4 << 20};
 
 typedef enum tr_variant {
     TR_BLOCKS_VEC, /* CPU: sb x sb blocks per work-item, no local memory */
+    TR_REG,        /* GPUs, u8: 4x4-pixel blocks in registers (transpose_reg) */
     TR_TILED,      /* local-memory tiles */
 } tr_variant;
 
@@ -31,7 +32,7 @@ typedef enum tr_variant {
 typedef struct tr_plan {
     tr_variant variant;
     cl_kernel k;
-    size_t g[2], l[2];        /* l: TR_TILED only */
+    size_t g[2], l[2];        /* l: TR_TILED only (the others take the default shape) */
     int src_pitch, dst_pitch; /* in the kernel's element type */
 } tr_plan;
 _Static_assert(sizeof(tr_plan) <= CLV__PLAN_MAX, "a transpose plan must fit the plan cache");
@@ -101,6 +102,20 @@ static clv_status tr_choose(clv_context *ctx, const clv_image *src, const clv_im
         pl->dst_pitch = w4 ? (int)(dst->pitch / 4) : dp;
         pl->g[0] = ((size_t)src->width + sb - 1) / sb;
         pl->g[1] = ((size_t)src->height + sb - 1) / sb;
+        return CLV_OK;
+    }
+    if (ctx->tune.u8_reg && src->type == CLV_U8) {
+        /* GPUs, u8: 4x4 blocks in registers (box_reg's design, box.c; not
+         * yet timed on a GPU: bench/run_gpu.sh twin does); dimension 0 runs
+         * down the source's blocks, groups from the tuning table's 2-D
+         * shape */
+        snprintf(opts, sizeof opts, "%s -DTILE=%d -DTR_REG", fmt, t->tile);
+        pl->variant = TR_REG;
+        CLV_TRY(clv__get_kernel(ctx, CLV__SRC_TRANSPOSE, opts, "transpose_reg", &pl->k));
+        pl->src_pitch = sp;
+        pl->dst_pitch = dp;
+        pl->g[0] = ((size_t)src->height + 3) / 4;
+        pl->g[1] = ((size_t)src->width + 3) / 4;
         return CLV_OK;
     }
     const size_t tile = (size_t)t->tile;

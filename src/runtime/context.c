@@ -379,7 +379,8 @@ static clv__tuning tuning_for(const clv__device_info *in)
     memset(&t, 0, sizeof t);
     /* CLV_TUNE=generic|cpu forces one family of kernel variants, so tests
      * can run the GPU-style kernels on PoCL too; gpu: generic with the GPU
-     * extras (radii compiled in), which multiply the programs built. */
+     * extras (radii and box windows compiled in), which multiply the
+     * programs built. */
     const char *force = getenv("CLV_TUNE");
     int cpu_style = (in->type & CL_DEVICE_TYPE_CPU) != 0;
     int gpu = (in->type & CL_DEVICE_TYPE_GPU) != 0;
@@ -393,6 +394,7 @@ static clv__tuning tuning_for(const clv__device_info *in)
     }
     t.fixed_radius = !cpu_style && gpu ? 8 : 0;
     t.bil_fixed_radius = !cpu_style && gpu ? 16 : 0;
+    t.u8_reg = !cpu_style && gpu;
     if (cpu_style) {
         t.vec = 16;
         t.local2d[0] = 256;

@@ -120,6 +120,10 @@ typedef struct clv__tuning {
     /* Largest bilateral radius compiled into bil_fixed (taps unrolled into
      * registers, a program per radius); 0: never (see bilateral.c). */
     int bil_fixed_radius;
+    /* Small u8 windows in registers with the window compiled in (box_reg,
+     * gauss_reg: a program per window; see box.c); 0: box_small and
+     * gauss_fused. */
+    int u8_reg;
 } clv__tuning;
 
 struct clv_context {

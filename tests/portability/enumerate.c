@@ -12,7 +12,8 @@
  * windows whose patches fit in local memory and ones that do not, Farneback
  * box/Gaussian windows, poly_n 5/7 and level counts, pyramid scales, ...),
  * with CLV_TUNE=generic (the GPU-style variants every GPU gets), CLV_TUNE=gpu
- * (those plus what only GPU devices get, radii compiled into gauss_fused) or
+ * (those plus what only GPU devices get: radii compiled into gauss_fused and
+ * bil_fixed, box windows into box_reg) or
  * CLV_TUNE=cpu (the flat VEC-wide CPU variants; CLV_TUNE=cpu selects them on
  * any device).
  * CLV_RECORD_BUILDS=<list-file> makes the library append

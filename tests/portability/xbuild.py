@@ -32,7 +32,8 @@ produces with the real GPU toolchains Debian ships, and fail on any error.
        with --targets intel-tgllp given explicitly: not in CI, for time);
      cpu variants: amd-gfx1030 default, debug and O0; nvptx default;
      gpu variants (CLV_TUNE=gpu: the generic ones plus those only GPU
-       devices get, radii compiled into gauss_fused; only the new ones are
+       devices get: radii compiled into gauss_fused and bil_fixed, box
+       windows into box_reg; only the new ones are
        built): amd-gfx1030 default and O0, intel-skl, nvptx default.
    AMD gets all three passes because that is where non-inlined helpers
    failed to link; NVPTX (cheap) is the second debug pass. The budget (about
@@ -85,11 +86,12 @@ MATRIX = {
                 ("intel-skl", ("default",)), ("intel-dg2", ("default",)),
                 ("nvptx", ("default", "debug"))],
     "cpu": [("amd-gfx1030", ("default", "debug", "O0")), ("nvptx", ("default",))],
-    # what GPU devices get beyond generic (gauss_fused with its radii compiled in)
+    # what GPU devices get beyond generic (gauss_fused and bil_fixed with their
+    # radii compiled in, box_reg with its window)
     "gpu": [("amd-gfx1030", ("default", "O0")), ("intel-skl", ("default",)),
             ("nvptx", ("default",))],
 }
-GPU_GROUPS = ("filters",)  # enumerate's groups where CLV_TUNE=gpu differs from generic
+GPU_GROUPS = ("filters", "pyramids")  # enumerate's groups where CLV_TUNE=gpu differs from generic
 TARGETS = ["amd-gfx1030", "amd-gfx906", "intel-skl", "intel-tgllp", "intel-dg2", "nvptx"]
 EXTRA = {"intel-tgllp": ("default",)}  # built only when --targets names it
 PASS_OPTIONS = {"default": [], "debug": ["-DCLV_DEBUG=1"], "O0": ["-cl-opt-disable"]}
