@@ -201,28 +201,7 @@ __kernel void box_reg(__global const uchar *src, int src_pitch, int width, int h
     for (int j = 0; j < BR_ROWS; j++) {
         const int sy = BORDER_INDEX(y0 - BR_AY + j, height);
         int v[BR_NW * 4];
-        if (sy < 0) {
-            CLV_UNROLL
-            for (int b = 0; b < BR_NW * 4; b++)
-                v[b] = 0;
-        } else if (inside) {
-            __global const uchar *row = ROW(src, src_pitch, sy) + (e0 - BR_WL * 4);
-            CLV_UNROLL
-            for (int w = 0; w < BR_NW; w++) {
-                const int4 q = convert_int4(GVLDA(uchar4, src, row + 4 * w));
-                v[4 * w] = q.s0;
-                v[4 * w + 1] = q.s1;
-                v[4 * w + 2] = q.s2;
-                v[4 * w + 3] = q.s3;
-            }
-        } else {
-            __global const uchar *row = ROW(src, src_pitch, sy);
-            CLV_UNROLL
-            for (int b = 0; b < BR_NW * 4; b++) {
-                const int i = clv_border_value(e0 - BR_WL * 4 + b, width);
-                v[b] = i < 0 ? 0 : (int)GLD(src, row, i);
-            }
-        }
+        clv_u8_span(src CLV_DBG_PASS(src), src_pitch, sy, e0 - BR_WL * 4, BR_NW, inside, width, v);
         CLV_UNROLL
         for (int k = 0; k < 4; k++) {
             int s = 0;
@@ -236,22 +215,13 @@ __kernel void box_reg(__global const uchar *src, int src_pitch, int width, int h
     for (int p = 0; p < BR_PY; p++) {
         if (y0 + p >= height)
             break;
-        uchar o[4];
+        int4 s = 0;
         CLV_UNROLL
-        for (int k = 0; k < 4; k++) {
-            int s = 0;
-            CLV_UNROLL
-            for (int t = 0; t < BR_KY; t++)
-                s += hs[p + t][k];
-            o[k] = convert_uchar(clamp((float)s * scale + 0.5f, 0.0f, 255.0f));
-        }
-        __global uchar *out = ROW(dst, dst_pitch, y0 + p) + e0;
-        if (e0 + 4 <= nvals) {
-            GVSTA(uchar4, dst, (uchar4)(o[0], o[1], o[2], o[3]), out);
-        } else {
-            for (int k = 0; k < nvals - e0; k++)
-                GST(dst, out, k, o[k]);
-        }
+        for (int t = 0; t < BR_KY; t++)
+            s += (int4)(hs[p + t][0], hs[p + t][1], hs[p + t][2], hs[p + t][3]);
+        clv_u8_store4(dst CLV_DBG_PASS(dst), ROW(dst, dst_pitch, y0 + p) + e0,
+                      convert_uchar4(clamp(convert_float4(s) * scale + 0.5f, 0.0f, 255.0f)),
+                      nvals - e0);
     }
 }
 #endif

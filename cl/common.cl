@@ -310,6 +310,58 @@ static inline int clv_border_value(int v, int width)
     const int sx = BORDER_INDEX(x, width);
     return sx < 0 ? -1 : sx * CN + (v - x * CN);
 }
+
+#ifdef DEPTH_U8
+/* For the u8 register kernels (box_reg, gauss_reg, pyr_reg): values
+ * e .. e + 4 nw - 1 of row sy (a BORDER_INDEX result; -1: the constant
+ * border's zeros) of a flattened row of `width` CN-channel pixels, into
+ * v[0 .. 4 nw). inside (the caller knows): e >= 0, e % 4 == 0 and
+ * e + 4 nw <= width * CN, so nw aligned 4-byte loads (rows start on 64-byte
+ * boundaries, image.c's PITCH_ALIGN); otherwise value by value through the
+ * border rule. nw is a constant at every call: the loops unroll on GPUs and
+ * v stays in registers. */
+static inline void clv_u8_span(__global const uchar *src CLV_DBG_PARAM(src), int src_pitch,
+                               int sy, int e, int nw, int inside, int width, int *v)
+{
+    if (sy < 0) {
+        CLV_UNROLL
+        for (int b = 0; b < 4 * nw; b++)
+            v[b] = 0;
+        return;
+    }
+    __global const uchar *row = ROW(src, src_pitch, sy);
+    if (inside) {
+        CLV_UNROLL
+        for (int w = 0; w < nw; w++) {
+            const int4 q = convert_int4(GVLDA(uchar4, src, row + e + 4 * w));
+            v[4 * w] = q.s0;
+            v[4 * w + 1] = q.s1;
+            v[4 * w + 2] = q.s2;
+            v[4 * w + 3] = q.s3;
+        }
+    } else {
+        CLV_UNROLL
+        for (int b = 0; b < 4 * nw; b++) {
+            const int i = clv_border_value(e + b, width);
+            v[b] = i < 0 ? 0 : (int)GLD(src, row, i);
+        }
+    }
+}
+
+/* Their output: 4 values at out (4-byte aligned), one aligned store, or
+ * the first n of them (n < 4, a row's last values) one by one. */
+static inline void clv_u8_store4(__global uchar *dst CLV_DBG_PARAM(dst), __global uchar *out,
+                                 uchar4 o, int n)
+{
+    if (n >= 4) {
+        GVSTA(uchar4, dst, o, out);
+    } else {
+        const uchar a[4] = {o.s0, o.s1, o.s2, o.s3};
+        for (int k = 0; k < n; k++)
+            GST(dst, out, k, a[k]);
+    }
+}
+#endif
 #endif
 #endif
 

@@ -432,36 +432,15 @@ __kernel void gauss_reg(__global const uchar *src, int src_pitch, int width, int
     CLV_UNROLL
     for (int j = 0; j < GG_ROWS; j++) {
         const int sy = BORDER_INDEX(y0 - GG_RY + j, height);
-        float v[GG_NW * 4];
-        if (sy < 0) {
-            CLV_UNROLL
-            for (int b = 0; b < GG_NW * 4; b++)
-                v[b] = 0.0f;
-        } else if (inside) {
-            __global const uchar *row = ROW(src, src_pitch, sy) + (e0 - GG_WS * 4);
-            CLV_UNROLL
-            for (int w = 0; w < GG_NW; w++) {
-                const float4 q = convert_float4(GVLDA(uchar4, src, row + 4 * w));
-                v[4 * w] = q.s0;
-                v[4 * w + 1] = q.s1;
-                v[4 * w + 2] = q.s2;
-                v[4 * w + 3] = q.s3;
-            }
-        } else {
-            __global const uchar *row = ROW(src, src_pitch, sy);
-            CLV_UNROLL
-            for (int b = 0; b < GG_NW * 4; b++) {
-                const int i = clv_border_value(e0 - GG_WS * 4 + b, width);
-                v[b] = i < 0 ? 0.0f : (float)GLD(src, row, i);
-            }
-        }
+        int v[GG_NW * 4];
+        clv_u8_span(src CLV_DBG_PASS(src), src_pitch, sy, e0 - GG_WS * 4, GG_NW, inside, width, v);
         float hs[4];
         CLV_UNROLL
         for (int k = 0; k < 4; k++) {
             float s = 0.0f;
             CLV_UNROLL
             for (int t = 0; t <= 2 * GG_RX; t++)
-                s += v[GG_OFF + k + t * CN] * GLD(wx, wx, t);
+                s += (float)v[GG_OFF + k + t * CN] * GLD(wx, wx, t);
             hs[k] = s;
         }
         /* row j is tap j - p of output row p */
@@ -476,17 +455,9 @@ __kernel void gauss_reg(__global const uchar *src, int src_pitch, int width, int
     for (int p = 0; p < GG_PY; p++) {
         if (y0 + p >= height)
             break;
-        uchar o[4];
-        CLV_UNROLL
-        for (int k = 0; k < 4; k++)
-            o[k] = convert_uchar(clamp(acc[p][k] + 0.5f, 0.0f, 255.0f));
-        __global uchar *out = ROW(dst, dst_pitch, y0 + p) + e0;
-        if (e0 + 4 <= nvals) {
-            GVSTA(uchar4, dst, (uchar4)(o[0], o[1], o[2], o[3]), out);
-        } else {
-            for (int k = 0; k < nvals - e0; k++)
-                GST(dst, out, k, o[k]);
-        }
+        const float4 a = (float4)(acc[p][0], acc[p][1], acc[p][2], acc[p][3]);
+        clv_u8_store4(dst CLV_DBG_PASS(dst), ROW(dst, dst_pitch, y0 + p) + e0,
+                      convert_uchar4(clamp(a + 0.5f, 0.0f, 255.0f)), nvals - e0);
     }
 }
 #endif

@@ -240,22 +240,9 @@ __kernel void pyr_reg(__global const uchar *src, int src_pitch, int sw, int sh,
     CLV_UNROLL
     for (int j = 0; j < 2 * PR_PY + 3; j++) {
         const int y = 2 * y0 - 2 + j;
-        __global const uchar *row = ROW(src, src_pitch, BORDER_INDEX(y, sh));
         int v[16];
-        if (inside) {
-            CLV_UNROLL
-            for (int w = 0; w < 4; w++) {
-                const int4 q = convert_int4(GVLDA(uchar4, src, row + 2 * x0 - 4 + 4 * w));
-                v[4 * w] = q.s0;
-                v[4 * w + 1] = q.s1;
-                v[4 * w + 2] = q.s2;
-                v[4 * w + 3] = q.s3;
-            }
-        } else {
-            CLV_UNROLL
-            for (int b = 0; b < 16; b++)
-                v[b] = GLD(src, row, BORDER_INDEX(2 * x0 - 4 + b, sw));
-        }
+        clv_u8_span(src CLV_DBG_PASS(src), src_pitch, BORDER_INDEX(y, sh), 2 * x0 - 4, 4, inside,
+                    sw, v);
         if (copy_on && j >= 2 && j < 2 * PR_PY + 2 && y < sh) {
             __global uchar *crow = ROW(copy, copy_pitch, y) + 2 * x0;
             if (inside) {
@@ -289,17 +276,9 @@ __kernel void pyr_reg(__global const uchar *src, int src_pitch, int sw, int sh,
     for (int p = 0; p < PR_PY; p++) {
         if (y0 + p >= dh)
             break;
-        uchar o[4];
-        CLV_UNROLL
-        for (int k = 0; k < 4; k++)
-            o[k] = (uchar)((acc[p][k] + 128) >> 8);
-        __global uchar *out = ROW(dst, dst_pitch, y0 + p) + x0;
-        if (x0 + 4 <= dw) {
-            GVSTA(uchar4, dst, (uchar4)(o[0], o[1], o[2], o[3]), out);
-        } else {
-            for (int k = 0; k < dw - x0; k++)
-                GST(dst, out, k, o[k]);
-        }
+        const int4 a = (int4)(acc[p][0], acc[p][1], acc[p][2], acc[p][3]);
+        clv_u8_store4(dst CLV_DBG_PASS(dst), ROW(dst, dst_pitch, y0 + p) + x0,
+                      convert_uchar4((a + 128) >> 8), dw - x0);
     }
 }
 #endif

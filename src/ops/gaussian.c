@@ -112,7 +112,7 @@ typedef struct gauss_tile {
  * 1.14-1.18 full rows -> 1.04-1.07 in strips of 416 values, u8 x 3 3.66-3.72
  * -> 3.40-3.50 (strips of 256: 1.07-1.13, 3.68-4.54). */
 /* gauss_reg (u8 on GPUs, radii up to tune.fixed_radius): box_reg's design
- * (box.c) with 8 rows per work-item and gauss_fused's work-group shape, not
+ * (box.c) with 8 rows per work-item, not
  * yet timed on a GPU (bench/run_gpu.sh twin does, beside gauss_fused). */
 static const gauss_tile gauss_tile_default = {32, 24576, 32, 64, 4, 32, 8, 32, 8, 8, 4, 8};
 
@@ -204,7 +204,7 @@ static clv_status gaussian_run(clv_context *ctx, const clv_arg *a)
                            CLV_ARG(wxbuf), CLV_ARG(rx)));
         break;
     case GAUSS_REG:
-        CLV_TRY(CLV_LAUNCH(ctx, OP, pl.k[0], 2, pl.g, pl.l, CLV_ARG(src->mem), CLV_ARG(sp),
+        CLV_TRY(CLV_LAUNCH(ctx, OP, pl.k[0], 2, pl.g, NULL, CLV_ARG(src->mem), CLV_ARG(sp),
                            CLV_ARG(w), CLV_ARG(h), CLV_ARG(dst->mem), CLV_ARG(dp),
                            CLV_ARG(wxbuf), CLV_ARG(wybuf)));
         break;
@@ -294,25 +294,15 @@ static clv_status gauss_choose(clv_context *ctx, const clv_image *src, int kx, i
         ry <= ctx->tune.fixed_radius) {
         /* u8, small radii: one pass in registers (gauss_reg), 4 values
          * across and reg_py rows down per work-item, the radii compiled in;
-         * groups of up to fused_lx x fused_ly (any size works: the kernel
-         * checks its bounds) */
+         * the launch picks the groups (any shape works: the kernel checks
+         * its bounds) */
         char ropts[360];
         snprintf(ropts, sizeof ropts, "%s -DGG_RX=%d -DGG_RY=%d -DGG_PY=%d", opts, rx, ry,
                  t->reg_py);
         CLV_TRY(clv__get_kernel(ctx, CLV__SRC_GAUSSIAN, ropts, "gauss_reg", &pl->k[0]));
-        CLV_TRY(clv__kernel_limits(ctx, OP, pl->k[0], &max_wg, &local_free));
-        size_t lx = t->fused_lx, ly = t->fused_ly;
-        while (lx * ly > max_wg && ly > 1)
-            ly /= 2;
-        while (lx * ly > max_wg && lx > 1)
-            lx /= 2;
-        const size_t words = ((size_t)w * (size_t)cn + 3) / 4;
-        const size_t bands = ((size_t)h + (size_t)t->reg_py - 1) / (size_t)t->reg_py;
         pl->variant = GAUSS_REG;
-        pl->g[0] = (words + lx - 1) / lx * lx;
-        pl->g[1] = (bands + ly - 1) / ly * ly;
-        pl->l[0] = lx;
-        pl->l[1] = ly;
+        pl->g[0] = ((size_t)w * (size_t)cn + 3) / 4;
+        pl->g[1] = ((size_t)h + (size_t)t->reg_py - 1) / (size_t)t->reg_py;
         return CLV_OK;
     }
     {

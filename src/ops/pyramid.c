@@ -162,10 +162,10 @@ out:
     return status;
 }
 
-/* pyr_reg's rows per work-item (PR_PY) and work-group (halved to fit the
- * device): u8 gray on GPUs, box_reg's design (box.c), not yet timed on a GPU
- * (bench/run_gpu.sh twin does, beside pyr_down). */
-enum { PYR_REG_PY = 8, PYR_REG_LX = 32, PYR_REG_LY = 8 };
+/* pyr_reg's rows per work-item (PR_PY): u8 gray on GPUs, box_reg's design
+ * (box.c), not yet timed on a GPU (bench/run_gpu.sh twin does, beside
+ * pyr_down). */
+enum { PYR_REG_PY = 8 };
 
 typedef enum pyr_variant {
     PYR_DOWN_BAND,  /* CPU, one channel: bands of full rows, a ring of row sums */
@@ -177,7 +177,7 @@ typedef enum pyr_variant {
 typedef struct pyr_plan {
     pyr_variant variant;
     cl_kernel k;
-    size_t g[2], l[2]; /* l: PYR_DOWN_TILED and PYR_DOWN_REG */
+    size_t g[2], l[2]; /* l: PYR_DOWN_TILED only */
     size_t bytes;      /* PYR_DOWN_TILED: local memory */
     int chunk, rpitch; /* PYR_DOWN_BAND: rows per band, values per ring row */
     cl_mem work;       /* PYR_DOWN_BAND: the rings (the context's scratch) */
@@ -218,20 +218,9 @@ static clv_status pyr_down_choose(clv_context *ctx, const clv_image *src, const 
         snprintf(opts + len, sizeof opts - len, " -DPR_PY=%d", PYR_REG_PY);
         pl->variant = PYR_DOWN_REG;
         CLV_TRY(clv__get_kernel(ctx, CLV__SRC_PYRAMID, opts, "pyr_reg", &pl->k));
-        size_t max_wg, local_free;
-        CLV_TRY(clv__kernel_limits(ctx, OP, pl->k, &max_wg, &local_free));
-        size_t lx = PYR_REG_LX, ly = PYR_REG_LY;
-        while (lx * ly > max_wg && ly > 1)
-            ly /= 2;
-        while (lx * ly > max_wg && lx > 1)
-            lx /= 2;
-        const size_t words = ((size_t)dst->width + 3) / 4;
-        const size_t bands = ((size_t)dst->height + PYR_REG_PY - 1) / PYR_REG_PY;
-        pl->g[0] = (words + lx - 1) / lx * lx;
-        pl->g[1] = (bands + ly - 1) / ly * ly;
-        pl->l[0] = lx;
-        pl->l[1] = ly;
-        return CLV_OK;
+        pl->g[0] = ((size_t)dst->width + 3) / 4;
+        pl->g[1] = ((size_t)dst->height + PYR_REG_PY - 1) / PYR_REG_PY;
+        return CLV_OK; /* the launch picks the groups */
     }
     pl->variant = PYR_DOWN_TILED;
     CLV_TRY(clv__get_kernel(ctx, CLV__SRC_PYRAMID, opts, "pyr_down", &pl->k));
@@ -274,28 +263,23 @@ static clv_status pyr_down(clv_context *ctx, const clv_image *src, clv_image *ds
     const int sp = clv__pitch(src), dp = clv__pitch(dst);
     pyr_plan pl;
     CLV_TRY(pyr_down_plan(ctx, src, dst, &pl));
+    const int copy_on = copy != NULL;
+    const clv_image *c = copy ? copy : dst; /* unused without copy_on */
+    const int cp = clv__pitch(c);
     switch (pl.variant) {
-    case PYR_DOWN_BAND: {
-        const int copy_on = copy != NULL;
-        clv_image *c = copy ? copy : dst; /* unused without copy_on */
-        const int cp = clv__pitch(c);
+    case PYR_DOWN_BAND:
         CLV_TRY(CLV_LAUNCH(ctx, OP, pl.k, 1, pl.g, pl.l, CLV_ARG(src->mem), CLV_ARG(sp),
                            CLV_ARG(src->width), CLV_ARG(src->height), CLV_ARG(dst->mem),
                            CLV_ARG(dp), CLV_ARG(dst->width), CLV_ARG(dst->height),
                            CLV_ARG(pl.chunk), CLV_ARG(pl.work), CLV_ARG(pl.rpitch),
                            CLV_ARG(c->mem), CLV_ARG(cp), CLV_ARG(copy_on)));
         break;
-    }
-    case PYR_DOWN_REG: {
-        const int copy_on = copy != NULL;
-        clv_image *c = copy ? copy : dst; /* unused without copy_on */
-        const int cp = clv__pitch(c);
-        CLV_TRY(CLV_LAUNCH(ctx, OP, pl.k, 2, pl.g, pl.l, CLV_ARG(src->mem), CLV_ARG(sp),
+    case PYR_DOWN_REG:
+        CLV_TRY(CLV_LAUNCH(ctx, OP, pl.k, 2, pl.g, NULL, CLV_ARG(src->mem), CLV_ARG(sp),
                            CLV_ARG(src->width), CLV_ARG(src->height), CLV_ARG(dst->mem),
                            CLV_ARG(dp), CLV_ARG(dst->width), CLV_ARG(dst->height),
                            CLV_ARG(c->mem), CLV_ARG(cp), CLV_ARG(copy_on)));
         break;
-    }
     case PYR_DOWN_TILED:
         CLV_TRY(CLV_LAUNCH(ctx, OP, pl.k, 2, pl.g, pl.l, CLV_ARG(src->mem), CLV_ARG(sp),
                            CLV_ARG(src->width), CLV_ARG(src->height), CLV_ARG(dst->mem),
