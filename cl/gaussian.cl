@@ -423,12 +423,7 @@ __kernel void gauss_reg(__global const uchar *src, int src_pitch, int width, int
         return;
     /* every word this work-item loads lies inside the row's values */
     const int inside = xw >= GG_WS && e0 + 4 * (1 + GG_WS) <= nvals;
-    float acc[GG_PY][4];
-    CLV_UNROLL
-    for (int p = 0; p < GG_PY; p++)
-        CLV_UNROLL
-        for (int k = 0; k < 4; k++)
-            acc[p][k] = 0.0f;
+    float acc[GG_PY][4] = {{0.0f}};
     CLV_UNROLL
     for (int j = 0; j < GG_ROWS; j++) {
         const int sy = BORDER_INDEX(y0 - GG_RY + j, height);

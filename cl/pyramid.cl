@@ -231,12 +231,7 @@ __kernel void pyr_reg(__global const uchar *src, int src_pitch, int sw, int sh,
     if (x0 >= dw || y0 >= dh)
         return;
     const int inside = xw >= 1 && 2 * x0 + 12 <= sw;
-    int acc[PR_PY][4];
-    CLV_UNROLL
-    for (int p = 0; p < PR_PY; p++)
-        CLV_UNROLL
-        for (int k = 0; k < 4; k++)
-            acc[p][k] = 0;
+    int acc[PR_PY][4] = {{0}};
     CLV_UNROLL
     for (int j = 0; j < 2 * PR_PY + 3; j++) {
         const int y = 2 * y0 - 2 + j;
