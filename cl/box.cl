@@ -166,27 +166,46 @@ __kernel void box_small(__global const T *src, int src_pitch, int width, int hei
 #if defined(DEPTH_U8) && defined(BR_KX)
 /* u8 windows up to BS_MAXK in registers, GPU-style, no local memory and no
  * barrier: a work-item makes 4 consecutive output values (one aligned
- * 4-byte store) of BR_PY consecutive rows. Along a flattened row of
+ * 4-byte store) of BR_PY consecutive rows, walking down them with the last
+ * ky source rows' sums along x in registers. Along a flattened row of
  * width * CN values, output value e is the sum of values e + t * CN for t in
- * [-ax, kx - 1 - ax], so each of the BR_PY + ky - 1 source rows it reads is
- * BR_NW aligned 4-byte loads (the 4 values and the window's reach on each
- * side, rounded out to whole words), unpacked, summed along the row into 4
- * integers, and the rows' sums are added down the window. The window, its
- * rows per work-item and the channel count are compiled in (-DBR_KX, BR_KY,
- * BR_PY from box.c), so every loop unrolls. Near the row ends and past the
- * last row the loads go value by value through the border rule. The aligned
- * loads and stores rely on rows starting on 64-byte boundaries (image.c's
- * PITCH_ALIGN). The result is box_small's exactly: the same float product
- * and rounding of the same integer sum. */
+ * [-ax, kx - 1 - ax], so each step reads one new source row as BR_NW
+ * aligned 4-byte loads (the 4 values and the window's reach on each side,
+ * rounded out to whole words), sums it along the row into 4 integers, and
+ * adds the window's rows down. The window, its rows per work-item and the
+ * channel count are compiled in (-DBR_KX, BR_KY, BR_PY from box.c). Near the
+ * row ends and past the last row the loads go value by value through the
+ * border rule. The aligned loads and stores rely on rows starting on
+ * 64-byte boundaries (image.c's PITCH_ALIGN). The result is box_small's
+ * exactly: the same float product and rounding of the same integer sum. */
 #define BR_AX (BR_KX / 2)
 #define BR_AY (BR_KY / 2)
 #define BR_WL ((BR_AX * CN + 3) / 4)                  /* words left of the 4 values */
 #define BR_WR (((BR_KX - 1 - BR_AX) * CN + 3) / 4)    /* words right of them */
 #define BR_NW (BR_WL + 1 + BR_WR)
 #define BR_OFF (BR_WL * 4 - BR_AX * CN) /* v[] index of output value 0's first term */
-#define BR_ROWS (BR_PY + BR_KY - 1)
-__kernel void box_reg(__global const uchar *src, int src_pitch, int width, int height,
-                      __global uchar *dst, int dst_pitch, float scale CLV_DBG_PARAMS)
+
+/* Source row sy (-1: the constant border's zeros) summed along x at the
+ * work-item's 4 values e0 .. e0 + 3. */
+static inline int4 box_reg_row(__global const uchar *restrict src CLV_DBG_PARAM(src),
+                               int src_pitch, int sy, int e0, int inside, int width)
+{
+    int v[BR_NW * 4];
+    clv_u8_span(src CLV_DBG_PASS(src), src_pitch, sy, e0 - BR_WL * 4, BR_NW, inside, width, v);
+    int hs[4];
+    CLV_UNROLL
+    for (int k = 0; k < 4; k++) {
+        int s = 0;
+        CLV_UNROLL
+        for (int t = 0; t < BR_KX; t++)
+            s += v[BR_OFF + k + t * CN];
+        hs[k] = s;
+    }
+    return (int4)(hs[0], hs[1], hs[2], hs[3]);
+}
+
+__kernel void box_reg(__global const uchar *restrict src, int src_pitch, int width, int height,
+                      __global uchar *restrict dst, int dst_pitch, float scale CLV_DBG_PARAMS)
 {
     CLV_DBG_BUF(src, 0);
     CLV_DBG_BUF(dst, 4);
@@ -196,29 +215,25 @@ __kernel void box_reg(__global const uchar *src, int src_pitch, int width, int h
         return;
     /* every word this work-item loads lies inside the row's values */
     const int inside = xw >= BR_WL && e0 + 4 * (1 + BR_WR) <= nvals;
-    int hs[BR_ROWS][4];
+    /* h[t]: source row y - ay + t along x, for the output row y in hand */
+    int4 h[BR_KY];
     CLV_UNROLL
-    for (int j = 0; j < BR_ROWS; j++) {
-        const int sy = BORDER_INDEX(y0 - BR_AY + j, height);
-        int v[BR_NW * 4];
-        clv_u8_span(src CLV_DBG_PASS(src), src_pitch, sy, e0 - BR_WL * 4, BR_NW, inside, width, v);
+    for (int t = 1; t < BR_KY; t++)
+        h[t] = box_reg_row(src CLV_DBG_PASS(src), src_pitch,
+                           BORDER_INDEX(y0 - BR_AY + t - 1, height), e0, inside, width);
+    const int rows = min(BR_PY, height - y0);
+    CLV_NO_UNROLL
+    for (int p = 0; p < rows; p++) {
         CLV_UNROLL
-        for (int k = 0; k < 4; k++) {
-            int s = 0;
-            CLV_UNROLL
-            for (int t = 0; t < BR_KX; t++)
-                s += v[BR_OFF + k + t * CN];
-            hs[j][k] = s;
-        }
-    }
-    CLV_UNROLL
-    for (int p = 0; p < BR_PY; p++) {
-        if (y0 + p >= height)
-            break;
+        for (int t = 0; t + 1 < BR_KY; t++)
+            h[t] = h[t + 1];
+        h[BR_KY - 1] = box_reg_row(src CLV_DBG_PASS(src), src_pitch,
+                                   BORDER_INDEX(y0 + p - BR_AY + BR_KY - 1, height), e0, inside,
+                                   width);
         int4 s = 0;
         CLV_UNROLL
         for (int t = 0; t < BR_KY; t++)
-            s += (int4)(hs[p + t][0], hs[p + t][1], hs[p + t][2], hs[p + t][3]);
+            s += h[t];
         clv_u8_store4(dst CLV_DBG_PASS(dst), ROW(dst, dst_pitch, y0 + p) + e0,
                       convert_uchar4(clamp(convert_float4(s) * scale + 0.5f, 0.0f, 255.0f)),
                       nvals - e0);

@@ -394,23 +394,44 @@ __kernel void gauss_fused(__global const T *src, int src_pitch, int width, int h
 /* GPUs, u8, radii compiled in (-DGG_RX, GG_RY, GG_PY from gaussian.c): both
  * directions in registers, no local memory and no barrier, as box_reg in
  * box.cl. A work-item makes 4 consecutive values of a flattened row (one
- * aligned 4-byte store) in GG_PY consecutive rows. Along a row, value e's
- * taps are the values e + t * CN, t in [-rx, rx], so each of the
- * GG_PY + 2 ry source rows it reads is GG_NW aligned 4-byte loads (the 4
- * values and the window's reach on each side, rounded out to whole words),
- * filtered along x into 4 floats as it arrives and added into the outputs
- * whose window holds that row. The taps go in gauss_fused's order (x, then
- * y, each from its first tap), so the sums are the two passes'. Near the
- * row ends and past the last row the loads go value by value through the
- * border rule. The aligned loads and stores rely on rows starting on
+ * aligned 4-byte store) in GG_PY consecutive rows, walking down them with
+ * the last 2 ry + 1 source rows' sums along x in registers: each step
+ * filters one new source row along x (GG_NW aligned 4-byte loads: the 4
+ * values and the window's reach on each side, rounded out to whole words)
+ * and sums the window's rows down. Along a row, value e's taps are the
+ * values e + t * CN, t in [-rx, rx]. The taps go in gauss_fused's order (x,
+ * then y, each from its first tap), so the sums are the two passes'. Near
+ * the row ends and past the last row the loads go value by value through
+ * the border rule. The aligned loads and stores rely on rows starting on
  * 64-byte boundaries (image.c's PITCH_ALIGN). */
 #if defined(DEPTH_U8) && defined(GG_RX)
 #define GG_WS ((GG_RX * CN + 3) / 4) /* words on each side of the 4 values */
 #define GG_NW (2 * GG_WS + 1)
 #define GG_OFF (GG_WS * 4 - GG_RX * CN) /* v[] index of value 0's first tap */
-#define GG_ROWS (GG_PY + 2 * GG_RY)
-__kernel void gauss_reg(__global const uchar *src, int src_pitch, int width, int height,
-                        __global uchar *dst, int dst_pitch, __constant float *wx,
+#define GG_KY (2 * GG_RY + 1)
+
+/* Source row sy (-1: the constant border's zeros) filtered along x at the
+ * work-item's 4 values e0 .. e0 + 3. */
+static inline float4 gauss_reg_row(__global const uchar *restrict src CLV_DBG_PARAM(src),
+                                   int src_pitch, int sy, int e0, int inside, int width,
+                                   __constant float *wx CLV_DBG_PARAM(wx))
+{
+    int v[GG_NW * 4];
+    clv_u8_span(src CLV_DBG_PASS(src), src_pitch, sy, e0 - GG_WS * 4, GG_NW, inside, width, v);
+    float hs[4];
+    CLV_UNROLL
+    for (int k = 0; k < 4; k++) {
+        float s = 0.0f;
+        CLV_UNROLL
+        for (int t = 0; t <= 2 * GG_RX; t++)
+            s += (float)v[GG_OFF + k + t * CN] * GLD(wx, wx, t);
+        hs[k] = s;
+    }
+    return (float4)(hs[0], hs[1], hs[2], hs[3]);
+}
+
+__kernel void gauss_reg(__global const uchar *restrict src, int src_pitch, int width, int height,
+                        __global uchar *restrict dst, int dst_pitch, __constant float *wx,
                         __constant float *wy CLV_DBG_PARAMS)
 {
     CLV_DBG_BUF(src, 0);
@@ -423,34 +444,26 @@ __kernel void gauss_reg(__global const uchar *src, int src_pitch, int width, int
         return;
     /* every word this work-item loads lies inside the row's values */
     const int inside = xw >= GG_WS && e0 + 4 * (1 + GG_WS) <= nvals;
-    float acc[GG_PY][4] = {{0.0f}};
+    /* h[t]: source row y - ry + t along x, for the output row y in hand */
+    float4 h[GG_KY];
     CLV_UNROLL
-    for (int j = 0; j < GG_ROWS; j++) {
-        const int sy = BORDER_INDEX(y0 - GG_RY + j, height);
-        int v[GG_NW * 4];
-        clv_u8_span(src CLV_DBG_PASS(src), src_pitch, sy, e0 - GG_WS * 4, GG_NW, inside, width, v);
-        float hs[4];
+    for (int t = 1; t < GG_KY; t++)
+        h[t] = gauss_reg_row(src CLV_DBG_PASS(src), src_pitch,
+                             BORDER_INDEX(y0 - GG_RY + t - 1, height), e0, inside, width,
+                             wx CLV_DBG_PASS(wx));
+    const int rows = min(GG_PY, height - y0);
+    CLV_NO_UNROLL
+    for (int p = 0; p < rows; p++) {
         CLV_UNROLL
-        for (int k = 0; k < 4; k++) {
-            float s = 0.0f;
-            CLV_UNROLL
-            for (int t = 0; t <= 2 * GG_RX; t++)
-                s += (float)v[GG_OFF + k + t * CN] * GLD(wx, wx, t);
-            hs[k] = s;
-        }
-        /* row j is tap j - p of output row p */
+        for (int t = 0; t + 1 < GG_KY; t++)
+            h[t] = h[t + 1];
+        h[GG_KY - 1] = gauss_reg_row(src CLV_DBG_PASS(src), src_pitch,
+                                     BORDER_INDEX(y0 + p + GG_RY, height), e0, inside, width,
+                                     wx CLV_DBG_PASS(wx));
+        float4 a = 0.0f;
         CLV_UNROLL
-        for (int p = 0; p < GG_PY; p++)
-            if (j - p >= 0 && j - p <= 2 * GG_RY)
-                CLV_UNROLL
-                for (int k = 0; k < 4; k++)
-                    acc[p][k] += hs[k] * GLD(wy, wy, j - p);
-    }
-    CLV_UNROLL
-    for (int p = 0; p < GG_PY; p++) {
-        if (y0 + p >= height)
-            break;
-        const float4 a = (float4)(acc[p][0], acc[p][1], acc[p][2], acc[p][3]);
+        for (int t = 0; t < GG_KY; t++)
+            a += h[t] * GLD(wy, wy, t);
         clv_u8_store4(dst CLV_DBG_PASS(dst), ROW(dst, dst_pitch, y0 + p) + e0,
                       convert_uchar4(clamp(a + 0.5f, 0.0f, 255.0f)), nvals - e0);
     }

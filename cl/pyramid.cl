@@ -208,21 +208,52 @@ __kernel void pyr_down_band(__global const T *src, int src_pitch, int sw, int sh
 #if defined(DEPTH_U8) && CN == 1 && defined(PR_PY)
 /* GPUs, u8, one channel: registers, no local memory and no barrier (as
  * box_reg in box.cl). A work-item makes 4 consecutive outputs of a row (one
- * aligned 4-byte store) in PR_PY consecutive rows. Outputs x0 .. x0 + 3 take
- * source values 2 x0 - 2 .. 2 x0 + 8, so each of the 2 PR_PY + 3 source rows
- * it reads is 4 aligned 4-byte loads (bytes 2 x0 - 4 .. 2 x0 + 11); a row's
- * sums along x are formed as it arrives and added into the outputs whose
- * window holds it. Integer sums, (s + 128) >> 8: OpenCV's result bit for bit
- * (the float kernels' too). Near the row ends the loads go value by value
- * through the border rule. With copy_on, the work-item also writes its own
- * source rows (2 y0 .. 2 y0 + 2 PR_PY - 1) and bytes (2 x0 .. 2 x0 + 7) to
- * `copy`: a pyramid's level 0 made from the loads level 1 needs anyway, no
- * copy command before it; every source pixel belongs to exactly one
- * work-item. The aligned accesses rely on rows starting on 64-byte
- * boundaries (image.c's PITCH_ALIGN). */
-__kernel void pyr_reg(__global const uchar *src, int src_pitch, int sw, int sh,
-                      __global uchar *dst, int dst_pitch, int dw, int dh, __global uchar *copy,
-                      int copy_pitch, int copy_on CLV_DBG_PARAMS)
+ * aligned 4-byte store) in PR_PY consecutive rows, walking down them with
+ * the last 5 source rows' sums along x in registers; each output row takes
+ * two new source rows. Outputs x0 .. x0 + 3 take source values
+ * 2 x0 - 2 .. 2 x0 + 8, so a source row is 4 aligned 4-byte loads (bytes
+ * 2 x0 - 4 .. 2 x0 + 11). Integer sums, (s + 128) >> 8: OpenCV's result bit
+ * for bit (the float kernels' too). Near the row ends the loads go value by
+ * value through the border rule. With copy_on, the work-item also writes
+ * its own source rows (2 y0 .. 2 y0 + 2 PR_PY - 1) and bytes
+ * (2 x0 .. 2 x0 + 7) to `copy`: a pyramid's level 0 made from the loads
+ * level 1 needs anyway, no copy command before it; every source pixel
+ * belongs to exactly one work-item. The aligned accesses rely on rows
+ * starting on 64-byte boundaries (image.c's PITCH_ALIGN). */
+
+/* Source row y (any integer: the border rule maps it) summed along x with
+ * weights 1 4 6 4 1 at the work-item's outputs x0 .. x0 + 3; with copy_row,
+ * its bytes 2 x0 .. 2 x0 + 7 also go to `copy`. */
+static inline int4 pyr_reg_row(__global const uchar *restrict src CLV_DBG_PARAM(src),
+                               int src_pitch, int sw, int sh, int y, int x0, int inside,
+                               __global uchar *restrict copy CLV_DBG_PARAM(copy), int copy_pitch,
+                               int copy_row)
+{
+    int v[16];
+    clv_u8_span(src CLV_DBG_PASS(src), src_pitch, BORDER_INDEX(y, sh), 2 * x0 - 4, 4, inside, sw,
+                v);
+    if (copy_row) {
+        __global uchar *crow = ROW(copy, copy_pitch, y) + 2 * x0;
+        if (inside) {
+            GVSTA(uchar4, copy, (uchar4)((uchar)v[4], (uchar)v[5], (uchar)v[6], (uchar)v[7]),
+                  crow);
+            GVSTA(uchar4, copy, (uchar4)((uchar)v[8], (uchar)v[9], (uchar)v[10], (uchar)v[11]),
+                  crow + 4);
+        } else {
+            for (int b = 0; b < 8 && 2 * x0 + b < sw; b++)
+                GST(copy, crow, b, (uchar)v[4 + b]);
+        }
+    }
+    int r[4];
+    CLV_UNROLL
+    for (int k = 0; k < 4; k++)
+        r[k] = v[4 + 2 * k] * 6 + (v[3 + 2 * k] + v[5 + 2 * k]) * 4 + v[2 + 2 * k] + v[6 + 2 * k];
+    return (int4)(r[0], r[1], r[2], r[3]);
+}
+
+__kernel void pyr_reg(__global const uchar *restrict src, int src_pitch, int sw, int sh,
+                      __global uchar *restrict dst, int dst_pitch, int dw, int dh,
+                      __global uchar *restrict copy, int copy_pitch, int copy_on CLV_DBG_PARAMS)
 {
     CLV_DBG_BUF(src, 0);
     CLV_DBG_BUF(dst, 4);
@@ -231,47 +262,28 @@ __kernel void pyr_reg(__global const uchar *src, int src_pitch, int sw, int sh,
     if (x0 >= dw || y0 >= dh)
         return;
     const int inside = xw >= 1 && 2 * x0 + 12 <= sw;
-    int acc[PR_PY][4] = {{0}};
-    CLV_UNROLL
-    for (int j = 0; j < 2 * PR_PY + 3; j++) {
-        const int y = 2 * y0 - 2 + j;
-        int v[16];
-        clv_u8_span(src CLV_DBG_PASS(src), src_pitch, BORDER_INDEX(y, sh), 2 * x0 - 4, 4, inside,
-                    sw, v);
-        if (copy_on && j >= 2 && j < 2 * PR_PY + 2 && y < sh) {
-            __global uchar *crow = ROW(copy, copy_pitch, y) + 2 * x0;
-            if (inside) {
-                GVSTA(uchar4, copy, (uchar4)((uchar)v[4], (uchar)v[5], (uchar)v[6], (uchar)v[7]),
-                      crow);
-                GVSTA(uchar4, copy,
-                      (uchar4)((uchar)v[8], (uchar)v[9], (uchar)v[10], (uchar)v[11]), crow + 4);
-            } else {
-                for (int b = 0; b < 8 && 2 * x0 + b < sw; b++)
-                    GST(copy, crow, b, (uchar)v[4 + b]);
-            }
-        }
-        int r[4];
-        CLV_UNROLL
-        for (int k = 0; k < 4; k++)
-            r[k] = v[4 + 2 * k] * 6 + (v[3 + 2 * k] + v[5 + 2 * k]) * 4 + v[2 + 2 * k] +
-                   v[6 + 2 * k];
-        /* source row j is row j - 2p of output row p's window */
-        CLV_UNROLL
-        for (int p = 0; p < PR_PY; p++) {
-            const int t = j - 2 * p;
-            if (t >= 0 && t <= 4) {
-                const int wt = t == 2 ? 6 : t == 1 || t == 3 ? 4 : 1;
-                CLV_UNROLL
-                for (int k = 0; k < 4; k++)
-                    acc[p][k] += wt * r[k];
-            }
-        }
-    }
-    CLV_UNROLL
-    for (int p = 0; p < PR_PY; p++) {
-        if (y0 + p >= dh)
-            break;
-        const int4 a = (int4)(acc[p][0], acc[p][1], acc[p][2], acc[p][3]);
+    /* h[t]: source row 2 y - 2 + t along x, for the output row y in hand */
+    int4 h[5];
+    h[2] = pyr_reg_row(src CLV_DBG_PASS(src), src_pitch, sw, sh, 2 * y0 - 2, x0, inside,
+                       copy CLV_DBG_PASS(copy), copy_pitch, 0);
+    h[3] = pyr_reg_row(src CLV_DBG_PASS(src), src_pitch, sw, sh, 2 * y0 - 1, x0, inside,
+                       copy CLV_DBG_PASS(copy), copy_pitch, 0);
+    h[4] = pyr_reg_row(src CLV_DBG_PASS(src), src_pitch, sw, sh, 2 * y0, x0, inside,
+                       copy CLV_DBG_PASS(copy), copy_pitch, copy_on && 2 * y0 < sh);
+    const int rows = min(PR_PY, dh - y0);
+    CLV_NO_UNROLL
+    for (int p = 0; p < rows; p++) {
+        const int y = 2 * (y0 + p); /* source row of the window's centre */
+        h[0] = h[2];
+        h[1] = h[3];
+        h[2] = h[4];
+        h[3] = pyr_reg_row(src CLV_DBG_PASS(src), src_pitch, sw, sh, y + 1, x0, inside,
+                           copy CLV_DBG_PASS(copy), copy_pitch, copy_on && y + 1 < sh);
+        /* row y + 2 belongs to the next work-item's copy after the last row */
+        h[4] = pyr_reg_row(src CLV_DBG_PASS(src), src_pitch, sw, sh, y + 2, x0, inside,
+                           copy CLV_DBG_PASS(copy), copy_pitch,
+                           copy_on && p + 1 < PR_PY && y + 2 < sh);
+        const int4 a = h[0] + (h[1] + h[3]) * 4 + h[2] * 6 + h[4];
         clv_u8_store4(dst CLV_DBG_PASS(dst), ROW(dst, dst_pitch, y0 + p) + x0,
                       convert_uchar4((a + 128) >> 8), dw - x0);
     }

@@ -345,8 +345,9 @@ __kernel void resize_strip_vec(__global const T *src, int src_pitch, int sw, int
  * kernel's and resize_bilinear's round-half-up of s / 4 exactly. A last
  * work-item of fewer than 4 pixels goes value by value. The aligned accesses
  * rely on rows starting on 64-byte boundaries (image.c's PITCH_ALIGN). */
-__kernel void resize_half_reg(__global const uchar *src, int src_pitch, int sw, int sh,
-                              __global uchar *dst, int dst_pitch, int dw, int dh CLV_DBG_PARAMS)
+__kernel void resize_half_reg(__global const uchar *restrict src, int src_pitch, int sw, int sh,
+                              __global uchar *restrict dst, int dst_pitch, int dw,
+                              int dh CLV_DBG_PARAMS)
 {
     CLV_DBG_BUF(src, 0);
     CLV_DBG_BUF(dst, 4);

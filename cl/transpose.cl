@@ -43,8 +43,9 @@ __kernel void transpose(__global const T *src, int src_pitch, __global T *dst, i
  * Blocks cut by the image's right or bottom edge go pixel by pixel. The
  * aligned accesses rely on rows starting on 64-byte boundaries (image.c's
  * PITCH_ALIGN). */
-__kernel void transpose_reg(__global const uchar *src, int src_pitch, __global uchar *dst,
-                            int dst_pitch, int width, int height CLV_DBG_PARAMS)
+__kernel void transpose_reg(__global const uchar *restrict src, int src_pitch,
+                            __global uchar *restrict dst, int dst_pitch, int width,
+                            int height CLV_DBG_PARAMS)
 {
     CLV_DBG_BUF(src, 0);
     CLV_DBG_BUF(dst, 2);

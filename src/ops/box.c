@@ -166,20 +166,21 @@ static clv_status box_choose(clv_context *ctx, const clv_image *src, int ksize_x
         return CLV_OK;
     }
 
-    if (ctx->tune.u8_reg && src->type == CLV_U8 && ksize_x <= t->maxk &&
+    if (CLV__REG_ON(ctx, CLV__REG_BOX, src->channels) && src->type == CLV_U8 && ksize_x <= t->maxk &&
         ksize_y <= t->maxk) {
         /* small windows, u8, GPUs: one pass in registers (box_reg), 4
          * values across and reg_py rows down per work-item, the window
          * compiled in (a program per window: cheap to build on a GPU, and
          * what lets every loop unroll); the launch picks the groups (any
          * shape works: the kernel checks its bounds) */
+        const int py = CLV__REG_PY(ctx, t->reg_py);
         char ropts[400];
         snprintf(ropts, sizeof ropts, "%s -DBR_KX=%d -DBR_KY=%d -DBR_PY=%d", opts, ksize_x,
-                 ksize_y, t->reg_py);
+                 ksize_y, py);
         CLV_TRY(clv__get_kernel(ctx, CLV__SRC_BOX, ropts, "box_reg", &pl->k[0]));
         pl->variant = BOX_REG;
         pl->g[0] = ((size_t)w * (size_t)cn + 3) / 4;
-        pl->g[1] = ((size_t)h + (size_t)t->reg_py - 1) / (size_t)t->reg_py;
+        pl->g[1] = ((size_t)h + (size_t)py - 1) / (size_t)py;
         return CLV_OK;
     }
 

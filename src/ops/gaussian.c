@@ -290,19 +290,19 @@ static clv_status gauss_choose(clv_context *ctx, const clv_image *src, int kx, i
     }
 
     size_t max_wg, local_free, budget;
-    if (ctx->tune.u8_reg && src->type == CLV_U8 && rx <= ctx->tune.fixed_radius &&
+    if (CLV__REG_ON(ctx, CLV__REG_GAUSS, src->channels) && src->type == CLV_U8 && rx <= ctx->tune.fixed_radius &&
         ry <= ctx->tune.fixed_radius) {
         /* u8, small radii: one pass in registers (gauss_reg), 4 values
          * across and reg_py rows down per work-item, the radii compiled in;
          * the launch picks the groups (any shape works: the kernel checks
          * its bounds) */
+        const int py = CLV__REG_PY(ctx, t->reg_py);
         char ropts[360];
-        snprintf(ropts, sizeof ropts, "%s -DGG_RX=%d -DGG_RY=%d -DGG_PY=%d", opts, rx, ry,
-                 t->reg_py);
+        snprintf(ropts, sizeof ropts, "%s -DGG_RX=%d -DGG_RY=%d -DGG_PY=%d", opts, rx, ry, py);
         CLV_TRY(clv__get_kernel(ctx, CLV__SRC_GAUSSIAN, ropts, "gauss_reg", &pl->k[0]));
         pl->variant = GAUSS_REG;
         pl->g[0] = ((size_t)w * (size_t)cn + 3) / 4;
-        pl->g[1] = ((size_t)h + (size_t)t->reg_py - 1) / (size_t)t->reg_py;
+        pl->g[1] = ((size_t)h + (size_t)py - 1) / (size_t)py;
         return CLV_OK;
     }
     {

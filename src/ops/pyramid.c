@@ -213,13 +213,14 @@ static clv_status pyr_down_choose(clv_context *ctx, const clv_image *src, const 
         pl->l[0] = 1;
         return CLV_OK;
     }
-    if (ctx->tune.u8_reg && src->type == CLV_U8 && src->channels == 1) {
+    if (CLV__REG_ON(ctx, CLV__REG_PYR, src->channels) && src->type == CLV_U8 && src->channels == 1) {
+        const int py = CLV__REG_PY(ctx, PYR_REG_PY);
         len = strlen(opts);
-        snprintf(opts + len, sizeof opts - len, " -DPR_PY=%d", PYR_REG_PY);
+        snprintf(opts + len, sizeof opts - len, " -DPR_PY=%d", py);
         pl->variant = PYR_DOWN_REG;
         CLV_TRY(clv__get_kernel(ctx, CLV__SRC_PYRAMID, opts, "pyr_reg", &pl->k));
         pl->g[0] = ((size_t)dst->width + 3) / 4;
-        pl->g[1] = ((size_t)dst->height + PYR_REG_PY - 1) / PYR_REG_PY;
+        pl->g[1] = ((size_t)dst->height + (size_t)py - 1) / (size_t)py;
         return CLV_OK; /* the launch picks the groups */
     }
     pl->variant = PYR_DOWN_TILED;

@@ -203,13 +203,14 @@ static clv_status resize_choose(clv_context *ctx, const clv_image *src, const cl
         return CLV_OK;
     }
 
-    if (ctx->tune.u8_reg && src->type == CLV_U8 && sw == 2 * dw && sh == 2 * dh) {
+    if (CLV__REG_ON(ctx, CLV__REG_HALF, cn) && src->type == CLV_U8 && sw == 2 * dw && sh == 2 * dh) {
+        const int py = CLV__REG_PY(ctx, t->half_reg_rows);
         size_t len = strlen(opts);
-        snprintf(opts + len, sizeof opts - len, " -DRH_PY=%d", t->half_reg_rows);
+        snprintf(opts + len, sizeof opts - len, " -DRH_PY=%d", py);
         pl->variant = RESIZE_HALF_REG;
         CLV_TRY(clv__get_kernel(ctx, CLV__SRC_RESIZE, opts, "resize_half_reg", &pl->k));
         pl->g[0] = ((size_t)dw + 3) / 4;
-        pl->g[1] = ((size_t)dh + (size_t)t->half_reg_rows - 1) / (size_t)t->half_reg_rows;
+        pl->g[1] = ((size_t)dh + (size_t)py - 1) / (size_t)py;
         return CLV_OK;
     }
 

@@ -104,7 +104,7 @@ static clv_status tr_choose(clv_context *ctx, const clv_image *src, const clv_im
         pl->g[1] = ((size_t)src->height + sb - 1) / sb;
         return CLV_OK;
     }
-    if (ctx->tune.u8_reg && src->type == CLV_U8) {
+    if (CLV__REG_ON(ctx, CLV__REG_TRANSPOSE, src->channels) && src->type == CLV_U8) {
         /* GPUs, u8: 4x4 blocks in registers (box_reg's design, box.c; not
          * yet timed on a GPU: bench/run_gpu.sh twin does); dimension 0 runs
          * down the source's blocks, groups from the tuning table's 2-D

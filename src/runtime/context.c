@@ -368,33 +368,117 @@ out:
     return status;
 }
 
+static const struct {
+    const char *name;
+    int bit;
+} reg_kernels[] = {
+    {"box", CLV__REG_BOX}, {"gauss", CLV__REG_GAUSS}, {"pyr", CLV__REG_PYR},
+    {"half", CLV__REG_HALF}, {"transpose", CLV__REG_TRANSPOSE},
+};
+
+/* CLV_U8_REG: which u8 register kernels run, overriding the table below
+ * (bench/run_gpu.sh times each against the kernel it replaces): "all",
+ * "none" or "0", or a comma list of box, gauss, pyr, half, transpose (any
+ * channel count), each also with a 1 (box1: one-channel images only).
+ * -1: a word it does not know. */
+static int parse_u8_reg(const char *s)
+{
+    if (strcmp(s, "all") == 0)
+        return CLV__REG_ALL;
+    if (strcmp(s, "none") == 0 || strcmp(s, "0") == 0)
+        return 0;
+    int mask = 0;
+    while (*s) {
+        size_t n = strcspn(s, ",");
+        size_t i;
+        int one = 0;
+        for (i = 0; i < sizeof reg_kernels / sizeof reg_kernels[0]; i++) {
+            const size_t len = strlen(reg_kernels[i].name);
+            if (strncmp(s, reg_kernels[i].name, len) != 0)
+                continue;
+            if (n == len)
+                break;
+            if (n == len + 1 && s[len] == '1') {
+                one = 1;
+                break;
+            }
+        }
+        if (i == sizeof reg_kernels / sizeof reg_kernels[0])
+            return -1;
+        mask |= one ? reg_kernels[i].bit : CLV__REG_ANY(reg_kernels[i].bit);
+        s += n;
+        if (*s == ',')
+            s++;
+    }
+    return mask;
+}
+
 /* Tuning table: device type (and later vendor / device name) -> defaults.
  * CPUs (PoCL) vectorise explicit VEC-wide code far better than implicit
  * work-item loops, and pay per work-group, so they get wide groups and the
  * flat vector kernels; GPUs get coalesced scalar work-items and local-memory
  * tiles. */
-static clv__tuning tuning_for(const clv__device_info *in)
+/* Tuning table: device type (and later vendor / device name) -> defaults.
+ * CPUs (PoCL) vectorise explicit VEC-wide code far better than implicit
+ * work-item loops, and pay per work-group, so they get wide groups and the
+ * flat vector kernels; GPUs get coalesced scalar work-items and local-memory
+ * tiles, and the u8 register kernels where they won on the H200 (3840x2160
+ * device us, register kernel against the one it replaces, bench/RESULTS.md):
+ * box 5x5 one channel 31 against 51 (3 channels 115 against 86: no), exact
+ * halving 9 against 18 and 12 against 21, transpose one channel 17 against
+ * 25 (3 channels 36 against 31: no); the Gaussian (135 against 79) and the
+ * pyramid (82 against 58) keep their local-memory kernels. */
+static clv_status tuning_for(clv_context *ctx, clv__tuning *out)
 {
     clv__tuning t;
     memset(&t, 0, sizeof t);
-    /* CLV_TUNE=generic|cpu forces one family of kernel variants, so tests
-     * can run the GPU-style kernels on PoCL too; gpu: generic with the GPU
-     * extras (radii and box windows compiled in), which multiply the
+    /* CLV_TUNE=generic|gpu|cpu forces one family of kernel variants, so
+     * tests can run the GPU-style kernels on PoCL too; generic: the
+     * GPU-style kernels without the GPU extras, gpu: with them (radii and
+     * box windows compiled in, the u8 register kernels), which multiply the
      * programs built. */
     const char *force = getenv("CLV_TUNE");
-    int cpu_style = (in->type & CL_DEVICE_TYPE_CPU) != 0;
-    int gpu = (in->type & CL_DEVICE_TYPE_GPU) != 0;
-    if (force && strcmp(force, "generic") == 0) {
-        cpu_style = 0;
-    } else if (force && strcmp(force, "gpu") == 0) {
-        cpu_style = 0;
-        gpu = 1;
-    } else if (force && strcmp(force, "cpu") == 0) {
-        cpu_style = 1;
+    int cpu_style = (ctx->info.type & CL_DEVICE_TYPE_CPU) != 0;
+    int gpu = (ctx->info.type & CL_DEVICE_TYPE_GPU) != 0;
+    if (force && *force) {
+        if (strcmp(force, "generic") == 0) {
+            cpu_style = 0;
+            gpu = 0;
+        } else if (strcmp(force, "gpu") == 0) {
+            cpu_style = 0;
+            gpu = 1;
+        } else if (strcmp(force, "cpu") == 0) {
+            cpu_style = 1;
+        } else {
+            return clv__fail(ctx, CLV_ERROR_INVALID_ARGUMENT, "context",
+                             "CLV_TUNE=\"%s\": expected generic, gpu or cpu", force);
+        }
     }
     t.fixed_radius = !cpu_style && gpu ? 8 : 0;
     t.bil_fixed_radius = !cpu_style && gpu ? 16 : 0;
-    t.u8_reg = !cpu_style && gpu;
+    /* CLV_TUNE=gpu: all of them, so that tests run each */
+    if (!cpu_style && gpu)
+        t.u8_reg = force && *force ? CLV__REG_ALL
+                         : CLV__REG_BOX | CLV__REG_ANY(CLV__REG_HALF) | CLV__REG_TRANSPOSE;
+    const char *reg = getenv("CLV_U8_REG");
+    if (reg && *reg) {
+        int mask = parse_u8_reg(reg);
+        if (mask < 0)
+            return clv__fail(ctx, CLV_ERROR_INVALID_ARGUMENT, "context",
+                             "CLV_U8_REG=\"%s\": expected all, none or a comma list of "
+                             "box, gauss, pyr, half, transpose (or box1 ...: one channel only)",
+                             reg);
+        t.u8_reg = mask;
+    }
+    const char *py = getenv("CLV_REG_PY");
+    if (py && *py) {
+        char *end;
+        long v = strtol(py, &end, 10);
+        if (*end || v < 1 || v > 32)
+            return clv__fail(ctx, CLV_ERROR_INVALID_ARGUMENT, "context",
+                             "CLV_REG_PY=\"%s\": expected rows per work-item, 1 to 32", py);
+        t.reg_py = (int)v;
+    }
     if (cpu_style) {
         t.vec = 16;
         t.local2d[0] = 256;
@@ -410,7 +494,8 @@ static clv__tuning tuning_for(const clv__device_info *in)
         t.grid_max_bands = 16;
         t.poly_math = 0;
     }
-    return t;
+    *out = t;
+    return CLV_OK;
 }
 
 static void choose_cache_dir(clv_context *ctx, const clv_context_options *o)
@@ -451,7 +536,7 @@ static clv_status setup_device(clv_context *ctx, const clv_context_options *o)
 {
     clv_status status = CLV_OK;
     CLV_TRY(query_info(ctx));
-    ctx->tune = tuning_for(&ctx->info);
+    CLV_TRY(tuning_for(ctx, &ctx->tune));
     choose_cache_dir(ctx, o);
     const char *dbg = getenv("CLV_DEBUG");
     ctx->debug = o->debug || (dbg && *dbg && strcmp(dbg, "0") != 0);

@@ -120,11 +120,33 @@ typedef struct clv__tuning {
     /* Largest bilateral radius compiled into bil_fixed (taps unrolled into
      * registers, a program per radius); 0: never (see bilateral.c). */
     int bil_fixed_radius;
-    /* Small u8 windows in registers with the window compiled in (box_reg,
-     * gauss_reg: a program per window; see box.c); 0: box_small and
-     * gauss_fused. */
+    /* Which u8 register kernels run (CLV__REG_ON): box_reg and
+     * gauss_reg (small windows compiled in, a program per window; else
+     * box_small and gauss_fused), pyr_reg, resize_half_reg, transpose_reg
+     * (else the local-memory kernels). CLV_U8_REG overrides it. */
     int u8_reg;
+    /* Rows per work-item of box_reg, gauss_reg, pyr_reg and
+     * resize_half_reg; 0: each op's own (its tile table). CLV_REG_PY
+     * overrides it, for timing the choice on a device. */
+    int reg_py;
 } clv__tuning;
+
+/* u8 register kernels: each has a bit for one-channel images and the bit
+ * above it for more channels. */
+enum {
+    CLV__REG_BOX = 1,
+    CLV__REG_GAUSS = 4,
+    CLV__REG_PYR = 16,
+    CLV__REG_HALF = 64,
+    CLV__REG_TRANSPOSE = 256,
+    CLV__REG_ALL = 0x3ff
+};
+#define CLV__REG_ANY(k) ((k) | (k) << 1)
+/* 1 when register kernel k runs on images of cn channels on ctx. */
+#define CLV__REG_ON(ctx, k, cn) (((ctx)->tune.u8_reg & ((cn) > 1 ? (k) << 1 : (k))) != 0)
+
+/* Rows per work-item of a u8 register kernel: CLV_REG_PY's, else the op's. */
+#define CLV__REG_PY(ctx, own) ((ctx)->tune.reg_py ? (ctx)->tune.reg_py : (own))
 
 struct clv_context {
     cl_platform_id platform;
