@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Build, test and benchmark on the lent NVIDIA machine (used for the GPU
 # numbers in bench/RESULTS.md). Writes logs and tables under $OUT.
-# Usage: bash bench/run_gpu.sh tests|bench|embed|late|sizes|verify|final|flow|kern|heavy|host|table2|twin
+# Usage: bash bench/run_gpu.sh tests|bench|embed|late|sizes|verify|final|flow|kern|heavy|host|table2|twin|reg|final17
 set -u
 what=${1:-tests}
 OUT=${OUT:-/tmp/clv-gpu-out}
@@ -164,6 +164,58 @@ twin)
         CLV_TUNE=$tune timeout 90 build-gpu/bench/clv-bench --device gpu \
             --ops box5,gaussian,transpose,resize,pyramid --sizes 1920x1080,3840x2160 \
             --types u8 --channels 1,3 --reps 20 2>&1 | grep -E "^op="
+    done
+    ;;
+reg)
+    # issue 17: the u8 register kernels: their tests; device times with each
+    # of them (CLV_U8_REG=all, the default there) and without (none: the
+    # local-memory kernels), at the default rows per work-item and at
+    # others (CLV_REG_PY); a per-kernel profile of the pyramid; registers
+    # and spills of every kernel built (bench/ptxinfo.py)
+    export CLV_CACHE_DIR=$PWD/build-gpu/cache
+    timeout 150 meson test -C build-gpu box-fixed gaussian-reg gaussian-fixed pyramid-gpu \
+        resize-gpu transpose-gpu --print-errorlogs --timeout-multiplier 3 > "$OUT/tests.txt" 2>&1
+    echo "tests rc=$?"; grep -E "^ *[0-9]+/|Ok:|Fail:" "$OUT/tests.txt"
+    bench() {
+        timeout 60 build-gpu/bench/clv-bench --device gpu --ops ${OPS:-box5,gaussian,transpose,resize} \
+            --sizes ${SIZES:-3840x2160} --types u8 --channels 1,3 --reps 15 "$@" 2>&1
+        timeout 30 build-gpu/bench/clv-bench --device gpu --ops pyramid \
+            --sizes ${SIZES:-3840x2160} --types u8 --channels 1 --reps 15 "$@" 2>&1
+    }
+    for reg in all none; do
+        echo "CLV_U8_REG=$reg"
+        CLV_U8_REG=$reg bench | tee -a "$OUT/reg_$reg.txt" | grep -E "^op=|rror" | cut -c1-120
+    done
+    for py in ${PYS:-4 16 32}; do
+        echo "CLV_U8_REG=all CLV_REG_PY=$py"
+        CLV_REG_PY=$py OPS=box5,gaussian,resize bench | tee -a "$OUT/reg_py.txt" | grep -E "^op=|rror" | cut -c1-120
+    done
+    for reg in all none; do
+        echo "CLV_U8_REG=$reg pyramid profile"
+        CLV_U8_REG=$reg CLV_PROFILE=2 timeout 30 build-gpu/bench/clv-bench --device gpu --ops pyramid \
+            --sizes 3840x2160 --types u8 --channels 1 --reps 3 --warmup 1 2>&1 | grep -iE "kernel|^op=" | tail -8
+    done
+    python3 bench/ptxinfo.py "$CLV_CACHE_DIR" > "$OUT/ptxinfo.txt" 2>&1
+    echo "ptxinfo rc=$?"; grep -E "_reg|box_small|gauss_fused|pyr_down |transpose|resize_half|kernel " "$OUT/ptxinfo.txt" | sort | uniq | head -60
+    ;;
+final17)
+    # issue 17's last H200 run of 2026-12-04: the default kernel choice's
+    # tests, the register kernels' own, then the filter rows side by side
+    # with OpenCV at 1080p and 4K, then the sliding pyramid at fewer rows
+    # per work-item
+    export CLV_CACHE_DIR=$PWD/build-gpu/cache
+    timeout 100 meson test -C build-gpu tune-env box-fixed resize-gpu transpose-gpu gaussian \
+        pyramid resize transpose --print-errorlogs \
+        --timeout-multiplier 3 > "$OUT/tests.txt" 2>&1
+    echo "tests rc=$?"; grep -E "^ *[0-9]+/|Ok:|Fail:" "$OUT/tests.txt"
+    timeout 170 python3 bench/compare.py --clv-bench build-gpu/bench/clv-bench --clv-device gpu \
+        --ocl-device :GPU: --ops transpose,resize,resize_up,box5,box31,gaussian,pyramid \
+        --sizes 1920x1080,3840x2160 --reps 10 --markdown "$OUT/gpu_filters.md" \
+        > "$OUT/filters.txt" 2>&1
+    echo "bench rc=$?"; cat "$OUT/gpu_filters.md"
+    for py in 1 2; do
+        CLV_U8_REG=pyr CLV_REG_PY=$py timeout 20 build-gpu/bench/clv-bench --device gpu --ops pyramid \
+            --sizes 3840x2160 --types u8 --channels 1 --reps 15 2>&1 | grep -E "^op=|rror" | sed "s/^/pyr_reg PY=$py /"
     done
     ;;
 esac

@@ -1,0 +1,118 @@
+#!/usr/bin/env python3
+"""The tuning overrides (README, environment table): CLV_TUNE picks a
+family of kernels, CLV_U8_REG which u8 register kernels run (each for any
+channel count, or with a 1 for one-channel images only), CLV_REG_PY their
+rows per work-item. Checked through the kernel names CLV_PROFILE=2 prints:
+on PoCL nothing but CLV_TUNE=gpu turns the register kernels on; there
+every one runs, CLV_U8_REG narrows them, per kernel and channel count;
+results stay the reference's. A value the library does not know fails the
+context with a message naming the variable, never a silent default."""
+import os
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from pycheck import check, summary  # noqa: E402
+from test_cli import clv, png_read, png_write, Image  # noqa: E402
+
+
+def box_ref(img, k):
+    """k x k mean, BORDER_REFLECT_101, rounded half up (OpenCV's blur)."""
+    w, h, ch = img.width, img.height, img.channels
+    r = k // 2
+
+    def refl(i, n):
+        while i < 0 or i >= n:
+            i = -i if i < 0 else 2 * n - 2 - i
+        return i
+    out = []
+    for y in range(h):
+        for x in range(w):
+            for c in range(ch):
+                s = 0
+                for dy in range(-r, r + 1):
+                    for dx in range(-r, r + 1):
+                        s += img.pixels[(refl(y + dy, h) * w + refl(x + dx, w)) * ch + c]
+                out.append(int(s / (k * k) + 0.5))
+    return out
+
+
+def main():
+    tmp = tempfile.mkdtemp(prefix="clv-tune-")
+    gray = Image(23, 11, 1, 8, [(x * 37 + y * 101 + x * y) % 256 for y in range(11)
+                                for x in range(23)])
+    rgb = Image(13, 9, 3, 8, [(i * 53 + (i // 7) * 11) % 256 for i in range(13 * 9 * 3)])
+    paths = {}
+    for name, img in (("gray", gray), ("rgb", rgb)):
+        paths[name] = os.path.join(tmp, name + ".png")
+        png_write(paths[name], img)
+
+    def run(env, name, op="box"):
+        out = os.path.join(tmp, "out.png")
+        if op == "box":
+            args = ["--time", "box", "--ksize", "5x5", paths[name], out]
+        else:
+            args = ["--time", "transpose", paths[name], out]
+        e = {"CLV_PROFILE": "2", "CLV_TUNE": "", "CLV_U8_REG": "", "CLV_REG_PY": ""}
+        e.update(env)
+        return clv(*args, env=e), out
+
+    # the device the tests run on: PoCL's CPU keeps its own kernels by
+    # default, a GPU takes box_reg for one channel (context.c's table)
+    r = clv("devices")
+    sel = [ln for ln in r.out.split("\n") if "(selected" in ln]
+    on_gpu = bool(sel) and sel[0].split()[1] == "gpu"
+    # (environment, image, kernel that must run, kernel that must not)
+    cases = [({}, "gray", "box_reg", None) if on_gpu else ({}, "gray", None, "box_reg"),
+             ({"CLV_TUNE": "gpu"}, "gray", "box_reg", None),
+             ({"CLV_TUNE": "gpu"}, "rgb", "box_reg", None),
+             ({"CLV_TUNE": "gpu", "CLV_U8_REG": "box1"}, "gray", "box_reg", None),
+             ({"CLV_TUNE": "gpu", "CLV_U8_REG": "box1"}, "rgb", "box_small", "box_reg"),
+             ({"CLV_TUNE": "gpu", "CLV_U8_REG": "none"}, "gray", "box_small", "box_reg"),
+             ({"CLV_TUNE": "gpu", "CLV_U8_REG": "half,transpose1"}, "gray", "box_small",
+              "box_reg"),
+             ({"CLV_TUNE": "gpu", "CLV_U8_REG": "gauss,box"}, "rgb", "box_reg", None),
+             ({"CLV_TUNE": "gpu", "CLV_REG_PY": "3"}, "gray", "box_reg", None),
+             ({"CLV_TUNE": "gpu", "CLV_REG_PY": "1"}, "rgb", "box_reg", None),
+             ({"CLV_TUNE": "generic"}, "gray", "box_small", "box_reg")]
+    for env, name, want, not_want in cases:
+        what = "box 5x5 %s %s" % (name, " ".join("%s=%s" % kv for kv in env.items()) or "default")
+        r, out = run(env, name)
+        if not check(r.code == 0, what + ": runs", r.describe()):
+            continue
+        if want:
+            check(want in r.err, what + ": " + want + " ran", r.err)
+        if not_want:
+            check(not_want not in r.err, what + ": no " + not_want, r.err)
+        img = gray if name == "gray" else rgb
+        got = png_read(out).pixels
+        ref = box_ref(img, 5)
+        d = max(abs(a - b) for a, b in zip(got, ref)) if len(got) == len(ref) else 999
+        check(d <= 1, what + ": within 1 of the reference", "max diff %d" % d)
+    for env, name, want, not_want in (
+            ({"CLV_TUNE": "gpu", "CLV_U8_REG": "transpose1"}, "gray", "transpose_reg", None),
+            ({"CLV_TUNE": "gpu", "CLV_U8_REG": "transpose1"}, "rgb", None, "transpose_reg")):
+        what = "transpose %s %s" % (name, env["CLV_U8_REG"])
+        r, out = run(env, name, "transpose")
+        if check(r.code == 0, what + ": runs", r.describe()):
+            if want:
+                check(want in r.err, what + ": " + want + " ran", r.err)
+            if not_want:
+                check(not_want not in r.err, what + ": no " + not_want, r.err)
+            img = gray if name == "gray" else rgb
+            got = png_read(out)
+            ch = img.channels
+            ref = [img.pixels[(x * img.width + y) * ch + c] for y in range(img.width)
+                   for x in range(img.height) for c in range(ch)]
+            check(got.pixels == ref, what + ": transposed", "")
+
+    for var, val in (("CLV_TUNE", "fast"), ("CLV_U8_REG", "box,blur"), ("CLV_U8_REG", "box2"),
+                     ("CLV_REG_PY", "0"), ("CLV_REG_PY", "33"), ("CLV_REG_PY", "4x")):
+        r, out = run({var: val}, "gray")
+        check(r.code != 0 and var in r.err and val in r.err,
+              "%s=%s: the context fails, naming it" % (var, val), r.describe())
+    return summary("tune-env")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
