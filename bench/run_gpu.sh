@@ -150,21 +150,7 @@ twin)
     echo "twin rc=$?"; grep -E "^api=|rror" "$OUT/twin.txt"
     timeout 60 build-gpu/bench/clv-bench --device gpu --mode chain --ops box5 \
         --sizes 3840x2160 --types u8 --channels 1 --reps 7 2>&1 | grep -E "^mode="
-    # the register kernels GPUs get for u8 (box_reg, gauss_reg, pyr_reg,
-    # resize_half_reg, transpose_reg) against the references there, and
-    # their device times beside the local-memory kernels they replace
-    # (CLV_TUNE=generic keeps those; its gauss_fused takes the radii as
-    # arguments)
-    timeout 300 meson test -C build-gpu box box-fixed box-generic gaussian gaussian-reg \
-        gaussian-fixed pyramid pyramid-gpu resize resize-gpu transpose transpose-gpu \
-        --print-errorlogs --timeout-multiplier 3 > "$OUT/tests.txt" 2>&1
-    echo "tests rc=$?"; grep -E "^ *[0-9]+/|Ok:|Fail:" "$OUT/tests.txt"
-    for tune in gpu generic; do
-        echo "CLV_TUNE=$tune"
-        CLV_TUNE=$tune timeout 90 build-gpu/bench/clv-bench --device gpu \
-            --ops box5,gaussian,transpose,resize,pyramid --sizes 1920x1080,3840x2160 \
-            --types u8 --channels 1,3 --reps 20 2>&1 | grep -E "^op="
-    done
+    # (the register kernels against the local-memory ones: `reg` below)
     ;;
 reg)
     # issue 17: the u8 register kernels: their tests; device times with each
