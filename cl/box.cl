@@ -241,6 +241,107 @@ __kernel void box_reg(__global const uchar *restrict src, int src_pitch, int wid
 }
 #endif
 
+#ifdef DEPTH_U8
+/* u8 windows of any height, GPUs, second of two passes through a u16 image
+ * of row sums (box_wh makes it): a work-item makes 8 consecutive values of
+ * a flattened row (one aligned 8-byte store) in `rows` consecutive rows,
+ * walking down them with the window's column sums in registers: ky - 1
+ * rows to start, then per row one 16-byte load added, the row leaving the
+ * window subtracted (read again: ky rows back, in the cache). Sums stay
+ * integers (ky * 255 * kx < 2^32), so the result is box_small's exactly:
+ * the same float product and rounding of the same integer sum. Rows of the
+ * sums start on 32-byte boundaries (box.c pads them to 16 values). */
+__kernel void box_wv(__global const ushort *restrict sums, int sums_pitch, int nvals, int height,
+                     __global uchar *restrict dst, int dst_pitch, int ky, int ay, int rows,
+                     float scale CLV_DBG_PARAMS)
+{
+    CLV_DBG_BUF(sums, 0);
+    CLV_DBG_BUF(dst, 4);
+    const int e0 = get_global_id(0) * 8, y0 = get_global_id(1) * rows;
+    if (e0 >= nvals || y0 >= height)
+        return;
+    uint8 s = 0;
+    for (int t = 0; t + 1 < ky; t++) {
+        const int sy = BORDER_INDEX(y0 - ay + t, height);
+        if (sy >= 0)
+            s += convert_uint8(GVLDA(ushort8, sums, ROW(sums, sums_pitch, sy) + e0));
+    }
+    const int n = min(rows, height - y0);
+    for (int p = 0; p < n; p++) {
+        const int yin = BORDER_INDEX(y0 + p - ay + ky - 1, height);
+        if (yin >= 0)
+            s += convert_uint8(GVLDA(ushort8, sums, ROW(sums, sums_pitch, yin) + e0));
+        const uchar8 o = convert_uchar8(clamp(convert_float8(s) * scale + 0.5f, 0.0f, 255.0f));
+        __global uchar *out = ROW(dst, dst_pitch, y0 + p) + e0;
+        if (nvals - e0 >= 8) {
+            GVSTA(uchar8, dst, o, out);
+        } else {
+            uchar a[8];
+            vstore8(o, 0, a);
+            for (int k = 0; k < nvals - e0; k++)
+                GST(dst, out, k, a[k]);
+        }
+        const int yout = BORDER_INDEX(y0 + p - ay, height);
+        if (yout >= 0)
+            s -= convert_uint8(GVLDA(ushort8, sums, ROW(sums, sums_pitch, yout) + e0));
+    }
+}
+#endif
+
+#if defined(DEPTH_U8) && defined(BW_KX)
+/* The first pass: a work-item sums 16 consecutive values of a flattened
+ * source row over the window's BW_KX columns (compiled in, with CN) into
+ * one aligned 16-value store of u16 (kx * 255 < 2^16). Along the row,
+ * output value e is the sum of values e + t * CN, t in [-ax, kx - 1 - ax]:
+ * the first CN outputs add their kx terms, each next one slides (one term
+ * in, one out). It loads whole aligned 16-byte vectors: its own and
+ * BW_WL / BW_WR more on each side for the window's reach (box.c takes this
+ * pass only while they are few); near the row ends value by value through
+ * the border rule. Values past the row's last land in the sums' padding. */
+#define BW_AX (BW_KX / 2)
+#define BW_WL ((BW_AX * CN + 15) / 16)               /* vectors left of the 16 values */
+#define BW_WR (((BW_KX - 1 - BW_AX) * CN + 15) / 16) /* right of them */
+#define BW_NV (BW_WL + 1 + BW_WR)
+#define BW_OFF (BW_WL * 16 - BW_AX * CN) /* v[] index of output value 0's first term */
+__kernel void box_wh(__global const uchar *restrict src, int src_pitch, int width, int height,
+                     __global ushort *restrict sums, int sums_pitch CLV_DBG_PARAMS)
+{
+    CLV_DBG_BUF(src, 0);
+    CLV_DBG_BUF(sums, 4);
+    const int nvals = width * CN;
+    const int xw = get_global_id(0), e0 = xw * 16, y = get_global_id(1);
+    if (e0 >= nvals || y >= height)
+        return;
+    __global const uchar *row = ROW(src, src_pitch, y);
+    int v[BW_NV * 16];
+    if (xw >= BW_WL && e0 + 16 * (1 + BW_WR) <= nvals) {
+        CLV_UNROLL
+        for (int q = 0; q < BW_NV; q++)
+            vstore16(convert_int16(GVLDA(uchar16, src, row + e0 + 16 * (q - BW_WL))), q, v);
+    } else {
+        CLV_UNROLL
+        for (int b = 0; b < BW_NV * 16; b++) {
+            const int i = clv_border_value(e0 - 16 * BW_WL + b, width);
+            v[b] = i < 0 ? 0 : (int)GLD(src, row, i);
+        }
+    }
+    int o[16];
+    CLV_UNROLL
+    for (int c = 0; c < CN; c++) {
+        int s = 0;
+        CLV_UNROLL
+        for (int t = 0; t < BW_KX; t++)
+            s += v[BW_OFF + c + t * CN];
+        o[c] = s;
+    }
+    CLV_UNROLL
+    for (int k = CN; k < 16; k++)
+        o[k] = o[k - CN] + v[BW_OFF + k + (BW_KX - 1) * CN] - v[BW_OFF + k - CN];
+    GVSTA(ushort16, sums,
+          convert_ushort16(vload16(0, o)), ROW(sums, sums_pitch, y) + e0);
+}
+#endif
+
 #ifdef VEC
 /* Value v(x, c) of a row of sums at pixel x, channel c, through the border. */
 static inline float box_value(__global const float *row CLV_DBG_PARAM(row), int x, int c, int width)

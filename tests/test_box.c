@@ -169,6 +169,46 @@ static void fixed_window(void)
     }
 }
 
+/* GPUs' u8 box as two wide passes through a u16 image of row sums
+ * (box_wh with the window's width compiled in, box_wv; run with
+ * CLV_TUNE=gpu CLV_U8_REG=boxw on PoCL): every channel count and border,
+ * windows from 1x1 to the widest box_wh takes (a reach of 48 values a
+ * side: 97 wide in one channel, 49 in two, 33 in three, 25 in four) and one
+ * past it per channel count (the float passes take those), even windows,
+ * windows taller and wider than the image, rows whose values are not a
+ * multiple of 16 or 8 (the passes' vectors) and heights not a multiple of
+ * box_wv's rows per work-item; then a large image and the photo. */
+static void wide(void)
+{
+    static const int sizes[][2] = {{67, 45}, {7, 3}, {1, 1}, {130, 37}, {33, 70}};
+    static const struct {
+        int cn, kx, ky;
+        clv_border border;
+    } cases[] = {
+        {1, 5, 5, CLV_BORDER_REFLECT101},   {3, 5, 5, CLV_BORDER_REFLECT101},
+        {1, 31, 31, CLV_BORDER_REFLECT101}, {3, 31, 31, CLV_BORDER_REPLICATE},
+        {2, 49, 3, CLV_BORDER_REFLECT},     {4, 25, 40, CLV_BORDER_CONSTANT},
+        {1, 97, 2, CLV_BORDER_WRAP},        {1, 98, 5, CLV_BORDER_REFLECT101},
+        {3, 33, 17, CLV_BORDER_WRAP},       {3, 34, 9, CLV_BORDER_CONSTANT},
+        {4, 26, 1, CLV_BORDER_REPLICATE},   {1, 1, 1, CLV_BORDER_CONSTANT},
+        {3, 16, 1, CLV_BORDER_REFLECT},     {1, 1, 255, CLV_BORDER_REFLECT101},
+    };
+    for (int c = 0; c < (int)(sizeof cases / sizeof cases[0]); c++)
+        for (int s = 0; s < (int)(sizeof sizes / sizeof sizes[0]); s++)
+            run_random(sizes[s][0], sizes[s][1], cases[c].cn, CLV_U8, cases[c].kx, cases[c].ky,
+                       cases[c].border, s == 3 ? 13 : 0);
+    run_random(1920, 1080, 1, CLV_U8, 31, 31, CLV_BORDER_REFLECT101, 0);
+    void *px = NULL;
+    int w, h, cn;
+    const int r = th_load_photo("chelsea.png", CLV_U8, &px, &w, &h, &cn);
+    CHECK(r > 0, "chelsea.png did not load");
+    if (r > 0) {
+        run_box(px, w, h, cn, CLV_U8, 31, 31, CLV_BORDER_REFLECT101, 0, "chelsea");
+        run_box(px, w, h, cn, CLV_U8, 5, 5, CLV_BORDER_REFLECT101, 0, "chelsea");
+        free(px);
+    }
+}
+
 int main(int argc, char **argv)
 {
     setvbuf(stdout, NULL, _IOLBF, 0); /* keep result lines in order with stderr */
@@ -178,6 +218,11 @@ int main(int argc, char **argv)
         fixed_window();
         clv_context_release(ctx);
         return test_finish("box (window compiled in)", passed);
+    }
+    if (argc > 1 && strcmp(argv[1], "wide") == 0) {
+        wide();
+        clv_context_release(ctx);
+        return test_finish("box (wide u8 passes)", passed);
     }
 
     large_values();

@@ -72,6 +72,11 @@ def main():
              ({"CLV_TUNE": "gpu", "CLV_U8_REG": "half,transpose1"}, "gray", "box_small",
               "box_reg"),
              ({"CLV_TUNE": "gpu", "CLV_U8_REG": "gauss,box"}, "rgb", "box_reg", None),
+             ({"CLV_TUNE": "gpu", "CLV_U8_REG": "boxw"}, "gray", "box_wv", "box_reg"),
+             ({"CLV_TUNE": "gpu", "CLV_U8_REG": "boxw"}, "rgb", "box_wh", "box_small"),
+             ({"CLV_TUNE": "gpu", "CLV_U8_REG": "boxw1"}, "rgb", "box_small", "box_wh"),
+             ({"CLV_TUNE": "gpu", "CLV_U8_REG": "boxw1", "CLV_REG_PY": "2"}, "gray", "box_wh",
+              "box_small"),
              ({"CLV_TUNE": "gpu", "CLV_REG_PY": "3"}, "gray", "box_reg", None),
              ({"CLV_TUNE": "gpu", "CLV_REG_PY": "1"}, "rgb", "box_reg", None),
              ({"CLV_TUNE": "generic"}, "gray", "box_small", "box_reg")]
@@ -107,6 +112,7 @@ def main():
             check(got.pixels == ref, what + ": transposed", "")
 
     for var, val in (("CLV_TUNE", "fast"), ("CLV_U8_REG", "box,blur"), ("CLV_U8_REG", "box2"),
+                     ("CLV_U8_REG", "boxw2"),
                      ("CLV_REG_PY", "0"), ("CLV_REG_PY", "33"), ("CLV_REG_PY", "4x")):
         r, out = run({var: val}, "gray")
         check(r.code != 0 and var in r.err and val in r.err,

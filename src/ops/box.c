@@ -24,8 +24,13 @@ typedef struct box_tile {
     int py_c1;  /* BS_PY for one channel (see box.cl) */
     int py_cn;  /* BS_PY for more */
     int reg_py; /* box_reg's BR_PY */
+    int wide_reach; /* box_wh: most values a window reaches on either side */
+    int wide_rows;  /* box_wv: rows per work-item */
 } box_tile;
-static const box_tile box_tile_default = {32, 8, 9, 8, 4, 8};
+/* box_wh holds its 16 values and the window's reach in registers, whole
+ * 16-byte vectors on each side: up to 48 values (3 vectors) a side, i.e.
+ * windows up to 97 wide in one channel, 33 in three. */
+static const box_tile box_tile_default = {32, 8, 9, 8, 4, 8, 48, 16};
 
 /* box_small's local memory (its tile and row sums, box.cl) with py rows per
  * work-item and cn channels. */
@@ -40,6 +45,7 @@ typedef enum box_variant {
     BOX_BAND_VEC, /* CPU: one pass by bands of rows (box_band_vec) */
     BOX_SMALL,    /* small windows: one pass through local memory (box_small) */
     BOX_REG,      /* small windows, u8: one pass in registers (box_reg) */
+    BOX_WIDE,     /* u8: sums along rows into a u16 image, then down (box_wh, box_wv) */
     BOX_TWO_PASS, /* running sums along rows, then columns (box_rows, box_cols) */
 } box_variant;
 
@@ -50,9 +56,9 @@ typedef struct box_plan {
     cl_mem work;        /* band: per-band scratch; two passes: the row sums */
     size_t g[2], l[2];  /* the (first) launch */
     size_t g2[2];       /* two passes: box_cols, local size left to the device */
-    int bchunk, wpitch; /* band: rows per band, floats per scratch row */
+    int bchunk, wpitch; /* band: rows per band, floats per scratch row; wide: u16 per row */
     int chunk_x;        /* two passes: outputs per box_rows work-item */
-    int chunk_y;        /* two passes: rows per box_cols work-item */
+    int chunk_y;        /* two passes: rows per box_cols work-item; wide: box_wv's */
     size_t seg_bytes;   /* two passes: box_rows' local memory */
     size_t work_bytes;  /* work's size (the context's scratch slot 0), 0: none */
 } box_plan;
@@ -107,6 +113,15 @@ static clv_status box_run(clv_context *ctx, const clv_arg *a)
                            CLV_ARG(w), CLV_ARG(h), CLV_ARG(dst->mem), CLV_ARG(dp),
                            CLV_ARG(scale)));
         break;
+    case BOX_WIDE: {
+        const int nvals = w * src->channels;
+        CLV_TRY(CLV_LAUNCH(ctx, OP, pl.k[0], 2, pl.g, NULL, CLV_ARG(src->mem), CLV_ARG(sp),
+                           CLV_ARG(w), CLV_ARG(h), CLV_ARG(pl.work), CLV_ARG(pl.wpitch)));
+        CLV_TRY(CLV_LAUNCH(ctx, OP, pl.k[1], 2, pl.g2, NULL, CLV_ARG(pl.work), CLV_ARG(pl.wpitch),
+                           CLV_ARG(nvals), CLV_ARG(h), CLV_ARG(dst->mem), CLV_ARG(dp),
+                           CLV_ARG(ksize_y), CLV_ARG(ay), CLV_ARG(pl.chunk_y), CLV_ARG(scale)));
+        break;
+    }
     case BOX_SMALL:
         CLV_TRY(CLV_LAUNCH(ctx, OP, pl.k[0], 2, pl.g, pl.l, CLV_ARG(src->mem), CLV_ARG(sp),
                            CLV_ARG(w), CLV_ARG(h), CLV_ARG(dst->mem), CLV_ARG(dp),
@@ -181,6 +196,32 @@ static clv_status box_choose(clv_context *ctx, const clv_image *src, int ksize_x
         pl->variant = BOX_REG;
         pl->g[0] = ((size_t)w * (size_t)cn + 3) / 4;
         pl->g[1] = ((size_t)h + (size_t)py - 1) / (size_t)py;
+        return CLV_OK;
+    }
+
+    const int ax = ksize_x / 2;
+    if (CLV__REG_ON(ctx, CLV__REG_BOXW, cn) && src->type == CLV_U8 &&
+        ax * cn <= t->wide_reach && (ksize_x - 1 - ax) * cn <= t->wide_reach) {
+        /* u8, GPUs: two passes through a u16 image of row sums (kx * 255
+         * fits), each moving 16 bytes per work-item: box_wh sums 16 values
+         * of a row over the window (kx compiled in), box_wv walks down
+         * wide_rows rows of 8 values with running column sums (ky an
+         * argument). Rows of sums padded to 16 values (32 bytes). */
+        char wopts[400];
+        snprintf(wopts, sizeof wopts, "%s -DBW_KX=%d", opts, ksize_x);
+        CLV_TRY(clv__get_kernel(ctx, CLV__SRC_BOX, wopts, "box_wh", &pl->k[0]));
+        CLV_TRY(clv__get_kernel(ctx, CLV__SRC_BOX, opts, "box_wv", &pl->k[1]));
+        const int rows = CLV__REG_PY(ctx, t->wide_rows);
+        const size_t nv = (size_t)w * (size_t)cn;
+        pl->variant = BOX_WIDE;
+        pl->wpitch = (int)((nv + 15) / 16 * 16);
+        pl->work_bytes = (size_t)pl->wpitch * (size_t)h * sizeof(cl_ushort);
+        CLV_TRY(clv__scratch(ctx, OP, 0, pl->work_bytes, &pl->work));
+        pl->chunk_y = rows;
+        pl->g[0] = (nv + 15) / 16;
+        pl->g[1] = (size_t)h;
+        pl->g2[0] = (nv + 7) / 8;
+        pl->g2[1] = ((size_t)h + (size_t)rows - 1) / (size_t)rows;
         return CLV_OK;
     }
 
