@@ -25,7 +25,7 @@
  * 4. Sort, descending. GPUs: corners_sort_block / corners_sort_step, a
  *    bitonic sort of the keys padded with zeros to a power of two (blocks in
  *    local memory, global steps for strides beyond a block). CPUs:
- *    corners_msort_runs / corners_msort_merge, a merge sort.
+ *    corners_rs_hist / corners_rs_scatter, a radix sort.
  * 5. corners_select: the greedy minimum-distance pass of OpenCV in one
  *    work-group, SEL_G sorted candidates at a time. Accepted corners live in
  *    a grid of cells of side ceil(d) - 1 (4 slots each), so any accepted
@@ -314,63 +314,54 @@ __kernel void corners_sort_step(__global ulong *keys, int k, int j, int npairs C
     BITONIC_CE(KEYS_LD, KEYS_ST, keys, i, i + j, (uint)i, k);
 }
 
-/* CPU sort (descending, any n): runs of `run` keys sorted in place by
- * insertion, then merge passes src -> dst in which every work-item writes
- * `chunk` outputs (chunk <= 2 run, both powers of two), starting where a
- * binary search of the merge path puts it. Keys are unique (they hold the
- * pixel index), so the search needs no tie rule. PoCL runs these plain loops
- * far faster than the barrier-heavy bitonic blocks. */
-__kernel void corners_msort_runs(__global ulong *keys, int n, int run CLV_DBG_PARAMS)
+/* CPU sort (descending, any n): a least-significant-digit radix sort, one
+ * pass per byte of the key that can differ (corners.c picks them), each
+ * pass stable, so the keys end in descending order. A pass is two
+ * launches over G chunks of the keys, one work-item each (G from corners.c,
+ * a few per compute unit): corners_rs_hist counts the chunk's digits into
+ * hist[d * G + g]; corners_rs_scatter finds where its chunk's keys of each
+ * digit go (after every key of a larger digit, and of its digit in earlier
+ * chunks) and copies them there in order (timings: corners.c). */
+#define RS_BINS 256
+__kernel void corners_rs_hist(__global const ulong *keys, int n, int shift, int chunk,
+                              __global int *hist CLV_DBG_PARAMS)
 {
     CLV_DBG_BUF(keys, 0);
-    const int b = get_global_id(0) * run;
-    if (b >= n)
-        return;
-    const int e = min(b + run, n);
-    for (int i = b + 1; i < e; i++) {
-        const ulong v = GLD(keys, keys, i);
-        int j = i - 1;
-        while (j >= b && GLD(keys, keys, j) < v) {
-            GST(keys, keys, j + 1, GLD(keys, keys, j));
-            j--;
-        }
-        GST(keys, keys, j + 1, v);
-    }
+    CLV_DBG_BUF(hist, 4);
+    const int g = get_global_id(0), ng = get_global_size(0);
+    int c[RS_BINS];
+    for (int d = 0; d < RS_BINS; d++)
+        c[d] = 0;
+    const int b = g * chunk, e = min(b + chunk, n);
+    for (int i = b; i < e; i++)
+        c[(int)(GLD(keys, keys, i) >> shift) & (RS_BINS - 1)]++;
+    for (int d = 0; d < RS_BINS; d++)
+        GST(hist, hist, d * ng + g, c[d]);
 }
 
-__kernel void corners_msort_merge(__global const ulong *src, __global ulong *dst, int n, int run,
-                                  int chunk CLV_DBG_PARAMS)
+__kernel void corners_rs_scatter(__global const ulong *src, __global ulong *dst, int n, int shift,
+                                 int chunk, __global const int *hist CLV_DBG_PARAMS)
 {
     CLV_DBG_BUF(src, 0);
     CLV_DBG_BUF(dst, 1);
-    const int o0 = get_global_id(0) * chunk;
-    if (o0 >= n)
-        return;
-    const int a0 = o0 / (2 * run) * (2 * run);
-    const int la = min(run, n - a0);
-    const int lb = max(0, min(run, n - a0 - la));
-    __global const ulong *A = src + a0, *B = src + a0 + la;
-    int o = o0 - a0;
-    const int oend = min(o + chunk, la + lb);
-    /* smallest i with not A[i] > B[o - i - 1]: the merge path's crossing */
-    int lo = max(0, o - lb), hi = min(o, la);
-    while (lo < hi) {
-        const int i = (lo + hi) >> 1;
-        if (GLD(src, A, i) > GLD(src, B, o - i - 1))
-            lo = i + 1;
-        else
-            hi = i;
-    }
-    int i = lo, j = o - lo;
-    __global ulong *d = dst + a0;
-    for (; o < oend; o++) {
-        if (j >= lb || (i < la && GLD(src, A, i) > GLD(src, B, j))) {
-            const int k = i++;
-            GST(dst, d, o, GLD(src, A, k));
-        } else {
-            const int k = j++;
-            GST(dst, d, o, GLD(src, B, k));
+    CLV_DBG_BUF(hist, 5);
+    const int g = get_global_id(0), ng = get_global_size(0);
+    int off[RS_BINS];
+    int run = 0;
+    for (int d = RS_BINS - 1; d >= 0; d--) {
+        int before = 0, total = 0;
+        for (int q = 0; q < ng; q++) {
+            const int v = GLD(hist, hist, d * ng + q);
+            total += v;
+            before += q < g ? v : 0;
         }
+        off[d] = run + before;
+        run += total;
+    }
+    const int b = g * chunk, e = min(b + chunk, n);
+    for (int i = b; i < e; i++) {
+        const ulong k = GLD(src, src, i);
+        GST(dst, dst, off[(int)(k >> shift) & (RS_BINS - 1)]++, k);
     }
 }
 
