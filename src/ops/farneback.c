@@ -384,8 +384,10 @@ static clv_status farneback_run(clv_context *ctx, const clv_arg *a)
     } else {
         CLV_TRY(clv__get_kernel(ctx, CLV__SRC_FARNEBACK, opts, "fb_convert", &kconv));
     }
-    CLV_TRY(clv__get_kernel(ctx, CLV__SRC_FARNEBACK, opts, "fb_poly_v", &kpv));
-    CLV_TRY(clv__get_kernel(ctx, CLV__SRC_FARNEBACK, opts, "fb_poly_h", &kph));
+    CLV_TRY(clv__get_kernel(ctx, CLV__SRC_FARNEBACK, opts, vec ? "fb_poly_v_vec" : "fb_poly_v",
+                            &kpv));
+    CLV_TRY(clv__get_kernel(ctx, CLV__SRC_FARNEBACK, opts, vec ? "fb_poly_h_vec" : "fb_poly_h",
+                            &kph));
     CLV_TRY(clv__get_kernel(ctx, CLV__SRC_FARNEBACK, opts,
                             vec ? "fb_update_matrices_vec" : "fb_update_matrices", &kmat));
     CLV_TRY(clv__get_kernel(ctx, CLV__SRC_FARNEBACK, opts, vec ? "fb_blur_v_vec" : "fb_blur_v",
@@ -431,6 +433,7 @@ static clv_status farneback_run(clv_context *ctx, const clv_arg *a)
         clv_image *fl = k == 0 ? flow : l->flow;
         const int w = l->w, h = l->h;
         const size_t g[2] = {(size_t)w, (size_t)h};
+        const size_t gpoly[2] = {vec ? ((size_t)w + 15) / 16 : (size_t)w, (size_t)h};
         const int fp = clv__pitch(fl);
         const int pp = (w + 15) / 16 * 16; /* planar pitch of this level */
 
@@ -506,10 +509,10 @@ static clv_status farneback_run(clv_context *ctx, const clv_arg *a)
             if (ws->fused)
                 continue; /* both frames' expansions below, in one launch */
             const int ip = clv__pitch(li[i]);
-            CLV_TRY(CLV_LAUNCH(ctx, OP, kpv, 2, g, NULL, CLV_ARG(li[i]->mem), CLV_ARG(ip),
+            CLV_TRY(CLV_LAUNCH(ctx, OP, kpv, 2, gpoly, NULL, CLV_ARG(li[i]->mem), CLV_ARG(ip),
                                CLV_ARG(w), CLV_ARG(h), CLV_ARG(gbuf), CLV_ARG(xgbuf),
                                CLV_ARG(xxgbuf), CLV_ARG(n), CLV_ARG(ws->t), CLV_ARG(pp)));
-            CLV_TRY(CLV_LAUNCH(ctx, OP, kph, 2, g, NULL, CLV_ARG(ws->t), CLV_ARG(w), CLV_ARG(h),
+            CLV_TRY(CLV_LAUNCH(ctx, OP, kph, 2, gpoly, NULL, CLV_ARG(ws->t), CLV_ARG(w), CLV_ARG(h),
                                CLV_ARG(pp), CLV_ARG(gbuf), CLV_ARG(xgbuf), CLV_ARG(xxgbuf), CLV_ARG(n),
                                CLV_ARG(ig11), CLV_ARG(ig03), CLV_ARG(ig33), CLV_ARG(ig55),
                                CLV_ARG(rr[i])));
