@@ -185,31 +185,34 @@ reg)
     echo "ptxinfo rc=$?"; grep -E "_reg|box_small|gauss_fused|pyr_down |transpose|resize_half|kernel " "$OUT/ptxinfo.txt" | sort | uniq | head -60
     ;;
 wide)
-    # issue 17: the u8 box as two wide passes through a u16 image (box_wh,
-    # box_wv; CLV_U8_REG=boxw) against the default choice and the
-    # local-memory/float kernels (none), at rows per work-item ${PYS}
+    # issue 17: the u8 box and Gaussian as two wide passes through a u16
+    # image (box_wh + box_wv, gauss_wh + gauss_wv; CLV_U8_REG=boxw,gaussw)
+    # against the default choice and the local-memory/float kernels (none),
+    # then at other rows per work-item of their second pass (PYS)
     export CLV_CACHE_DIR=$PWD/build-gpu/cache
-    timeout 150 meson test -C build-gpu box-wide box-fixed tune-env --print-errorlogs \
-        --timeout-multiplier 3 > "$OUT/tests.txt" 2>&1
+    timeout 150 meson test -C build-gpu box-wide gaussian-wide box-fixed tune-env \
+        --print-errorlogs --timeout-multiplier 3 > "$OUT/tests.txt" 2>&1
     echo "tests rc=$?"; grep -E "^ *[0-9]+/|Ok:|Fail:" "$OUT/tests.txt"
     wbench() {
-        timeout 60 build-gpu/bench/clv-bench --device gpu --ops ${OPS:-box5,box31} \
+        timeout 60 build-gpu/bench/clv-bench --device gpu --ops ${OPS:-box5,box31,gaussian} \
             --sizes ${SIZES:-1920x1080,3840x2160} --types u8 --channels 1,3 --reps 15 "$@" 2>&1
     }
-    for reg in default boxw none; do
+    for reg in default boxw,gaussw none; do
         echo "CLV_U8_REG=$reg"
         if [ $reg = default ]; then wbench; else CLV_U8_REG=$reg wbench; fi \
             | tee -a "$OUT/wide_$reg.txt" | grep -E "^op=|rror" | cut -c1-120
     done
-    for py in ${PYS:-4 8 32}; do
-        echo "CLV_U8_REG=boxw CLV_REG_PY=$py"
-        CLV_U8_REG=boxw CLV_REG_PY=$py SIZES=3840x2160 wbench | tee -a "$OUT/wide_py.txt" \
+    for py in ${PYS:-2 8 16 32}; do
+        echo "CLV_U8_REG=boxw,gaussw CLV_REG_PY=$py"
+        CLV_U8_REG=boxw,gaussw CLV_REG_PY=$py SIZES=3840x2160 wbench | tee -a "$OUT/wide_py.txt" \
             | grep -E "^op=|rror" | cut -c1-120
     done
-    CLV_U8_REG=boxw CLV_PROFILE=2 timeout 30 build-gpu/bench/clv-bench --device gpu --ops box5,box31 \
-        --sizes 3840x2160 --types u8 --channels 1,3 --reps 5 2>&1 | grep -iE "kernel|^op=" | tail -24
+    CLV_U8_REG=boxw,gaussw CLV_PROFILE=2 timeout 30 build-gpu/bench/clv-bench --device gpu \
+        --ops box5,box31,gaussian --sizes 3840x2160 --types u8 --channels 1,3 --reps 5 2>&1 \
+        | grep -iE "kernel|^op=" | tail -36
     python3 bench/ptxinfo.py "$CLV_CACHE_DIR" > "$OUT/ptxinfo.txt" 2>&1
-    echo "ptxinfo rc=$?"; grep -E "box_w|box_reg|box_small|box_rows|box_cols" "$OUT/ptxinfo.txt" | sort | uniq | head -30
+    echo "ptxinfo rc=$?"; grep -E "box_w|gauss_w|box_reg|box_small|box_rows|box_cols|gauss_fused" \
+        "$OUT/ptxinfo.txt" | sort | uniq | head -40
     ;;
 final17)
     # issue 17's last H200 run of 2026-12-04: the default kernel choice's

@@ -469,3 +469,105 @@ __kernel void gauss_reg(__global const uchar *restrict src, int src_pitch, int w
     }
 }
 #endif
+
+/* GPUs, u8: two wide passes through a u16 image of the rows filtered along
+ * x, in fixed point with 8 fraction bits (value * 256, rounded: at most
+ * 255 * 256 for weights that sum to 1), as box_wh and box_wv in box.cl.
+ * gauss_wh: a work-item filters 16 consecutive values of a flattened row
+ * (GW_RX and CN compiled in; whole aligned 16-byte vectors, GW_WS more on
+ * each side for the window's reach, near the row ends value by value
+ * through the border rule) into one aligned 16-value store; values past
+ * the row's last land in the image's padding (rows padded to 16 values).
+ * gauss_wv: a work-item makes 8 values (one 16-byte load per source row, one
+ * aligned 8-byte store per output row) of GW_PY consecutive rows, each
+ * source row of the GW_PY + 2 GW_RY it reads added into every output it
+ * reaches. Taps in gauss_fused's order (x, then y, each from its first);
+ * the u16 rounding moves a value by at most 1/512 before its own rounding. */
+#if defined(DEPTH_U8) && defined(GW_RX)
+#define GW_WS ((GW_RX * CN + 15) / 16) /* vectors on each side of the 16 values */
+#define GW_NV (2 * GW_WS + 1)
+#define GW_OFF (GW_WS * 16 - GW_RX * CN) /* v[] index of value 0's first tap */
+__kernel void gauss_wh(__global const uchar *restrict src, int src_pitch, int width, int height,
+                       __global ushort *restrict tmp, int tmp_pitch,
+                       __constant float *wx CLV_DBG_PARAMS)
+{
+    CLV_DBG_BUF(src, 0);
+    CLV_DBG_BUF(tmp, 4);
+    CLV_DBG_BUF(wx, 6);
+    const int nvals = width * CN;
+    const int xw = get_global_id(0), e0 = xw * 16, y = get_global_id(1);
+    if (e0 >= nvals || y >= height)
+        return;
+    __global const uchar *row = ROW(src, src_pitch, y);
+    int v[GW_NV * 16];
+    if (xw >= GW_WS && e0 + 16 * (1 + GW_WS) <= nvals) {
+        CLV_UNROLL
+        for (int q = 0; q < GW_NV; q++)
+            vstore16(convert_int16(GVLDA(uchar16, src, row + e0 + 16 * (q - GW_WS))), q, v);
+    } else {
+        CLV_UNROLL
+        for (int b = 0; b < GW_NV * 16; b++) {
+            const int i = clv_border_value(e0 - 16 * GW_WS + b, width);
+            v[b] = i < 0 ? 0 : (int)GLD(src, row, i);
+        }
+    }
+    float o[16];
+    CLV_UNROLL
+    for (int k = 0; k < 16; k++) {
+        float s = 0.0f;
+        CLV_UNROLL
+        for (int t = 0; t <= 2 * GW_RX; t++)
+            s += (float)v[GW_OFF + k + t * CN] * GLD(wx, wx, t);
+        o[k] = s;
+    }
+    GVSTA(ushort16, tmp, convert_ushort16(clamp(vload16(0, o) * 256.0f + 0.5f, 0.0f, 65535.0f)),
+          ROW(tmp, tmp_pitch, y) + e0);
+}
+#endif
+
+#if defined(DEPTH_U8) && defined(GW_RY)
+#define GW_KY (2 * GW_RY + 1)
+__kernel void gauss_wv(__global const ushort *restrict tmp, int tmp_pitch, int nvals, int height,
+                       __global uchar *restrict dst, int dst_pitch,
+                       __constant float *wy CLV_DBG_PARAMS)
+{
+    CLV_DBG_BUF(tmp, 0);
+    CLV_DBG_BUF(dst, 4);
+    CLV_DBG_BUF(wy, 6);
+    const int e0 = get_global_id(0) * 8, y0 = get_global_id(1) * GW_PY;
+    if (e0 >= nvals || y0 >= height)
+        return;
+    float8 acc[GW_PY];
+    CLV_UNROLL
+    for (int p = 0; p < GW_PY; p++)
+        acc[p] = 0.0f;
+    CLV_UNROLL
+    for (int j = 0; j < GW_PY + GW_KY - 1; j++) {
+        const int sy = BORDER_INDEX(y0 - GW_RY + j, height);
+        const float8 r =
+            sy < 0 ? (float8)(0.0f)
+                   : convert_float8(GVLDA(ushort8, tmp, ROW(tmp, tmp_pitch, sy) + e0));
+        CLV_UNROLL
+        for (int p = 0; p < GW_PY; p++)
+            if (j - p >= 0 && j - p < GW_KY)
+                acc[p] += r * GLD(wy, wy, j - p);
+    }
+    const int n = min(GW_PY, height - y0);
+    CLV_UNROLL
+    for (int p = 0; p < GW_PY; p++) {
+        if (p < n) {
+            const uchar8 o =
+                convert_uchar8(clamp(acc[p] * (1.0f / 256.0f) + 0.5f, 0.0f, 255.0f));
+            __global uchar *out = ROW(dst, dst_pitch, y0 + p) + e0;
+            if (nvals - e0 >= 8) {
+                GVSTA(uchar8, dst, o, out);
+            } else {
+                uchar a[8];
+                vstore8(o, 0, a);
+                for (int k = 0; k < nvals - e0; k++)
+                    GST(dst, out, k, a[k]);
+            }
+        }
+    }
+}
+#endif

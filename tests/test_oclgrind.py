@@ -86,11 +86,19 @@ def main():
         env = dict(base)
         env["CLV_TUNE"] = "generic"
         env["CLV_CACHE_DIR"] = os.path.join(tmp, "cache-oclgrind")
-        # and the Gaussians again as GPUs run them (radii compiled into gauss_fused)
+        # and the Gaussians again as GPUs run them (radii compiled into gauss_fused),
+        # then the u8 box's and Gaussian's wide passes (box_wh/box_wv, gauss_wh/
+        # gauss_wv: whole 16-byte vectors up to the rows' padding)
+        wide = [["box", "--ksize", "31x7", "c.png", "o.png"],
+                ["box", "--ksize", "5x3", "g.png", "o.png"]]
         runs = [(op, "generic") for op in ops] + \
-            [(op, "gpu") for op in ops if op[0] == "gaussian"]
+            [(op, "gpu") for op in ops if op[0] == "gaussian"] + \
+            [(op, "wide") for op in wide + [op for op in ops if op[0] == "gaussian"]]
         for op, tune in runs:
-            env["CLV_TUNE"] = tune
+            env["CLV_TUNE"] = "gpu" if tune == "wide" else tune
+            env["CLV_U8_REG"] = "boxw,gaussw" if tune == "wide" else ""
+            if tune == "wide":
+                tune = "gpu, CLV_U8_REG=boxw,gaussw"
             cmd = [OCLGRIND, "--data-races", "--check-api", CLI, "--device", "Oclgrind"] + op
             r = run(cmd, env=env, cwd=tmp)
             bad = r.returncode != 0 or r.stderr.strip() != "" or REPORT.search(r.stdout)

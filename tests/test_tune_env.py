@@ -51,6 +51,8 @@ def main():
         out = os.path.join(tmp, "out.png")
         if op == "box":
             args = ["--time", "box", "--ksize", "5x5", paths[name], out]
+        elif op == "gaussian":
+            args = ["--time", "gaussian", "--sigma", "1.5", paths[name], out]
         else:
             args = ["--time", "transpose", paths[name], out]
         e = {"CLV_PROFILE": "2", "CLV_TUNE": "", "CLV_U8_REG": "", "CLV_REG_PY": ""}
@@ -111,8 +113,25 @@ def main():
                    for x in range(img.height) for c in range(ch)]
             check(got.pixels == ref, what + ": transposed", "")
 
+    # the Gaussian's wide passes: named, they run, and agree with gauss_fused
+    # within the u8 rounding
+    for name in ("gray", "rgb"):
+        what = "gaussian %s CLV_U8_REG=gaussw" % name
+        r, out = run({"CLV_TUNE": "gpu", "CLV_U8_REG": "gaussw"}, name, "gaussian")
+        if check(r.code == 0, what + ": runs", r.describe()):
+            check("gauss_wh" in r.err and "gauss_wv" in r.err and "gauss_fused" not in r.err,
+                  what + ": gauss_wh and gauss_wv ran", r.err)
+            wide = png_read(out).pixels
+            r, out = run({"CLV_TUNE": "gpu", "CLV_U8_REG": "none"}, name, "gaussian")
+            if check(r.code == 0 and "gauss_fused" in r.err, what + ": gauss_fused runs",
+                     r.describe()):
+                fused = png_read(out).pixels
+                d = max(abs(a - b) for a, b in zip(wide, fused)) if len(wide) == len(
+                    fused) else 999
+                check(d <= 1, what + ": within 1 of gauss_fused", "max diff %d" % d)
+
     for var, val in (("CLV_TUNE", "fast"), ("CLV_U8_REG", "box,blur"), ("CLV_U8_REG", "box2"),
-                     ("CLV_U8_REG", "boxw2"),
+                     ("CLV_U8_REG", "boxw2"), ("CLV_U8_REG", "gaussw,gaus"),
                      ("CLV_REG_PY", "0"), ("CLV_REG_PY", "33"), ("CLV_REG_PY", "4x")):
         r, out = run({var: val}, "gray")
         check(r.code != 0 and var in r.err and val in r.err,

@@ -101,6 +101,7 @@ typedef struct gauss_tile {
     int fused_rpi;             /* GF_RPI: its outputs per work-item down a column */
     int fused_cpi;             /* GF_CPI: its row-pass outputs per work-item along a row */
     int reg_py;                /* GG_PY: gauss_reg's rows per work-item */
+    int wide_py;               /* GW_PY: gauss_wv's rows per work-item */
 } gauss_tile;
 /* gauss_fused on an H200 at 3840x2160 u8, sigma 2 (13x13), device us: two
  * passes 150; one pass with the radii as arguments 97, compiled in 78 (radii
@@ -114,12 +115,16 @@ typedef struct gauss_tile {
 /* gauss_reg (u8 on GPUs, radii up to tune.fixed_radius): box_reg's design
  * (box.c) with 8 rows per work-item, not
  * yet timed on a GPU (bench/run_gpu.sh twin does, beside gauss_fused). */
-static const gauss_tile gauss_tile_default = {32, 24576, 32, 64, 4, 32, 8, 32, 8, 8, 4, 8};
+/* gauss_wv (u8 on GPUs through CLV_U8_REG=gaussw): 4 rows per work-item,
+ * each reading 4 + 2 ry source rows; not yet timed on a GPU (bench/run_gpu.sh
+ * wide times it against gauss_fused). */
+static const gauss_tile gauss_tile_default = {32, 24576, 32, 64, 4, 32, 8, 32, 8, 8, 4, 8, 4};
 
 typedef enum gauss_variant {
     GAUSS_BAND_VEC,     /* CPU: one pass by bands of rows (gauss_band_vec) */
     GAUSS_TWO_PASS_VEC, /* CPU, taller windows: gauss_cols_vec, gauss_rows_vec */
     GAUSS_REG,          /* GPUs, u8, small radii: one pass in registers (gauss_reg) */
+    GAUSS_WIDE,         /* GPUs, u8, small radii: gauss_wh, gauss_wv through a u16 image */
     GAUSS_FUSED,        /* GPUs: one pass, both directions in local memory (gauss_fused) */
     GAUSS_TWO_PASS,     /* local-memory tiles: gauss_rows, gauss_cols (halos too tall for
                            gauss_fused's tile) */
@@ -133,7 +138,7 @@ typedef struct gauss_plan {
     size_t tmp_bytes;     /* tmp's size (the context's scratch slot 0), 0: none */
     size_t g[2], l[2];    /* first launch (l unused by GAUSS_TWO_PASS_VEC) */
     size_t g2[2], l2[2];  /* second launch (l2: GAUSS_TWO_PASS only) */
-    int pitch;            /* band: floats per ring row; CPU passes: of tmp */
+    int pitch;            /* band: floats per ring row; CPU passes: of tmp; wide: u16 of tmp */
     int bchunk;           /* band: rows per band */
     int strip;            /* band: values per strip of columns */
     int nvals, chunk;     /* CPU passes: values per row, rows per work-item */
@@ -208,6 +213,16 @@ static clv_status gaussian_run(clv_context *ctx, const clv_arg *a)
                            CLV_ARG(w), CLV_ARG(h), CLV_ARG(dst->mem), CLV_ARG(dp),
                            CLV_ARG(wxbuf), CLV_ARG(wybuf)));
         break;
+    case GAUSS_WIDE: {
+        const int nvals = w * src->channels;
+        CLV_TRY(CLV_LAUNCH(ctx, OP, pl.k[0], 2, pl.g, NULL, CLV_ARG(src->mem), CLV_ARG(sp),
+                           CLV_ARG(w), CLV_ARG(h), CLV_ARG(pl.tmp), CLV_ARG(pl.pitch),
+                           CLV_ARG(wxbuf)));
+        CLV_TRY(CLV_LAUNCH(ctx, OP, pl.k[1], 2, pl.g2, NULL, CLV_ARG(pl.tmp), CLV_ARG(pl.pitch),
+                           CLV_ARG(nvals), CLV_ARG(h), CLV_ARG(dst->mem), CLV_ARG(dp),
+                           CLV_ARG(wybuf)));
+        break;
+    }
     case GAUSS_FUSED:
         CLV_TRY(CLV_LAUNCH(ctx, OP, pl.k[0], 2, pl.g, pl.l, CLV_ARG(src->mem), CLV_ARG(sp),
                            CLV_ARG(w), CLV_ARG(h), CLV_ARG(dst->mem), CLV_ARG(dp),
@@ -303,6 +318,29 @@ static clv_status gauss_choose(clv_context *ctx, const clv_image *src, int kx, i
         pl->variant = GAUSS_REG;
         pl->g[0] = ((size_t)w * (size_t)cn + 3) / 4;
         pl->g[1] = ((size_t)h + (size_t)py - 1) / (size_t)py;
+        return CLV_OK;
+    }
+    if (CLV__REG_ON(ctx, CLV__REG_GAUSSW, src->channels) && src->type == CLV_U8 &&
+        rx <= ctx->tune.fixed_radius && ry <= ctx->tune.fixed_radius) {
+        /* u8, small radii: two passes through a u16 image (gaussian.cl,
+         * gauss_wh and gauss_wv), 16 values per work-item along the rows,
+         * then 8 values of wide_py rows; the radii compiled in. Rows of the
+         * image padded to 16 values (32 bytes). */
+        const int py = CLV__REG_PY(ctx, t->wide_py);
+        char hopts[360], vopts[360];
+        snprintf(hopts, sizeof hopts, "%s -DGW_RX=%d", opts, rx);
+        snprintf(vopts, sizeof vopts, "%s -DGW_RY=%d -DGW_PY=%d", opts, ry, py);
+        CLV_TRY(clv__get_kernel(ctx, CLV__SRC_GAUSSIAN, hopts, "gauss_wh", &pl->k[0]));
+        CLV_TRY(clv__get_kernel(ctx, CLV__SRC_GAUSSIAN, vopts, "gauss_wv", &pl->k[1]));
+        const size_t nv = (size_t)w * (size_t)cn;
+        pl->variant = GAUSS_WIDE;
+        pl->pitch = (int)((nv + 15) / 16 * 16);
+        pl->tmp_bytes = (size_t)pl->pitch * (size_t)h * sizeof(cl_ushort);
+        CLV_TRY(clv__scratch(ctx, OP, 0, pl->tmp_bytes, &pl->tmp));
+        pl->g[0] = (nv + 15) / 16;
+        pl->g[1] = (size_t)h;
+        pl->g2[0] = (nv + 7) / 8;
+        pl->g2[1] = ((size_t)h + (size_t)py - 1) / (size_t)py;
         return CLV_OK;
     }
     {

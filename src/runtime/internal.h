@@ -123,9 +123,10 @@ typedef struct clv__tuning {
     /* Which u8 register kernels run (CLV__REG_ON): box_reg and
      * gauss_reg (small windows compiled in, a program per window; else
      * box_small and gauss_fused), pyr_reg, resize_half_reg, transpose_reg
-     * (else the local-memory kernels), and the u8 box's two wide passes
-     * through a u16 image (box_wh, box_wv; else box_small or the float
-     * passes). CLV_U8_REG overrides it. */
+     * (else the local-memory kernels), and the u8 box's and Gaussian's two
+     * wide passes through a u16 image (box_wh and box_wv, else box_small or
+     * the float passes; gauss_wh and gauss_wv, else gauss_fused). CLV_U8_REG
+     * overrides it. */
     int u8_reg;
     /* Rows per work-item of box_reg, gauss_reg, pyr_reg and
      * resize_half_reg; 0: each op's own (its tile table). CLV_REG_PY
@@ -141,8 +142,9 @@ enum {
     CLV__REG_PYR = 16,
     CLV__REG_HALF = 64,
     CLV__REG_TRANSPOSE = 256,
-    CLV__REG_BOXW = 1024, /* box_wh + box_wv: not registers, two wide passes through u16 */
-    CLV__REG_ALL = 0xfff
+    CLV__REG_BOXW = 1024,   /* box_wh + box_wv: not registers, two wide passes through u16 */
+    CLV__REG_GAUSSW = 4096, /* gauss_wh + gauss_wv: the same for the Gaussian */
+    CLV__REG_ALL = 0x3fff
 };
 #define CLV__REG_ANY(k) ((k) | (k) << 1)
 /* 1 when register kernel k runs on images of cn channels on ctx. */

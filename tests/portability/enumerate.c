@@ -13,7 +13,8 @@
  * box/Gaussian windows, poly_n 5/7 and level counts, pyramid scales, ...),
  * with CLV_TUNE=generic (the GPU-style variants every GPU gets), CLV_TUNE=gpu
  * (those plus what only GPU devices get: radii compiled into gauss_fused and
- * bil_fixed, box windows into box_reg) or
+ * bil_fixed, box windows into box_reg, the u8 box's and Gaussian's wide
+ * passes) or
  * CLV_TUNE=cpu (the flat VEC-wide CPU variants; CLV_TUNE=cpu selects them on
  * any device).
  * CLV_RECORD_BUILDS=<list-file> makes the library append
@@ -363,6 +364,46 @@ static void flows(clv_context *ctx)
     clv_image_release(rgb);
 }
 
+/* The u8 Gaussian's two wide passes (gauss_wh, gauss_wv), which GPU devices
+ * run only when CLV_U8_REG names them (gauss_reg comes first under
+ * CLV_TUNE=gpu): a context of their own, gpu mode only. The box's (box_wh)
+ * are in filters-u8 already: CLV_TUNE=gpu gives them the windows box_reg
+ * does not take. */
+static void filters_wide(clv_context *ctx)
+{
+    (void)ctx;
+    const char *tune = getenv("CLV_TUNE");
+    if (!tune || strcmp(tune, "gpu") != 0)
+        return;
+    if (setenv("CLV_U8_REG", "gaussw", 1) != 0) {
+        failures++;
+        return;
+    }
+    clv_context *wctx = NULL;
+    CHECK(NULL, clv_context_create(NULL, &wctx), "context with CLV_U8_REG=gaussw");
+    if (wctx) {
+        const int W = 37, H = 29;
+        for (int cn = 1; cn <= 4; cn++) {
+            clv_image *src = make(wctx, W, H, cn, CLV_U8);
+            clv_image *dst = make(wctx, W, H, cn, CLV_U8);
+            for (int b = 0; src && dst && b < NBORDERS; b++) {
+                const clv_border bd = BORDERS[b];
+                /* radius 6 in every border, radii 2 and 8 (the largest) in one */
+                CHECK(wctx, clv_gaussian_blur(wctx, src, dst, 2.0, 0.0, 0, 0, bd),
+                      "gaussian wide u8 c%d %s sigma 2", cn, clv_border_name(bd));
+                if (b == 0)
+                    CHECK(wctx, clv_gaussian_blur(wctx, src, dst, 0.8, 2.6, 5, 17, bd),
+                          "gaussian wide u8 c%d %s 5x17", cn, clv_border_name(bd));
+            }
+            clv_image_release(src);
+            clv_image_release(dst);
+        }
+        CHECK(wctx, clv_finish(wctx), "finish");
+        clv_context_release(wctx);
+    }
+    unsetenv("CLV_U8_REG");
+}
+
 static void filters_u8(clv_context *ctx) { filters(ctx, CLV_U8); }
 static void filters_u16(clv_context *ctx) { filters(ctx, CLV_U16); }
 static void filters_f32(clv_context *ctx) { filters(ctx, CLV_F32); }
@@ -372,7 +413,7 @@ static const struct {
     void (*run)(clv_context *);
 } GROUPS[] = {
     {"filters-u8", filters_u8}, {"filters-u16", filters_u16}, {"filters-f32", filters_f32},
-    {"transposes", large_transposes}, {"grids", grids},
+    {"filters-wide", filters_wide}, {"transposes", large_transposes}, {"grids", grids},
     {"pyramids", pyramids}, {"corners", corners}, {"flows", flows},
 };
 #define NGROUPS (sizeof GROUPS / sizeof GROUPS[0])
