@@ -271,16 +271,9 @@ __kernel void box_wv(__global const ushort *restrict sums, int sums_pitch, int n
         const int yin = BORDER_INDEX(y0 + p - ay + ky - 1, height);
         if (yin >= 0)
             s += convert_uint8(GVLDA(ushort8, sums, ROW(sums, sums_pitch, yin) + e0));
-        const uchar8 o = convert_uchar8(clamp(convert_float8(s) * scale + 0.5f, 0.0f, 255.0f));
-        __global uchar *out = ROW(dst, dst_pitch, y0 + p) + e0;
-        if (nvals - e0 >= 8) {
-            GVSTA(uchar8, dst, o, out);
-        } else {
-            uchar a[8];
-            vstore8(o, 0, a);
-            for (int k = 0; k < nvals - e0; k++)
-                GST(dst, out, k, a[k]);
-        }
+        clv_u8_store8(dst CLV_DBG_PASS(dst), ROW(dst, dst_pitch, y0 + p) + e0,
+                      convert_uchar8(clamp(convert_float8(s) * scale + 0.5f, 0.0f, 255.0f)),
+                      nvals - e0);
         const int yout = BORDER_INDEX(y0 + p - ay, height);
         if (yout >= 0)
             s -= convert_uint8(GVLDA(ushort8, sums, ROW(sums, sums_pitch, yout) + e0));
@@ -314,17 +307,8 @@ __kernel void box_wh(__global const uchar *restrict src, int src_pitch, int widt
         return;
     __global const uchar *row = ROW(src, src_pitch, y);
     int v[BW_NV * 16];
-    if (xw >= BW_WL && e0 + 16 * (1 + BW_WR) <= nvals) {
-        CLV_UNROLL
-        for (int q = 0; q < BW_NV; q++)
-            vstore16(convert_int16(GVLDA(uchar16, src, row + e0 + 16 * (q - BW_WL))), q, v);
-    } else {
-        CLV_UNROLL
-        for (int b = 0; b < BW_NV * 16; b++) {
-            const int i = clv_border_value(e0 - 16 * BW_WL + b, width);
-            v[b] = i < 0 ? 0 : (int)GLD(src, row, i);
-        }
-    }
+    clv_u8_span16(src CLV_DBG_PASS(src), row, e0 - 16 * BW_WL, BW_NV,
+                  xw >= BW_WL && e0 + 16 * (1 + BW_WR) <= nvals, width, v);
     int o[16];
     CLV_UNROLL
     for (int c = 0; c < CN; c++) {

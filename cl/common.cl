@@ -353,6 +353,42 @@ static inline void clv_u8_span(__global const uchar *src CLV_DBG_PARAM(src), int
     }
 }
 
+/* As clv_u8_span in whole 16-byte vectors (box_wh, gauss_wh): values
+ * e .. e + 16 nv - 1 of the row at `row` into v[0 .. 16 nv); inside: e >= 0,
+ * e % 16 == 0 and e + 16 nv <= width * CN, so nv aligned 16-byte loads;
+ * otherwise value by value through the border rule. */
+static inline void clv_u8_span16(__global const uchar *src CLV_DBG_PARAM(src),
+                                 __global const uchar *row, int e, int nv, int inside, int width,
+                                 int *v)
+{
+    if (inside) {
+        CLV_UNROLL
+        for (int q = 0; q < nv; q++)
+            vstore16(convert_int16(GVLDA(uchar16, src, row + e + 16 * q)), q, v);
+    } else {
+        CLV_UNROLL
+        for (int b = 0; b < 16 * nv; b++) {
+            const int i = clv_border_value(e + b, width);
+            v[b] = i < 0 ? 0 : (int)GLD(src, row, i);
+        }
+    }
+}
+
+/* 8 values at out (8-byte aligned), one aligned store, or the first n of
+ * them (n < 8, a row's last values) one by one (box_wv, gauss_wv). */
+static inline void clv_u8_store8(__global uchar *dst CLV_DBG_PARAM(dst), __global uchar *out,
+                                 uchar8 o, int n)
+{
+    if (n >= 8) {
+        GVSTA(uchar8, dst, o, out);
+    } else {
+        uchar a[8];
+        vstore8(o, 0, a);
+        for (int k = 0; k < n; k++)
+            GST(dst, out, k, a[k]);
+    }
+}
+
 /* Their output: 4 values at out (4-byte aligned), one aligned store, or
  * the first n of them (n < 4, a row's last values) one by one. */
 static inline void clv_u8_store4(__global uchar *dst CLV_DBG_PARAM(dst), __global uchar *out,

@@ -500,17 +500,8 @@ __kernel void gauss_wh(__global const uchar *restrict src, int src_pitch, int wi
         return;
     __global const uchar *row = ROW(src, src_pitch, y);
     int v[GW_NV * 16];
-    if (xw >= GW_WS && e0 + 16 * (1 + GW_WS) <= nvals) {
-        CLV_UNROLL
-        for (int q = 0; q < GW_NV; q++)
-            vstore16(convert_int16(GVLDA(uchar16, src, row + e0 + 16 * (q - GW_WS))), q, v);
-    } else {
-        CLV_UNROLL
-        for (int b = 0; b < GW_NV * 16; b++) {
-            const int i = clv_border_value(e0 - 16 * GW_WS + b, width);
-            v[b] = i < 0 ? 0 : (int)GLD(src, row, i);
-        }
-    }
+    clv_u8_span16(src CLV_DBG_PASS(src), row, e0 - 16 * GW_WS, GW_NV,
+                  xw >= GW_WS && e0 + 16 * (1 + GW_WS) <= nvals, width, v);
     float o[16];
     CLV_UNROLL
     for (int k = 0; k < 16; k++) {
@@ -555,19 +546,10 @@ __kernel void gauss_wv(__global const ushort *restrict tmp, int tmp_pitch, int n
     const int n = min(GW_PY, height - y0);
     CLV_UNROLL
     for (int p = 0; p < GW_PY; p++) {
-        if (p < n) {
-            const uchar8 o =
-                convert_uchar8(clamp(acc[p] * (1.0f / 256.0f) + 0.5f, 0.0f, 255.0f));
-            __global uchar *out = ROW(dst, dst_pitch, y0 + p) + e0;
-            if (nvals - e0 >= 8) {
-                GVSTA(uchar8, dst, o, out);
-            } else {
-                uchar a[8];
-                vstore8(o, 0, a);
-                for (int k = 0; k < nvals - e0; k++)
-                    GST(dst, out, k, a[k]);
-            }
-        }
+        if (p < n)
+            clv_u8_store8(dst CLV_DBG_PASS(dst), ROW(dst, dst_pitch, y0 + p) + e0,
+                          convert_uchar8(clamp(acc[p] * (1.0f / 256.0f) + 0.5f, 0.0f, 255.0f)),
+                          nvals - e0);
     }
 }
 #endif
