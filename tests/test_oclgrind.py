@@ -4,7 +4,10 @@ images; any Oclgrind report fails the test (issue 13 #24).
 
 The GPU-style kernels run (CLV_TUNE=generic): they are what GPUs run, and
 Oclgrind 21.10 misreads the CPU kernels' int16 idiom in
-fb_update_matrices_vec. Inputs are crops of tests/data made with the CLI's
+fb_update_matrices_vec. The Gaussians run again with CLV_TUNE=gpu (radii
+compiled in), and the box and Gaussians with the u8 wide passes
+(CLV_U8_REG=boxw,gaussw), whose whole 16-byte vectors reach into the rows'
+padding. Anything on stderr fails too, compiler warnings included. Inputs are crops of tests/data made with the CLI's
 resize on the normal device, so the whole run takes about a minute.
 
 Usage: test_oclgrind.py  (env: CLV_CLI = the clv program, OCLGRIND = the
