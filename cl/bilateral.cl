@@ -1,7 +1,8 @@
 /* Brute-force bilateral filter (edge.h, clv_bilateral):
  *   out(p) = sum_q w(p,q) I(q) / sum_q w(p,q)
  *   w(p,q) = ws[dx] * ws[dy] * 2^(kr * ||I(q) - I(p)||^2)
- * over the square window |dx|, |dy| <= r, where
+ * over the disc dx^2 + dy^2 <= r^2 (OpenCV's bilateralFilter window: row dy
+ * of it is |dx| <= bil_half(r, dy)), where
  *   ws[r + d] = exp(-d^2 / (2 sigma_space^2))   (__constant table, 2r+1 entries)
  * Large finite values (f32 up to FLT_MAX) stay finite: every value is read
  * scaled by vk, a power of two (exact) with vk <= 1/2 and vk <= 1 / (the sum
@@ -49,6 +50,17 @@
     const int lo = -(r);                                                                 \
     const int hi = (r)
 #endif
+
+/* Half-width of the window's row dy (|dy| <= r): the largest h with
+ * h^2 + dy^2 <= r^2, in integers. */
+static inline int bil_half(int r, int dy)
+{
+    const int m = r * r - dy * dy;
+    int h = r;
+    while (h * h > m)
+        h--;
+    return h;
+}
 
 /* Squared Euclidean norm over the channels. */
 #if CN == 1
@@ -127,9 +139,10 @@ __kernel void bil_tiled(__global const T *src, int src_pitch, int width, int hei
     for (int dy = ylo; dy <= yhi; dy++) {
         const float wy = GLD(ws, ws, r + dy);
         const int row = centre + dy * tw;
+        const int hw = bil_half(r, dy);
         FN rsum = FN_ZERO;
         float rw = 0.0f;
-        for (int dx = xlo; dx <= xhi; dx++) {
+        for (int dx = max(xlo, -hw); dx <= min(xhi, hw); dx++) {
             const FN q = VLOAD(row + dx, tile);
             const float wt = GLD(ws, ws, r + dx) * clv_exp2_weight(BIL_EXPO(q - c));
             rsum += wt * q;
@@ -162,9 +175,10 @@ __kernel void bil_global(__global const T *src, int src_pitch, int width, int he
     for (int dy = ylo; dy <= yhi; dy++) {
         const float wy = GLD(ws, ws, r + dy);
         __global const T *row = ROW(src, src_pitch, BORDER_INDEX(y + dy, height));
+        const int hw = bil_half(r, dy);
         FN rsum = FN_ZERO;
         float rw = 0.0f;
-        for (int dx = xlo; dx <= xhi; dx++) {
+        for (int dx = max(xlo, -hw); dx <= min(xhi, hw); dx++) {
             const FN q = BIL_IN(LOAD_PIX(src, row, BORDER_INDEX(x + dx, width)));
             const float wt = GLD(ws, ws, r + dx) * clv_exp2_weight(BIL_EXPO(q - c));
             rsum += wt * q;
@@ -239,13 +253,17 @@ __kernel void bil_fixed(__global const T *src, int src_pitch, int width, int hei
         for (int k = 0; k < BIL_PY; k++) {
             const int t = j - k; /* this row's place in output k's window */
             if (t >= 0 && t < BIL_K) {
+                /* the disc: taps with (dx - r)^2 <= r^2 - (t - r)^2 */
+                const int m = BIL_R * BIL_R - (t - BIL_R) * (t - BIL_R);
                 FN rsum = FN_ZERO;
                 float rw = 0.0f;
 #pragma unroll
                 for (int dx = 0; dx < BIL_K; dx++) {
-                    const float wt = clv_exp2_weight(BIL_EXPO_L(q[dx] - c[k], lxw[dx]));
-                    rsum += wt * q[dx];
-                    rw += wt;
+                    if ((dx - BIL_R) * (dx - BIL_R) <= m) {
+                        const float wt = clv_exp2_weight(BIL_EXPO_L(q[dx] - c[k], lxw[dx]));
+                        rsum += wt * q[dx];
+                        rw += wt;
+                    }
                 }
                 const float wy = GLD(ws, ws, t);
                 sum[k] += wy * rsum;
@@ -437,6 +455,7 @@ __kernel void bil_rows_vec(__global const float *planes, int ppitch, int plane_s
         /* Tap t of this row is dx = t - r. */
         __global const float *row = centre + dy * ppitch - r;
         __global const float *lwrow = lw + (dy + r) * side;
+        const int hw = bil_half(r, dy);
         FV r0 = (FV)(0.0f), rw = (FV)(0.0f);
 #if CN >= 2
         FV r1 = (FV)(0.0f);
@@ -447,7 +466,7 @@ __kernel void bil_rows_vec(__global const float *planes, int ppitch, int plane_s
 #if CN == 4
         FV r3 = (FV)(0.0f);
 #endif
-        for (int t = 0; t < side; t++) {
+        for (int t = r - hw; t <= r + hw; t++) {
             const FV lwv = (FV)(GLD(lw, lwrow, t));
             const FV q0 = VLOAD_AT(planes, t, row);
             FV e = BIL_E_START(lwv);

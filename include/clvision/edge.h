@@ -21,8 +21,9 @@ extern "C" {
 /* Brute-force bilateral filter, u8, u16 or f32 with 1 to 4 channels:
  *   out(p) = sum_q w(p,q) I(q) / sum_q w(p,q)
  *   w(p,q) = exp(-|p-q|^2 / (2 sigma_space^2) - ||I(p)-I(q)||^2 / (2 sigma_range^2))
- * over the square window |qx-px| <= radius, |qy-py| <= radius; ||.|| is the
- * Euclidean distance over all channels (alpha included). sigma_range is in
+ * over the disc |p-q|^2 <= radius^2 (OpenCV's bilateralFilter window); ||.||
+ * is the Euclidean distance over all channels (alpha included; OpenCV sums
+ * the channels' absolute differences instead). sigma_range is in
  * the image's units (0..255 for u8). radius <= 0 means ceil(3 sigma_space);
  * at most CLV_BILATERAL_MAX_RADIUS. Pixels outside the image follow the border
  * mode (CONSTANT: they are skipped, not treated as zeros). src and dst have

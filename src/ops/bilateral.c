@@ -169,7 +169,8 @@ static clv_status bilateral_run(clv_context *ctx, const clv_arg *a)
     const int w = src->width, h = src->height, r = radius;
     const int sp = clv__pitch(src), dp = clv__pitch(dst);
     /* Value scale vk (see bilateral.cl): f32 values are read times a power
-     * of two no larger than 1/2 or 1 / (sum of the spatial weights), so the
+     * of two no larger than 1/2 or 1 / (sum of the spatial weights over the
+     * square around the window, at least the disc's), so the
      * weighted sums and the differences stay finite up to FLT_MAX. u8/u16
      * cannot overflow: vk = 1. Range term 2^(-(d vk rk)^2) =
      * exp(-d^2 / 2 sigma_range^2); a sigma so small that rk overflows

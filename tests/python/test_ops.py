@@ -60,12 +60,15 @@ def test_gaussian_blur(gray, bgr):
 
 
 def test_bilateral_gray(gray):
-    # Gray, default radius (ceil(3 sigma_space)): equal to OpenCV within 1.
-    # Colour differs (Euclidean colour distance here, L1 in OpenCV) and so
-    # does a small explicit radius (square window here, disc in OpenCV).
+    # Gray: equal to OpenCV within 1, at the default radius (ceil(3
+    # sigma_space)) and at a small explicit one, where the window's shape
+    # matters (a disc in both). Colour differs (Euclidean colour distance
+    # here, L1 in OpenCV).
     tested('bilateral')
     out = clvision.bilateral(gray, sigma_space=3.0, sigma_range=25.0)
     assert_close(out, cv2.bilateralFilter(gray, 19, 25.0, 3.0), 'bilateral')
+    out = clvision.bilateral(gray, sigma_space=6.0, sigma_range=40.0, radius=3)
+    assert_close(out, cv2.bilateralFilter(gray, 7, 40.0, 6.0), 'bilateral radius 3')
     # (f32: OpenCV interpolates its range weights from a table; no comparison)
 
 

@@ -278,6 +278,8 @@ void ref_bilateral(const void *src, int w, int h, int cn, clv_pixel_type type, v
                 if (sy < 0)
                     continue;
                 for (int dx = -radius; dx <= radius; dx++) {
+                    if (dx * dx + dy * dy > radius * radius)
+                        continue; /* the window is a disc, as OpenCV's */
                     const int sx = ref_border_index(x + dx, w, border);
                     if (sx < 0)
                         continue;
