@@ -321,8 +321,7 @@ __kernel void box_wh(__global const uchar *restrict src, int src_pitch, int widt
     CLV_UNROLL
     for (int k = CN; k < 16; k++)
         o[k] = o[k - CN] + v[BW_OFF + k + (BW_KX - 1) * CN] - v[BW_OFF + k - CN];
-    GVSTA(ushort16, sums,
-          convert_ushort16(vload16(0, o)), ROW(sums, sums_pitch, y) + e0);
+    GVSTA(ushort16, sums, convert_ushort16(CLV_JOIN16(int16, o)), ROW(sums, sums_pitch, y) + e0);
 }
 #endif
 

@@ -353,24 +353,79 @@ static inline void clv_u8_span(__global const uchar *src CLV_DBG_PARAM(src), int
     }
 }
 
+/* A 16-vector's lanes into a[o .. o + 15] and back, lane by lane with
+ * constant indices: a private array that only ever sees constant indices
+ * stays in registers on GPU compilers, where vstore16/vload16 through a
+ * private pointer may put it in memory. */
+#define CLV_SPLIT16(a, o, x)                                                                    \
+    do {                                                                                       \
+        (a)[(o) + 0] = (x).s0;                                                                 \
+        (a)[(o) + 1] = (x).s1;                                                                 \
+        (a)[(o) + 2] = (x).s2;                                                                 \
+        (a)[(o) + 3] = (x).s3;                                                                 \
+        (a)[(o) + 4] = (x).s4;                                                                 \
+        (a)[(o) + 5] = (x).s5;                                                                 \
+        (a)[(o) + 6] = (x).s6;                                                                 \
+        (a)[(o) + 7] = (x).s7;                                                                 \
+        (a)[(o) + 8] = (x).s8;                                                                 \
+        (a)[(o) + 9] = (x).s9;                                                                 \
+        (a)[(o) + 10] = (x).sa;                                                                \
+        (a)[(o) + 11] = (x).sb;                                                                \
+        (a)[(o) + 12] = (x).sc;                                                                \
+        (a)[(o) + 13] = (x).sd;                                                                \
+        (a)[(o) + 14] = (x).se;                                                                \
+        (a)[(o) + 15] = (x).sf;                                                                \
+    } while (0)
+#define CLV_JOIN16(VT, a)                                                                       \
+    ((VT)((a)[0], (a)[1], (a)[2], (a)[3], (a)[4], (a)[5], (a)[6], (a)[7], (a)[8], (a)[9],      \
+          (a)[10], (a)[11], (a)[12], (a)[13], (a)[14], (a)[15]))
+
+/* Value e + l of the row at `row` through the border rule (0 past a
+ * constant border). */
+#define CLV_U8_AT(l) (i_ = clv_border_value(e + (l), width), i_ < 0 ? 0 : (int)GLD(src, row, i_))
+
+/* Values e .. e + 15 of the row at `row` through the border rule, as one
+ * vector built lane by lane (no private array: see CLV_SPLIT16). */
+static inline int16 clv_u8_border16(__global const uchar *src CLV_DBG_PARAM(src),
+                                    __global const uchar *row, int e, int width)
+{
+    int i_;
+    int16 u;
+    u.s0 = CLV_U8_AT(0);
+    u.s1 = CLV_U8_AT(1);
+    u.s2 = CLV_U8_AT(2);
+    u.s3 = CLV_U8_AT(3);
+    u.s4 = CLV_U8_AT(4);
+    u.s5 = CLV_U8_AT(5);
+    u.s6 = CLV_U8_AT(6);
+    u.s7 = CLV_U8_AT(7);
+    u.s8 = CLV_U8_AT(8);
+    u.s9 = CLV_U8_AT(9);
+    u.sa = CLV_U8_AT(10);
+    u.sb = CLV_U8_AT(11);
+    u.sc = CLV_U8_AT(12);
+    u.sd = CLV_U8_AT(13);
+    u.se = CLV_U8_AT(14);
+    u.sf = CLV_U8_AT(15);
+    return u;
+}
+#undef CLV_U8_AT
+
 /* As clv_u8_span in whole 16-byte vectors (box_wh, gauss_wh): values
  * e .. e + 16 nv - 1 of the row at `row` into v[0 .. 16 nv); inside: e >= 0,
  * e % 16 == 0 and e + 16 nv <= width * CN, so nv aligned 16-byte loads;
- * otherwise value by value through the border rule. */
+ * otherwise value by value through the border rule. v sees constant
+ * indices only (the loop unrolls on GPUs), so it can stay in registers. */
 static inline void clv_u8_span16(__global const uchar *src CLV_DBG_PARAM(src),
                                  __global const uchar *row, int e, int nv, int inside, int width,
                                  int *v)
 {
-    if (inside) {
-        CLV_UNROLL
-        for (int q = 0; q < nv; q++)
-            vstore16(convert_int16(GVLDA(uchar16, src, row + e + 16 * q)), q, v);
-    } else {
-        CLV_UNROLL
-        for (int b = 0; b < 16 * nv; b++) {
-            const int i = clv_border_value(e + b, width);
-            v[b] = i < 0 ? 0 : (int)GLD(src, row, i);
-        }
+    CLV_UNROLL
+    for (int q = 0; q < nv; q++) {
+        const int16 u =
+            inside ? convert_int16(GVLDA(uchar16, src, row + e + 16 * q))
+                   : clv_u8_border16(src CLV_DBG_PASS(src), row, e + 16 * q, width);
+        CLV_SPLIT16(v, 16 * q, u);
     }
 }
 

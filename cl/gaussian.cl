@@ -511,7 +511,8 @@ __kernel void gauss_wh(__global const uchar *restrict src, int src_pitch, int wi
             s += (float)v[GW_OFF + k + t * CN] * GLD(wx, wx, t);
         o[k] = s;
     }
-    GVSTA(ushort16, tmp, convert_ushort16(clamp(vload16(0, o) * 256.0f + 0.5f, 0.0f, 65535.0f)),
+    GVSTA(ushort16, tmp,
+          convert_ushort16(clamp(CLV_JOIN16(float16, o) * 256.0f + 0.5f, 0.0f, 65535.0f)),
           ROW(tmp, tmp_pitch, y) + e0);
 }
 #endif
