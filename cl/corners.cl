@@ -361,7 +361,8 @@ __kernel void corners_rs_scatter(__global const ulong *src, __global ulong *dst,
     const int b = g * chunk, e = min(b + chunk, n);
     for (int i = b; i < e; i++) {
         const ulong k = GLD(src, src, i);
-        GST(dst, dst, off[(int)(k >> shift) & (RS_BINS - 1)]++, k);
+        const int at = off[(int)(k >> shift) & (RS_BINS - 1)]++; /* GST reads its index twice */
+        GST(dst, dst, at, k);
     }
 }
 
