@@ -1,13 +1,14 @@
 /* Shi-Tomasi corners (goodFeaturesToTrack), every stage on the device.
  *
- * 1. corners_hsum[_vec]: Sobel 3x3 gradients scaled as OpenCV's
+ * 1. corners_hsum (CPUs: corners_hrow in corners_resp_vec): Sobel 3x3 gradients scaled as OpenCV's
  *    cornerMinEigenVal (f1 = 1 / (4 block [255 for u8]), f0 = 2 f1):
  *      gx(r) = I(x+1, r) - I(x-1, r),  gy(r) = (I(x-1, r) + I(x+1, r)) + 2 I(x, r)
  *      dx = (gx(y-1) + gx(y+1)) f1 + gx(y) f0,  dy = (gy(y+1) - gy(y-1)) f1
  *    then the products dx^2, dx dy, dy^2 summed over the block's columns
  *    (H planes). Image and block borders are reflect101, the block's border
  *    applying to the product images, as OpenCV's boxFilter on them does.
- * 2. corners_eig[_vec]: column sums of H -> structure tensor (a, b, c) ->
+ * 2. corners_eig (CPUs: corners_resp_vec, both stages by bands of rows
+ *    with a ring of H rows in cache): column sums of H -> structure tensor (a, b, c) ->
  *    response = (a/2 + c/2) - sqrt((a/2 - c/2)^2 + b^2); the maximum response
  *    (over the mask) goes to params[P_MAX] by one atomic_max per work-group.
  *    Responses are >= 0 up to rounding, and the maximum starts at 0, so the
@@ -513,16 +514,13 @@ static inline float max16(float16 v)
     return fmax(c.x, c.y);
 }
 
-/* CPU stage 1: 16 pixels of one row per work-item. */
-__kernel void corners_hsum_vec(__global const T *src, int src_pitch, int w, int h, int r,
-                               float f1, float f0, __global float *hs, ulong plane,
-                               int pitch CLV_DBG_PARAMS)
+/* CPU stages 1 and 2 in one kernel. corners_hrow: the sums along the
+ * row (the block's 2r+1 columns) of the gradient products at 16 pixels of
+ * row y. */
+static inline void corners_hrow(__global const T *src CLV_DBG_PARAM(src), int src_pitch, int w,
+                                int h, int r, float f1, float f0, int x0, int y, float16 *oxx,
+                                float16 *oxy, float16 *oyy)
 {
-    CLV_DBG_BUF(src, 0);
-    CLV_DBG_BUF(hs, 7);
-    const int x0 = get_global_id(0) * 16, y = get_global_id(1);
-    if (x0 >= w || y >= h)
-        return;
     float16 sxx = 0.0f, sxy = 0.0f, syy = 0.0f;
     if (x0 - r - 1 >= 0 && x0 + 16 + r < w) {
         __global const T *r0 = ROW(src, src_pitch, BORDER_INDEX(y - 1, h));
@@ -565,39 +563,78 @@ __kernel void corners_hsum_vec(__global const T *src, int src_pitch, int w, int 
         sxy = vload16(0, pxy);
         syy = vload16(0, pyy);
     }
-    const size_t o = (size_t)y * (size_t)pitch + (size_t)x0;
-    GVST(16, hs, sxx, 0, hs + o);
-    GVST(16, hs, sxy, 0, hs + plane + o);
-    GVST(16, hs, syy, 0, hs + 2 * plane + o);
+    *oxx = sxx;
+    *oxy = sxy;
+    *oyy = syy;
 }
 
-/* CPU stage 2: 16 pixels per work-item, work-group (n, 1). */
-__kernel void corners_eig_vec(__global const float *hs, ulong plane, int pitch, int w, int h,
-                              int r, __global float *resp, int has_mask,
-                              __global const uchar *mask, int mask_pitch, __global int *params,
-                              __local float *red CLV_DBG_PARAMS)
+/* corners_resp_vec: a work-item takes a band of `band` rows, row by row
+ * over the whole width in strips of 16 pixels, keeping the row sums of the
+ * block's last 2r+1 rows in its own ring (ring: 2r+1 rows of strips x 48
+ * floats per band, in cache), so no full-size image of row sums goes
+ * through memory; each row adds one row's sums to the ring and sums the
+ * block's rows in the order the two-stage kernels did (the same responses,
+ * bit for bit). One work-item per group: its maximum response goes to
+ * params[P_MAX]. */
+__kernel void corners_resp_vec(__global const T *src, int src_pitch, int w, int h, int r,
+                               float f1, float f0, __global float *ring, int band,
+                               __global float *resp, int pitch, int has_mask,
+                               __global const uchar *mask, int mask_pitch, __global int *params,
+                               __local float *red CLV_DBG_PARAMS)
 {
-    CLV_DBG_BUF(hs, 0);
-    CLV_DBG_BUF(resp, 6);
-    CLV_DBG_BUF(mask, 8);
-    CLV_DBG_BUF(params, 10);
-    const int x0 = get_global_id(0) * 16, y = get_global_id(1);
+    CLV_DBG_BUF(src, 0);
+    CLV_DBG_BUF(ring, 7);
+    CLV_DBG_BUF(resp, 9);
+    CLV_DBG_BUF(mask, 12);
+    CLV_DBG_BUF(params, 14);
+    const int y0 = get_global_id(0) * band;
     float m = 0.0f;
-    if (x0 < w && y < h) {
-        float16 sxx = 0.0f, sxy = 0.0f, syy = 0.0f;
-        for (int j = -r; j <= r; j++) {
-            const size_t o = (size_t)BORDER_INDEX(y + j, h) * (size_t)pitch + (size_t)x0;
-            sxx += GVLD(16, hs, 0, hs + o);
-            sxy += GVLD(16, hs, 0, hs + plane + o);
-            syy += GVLD(16, hs, 0, hs + 2 * plane + o);
+    if (y0 < h) {
+        const int k = 2 * r + 1, strips = (w + 15) / 16, rp = strips * 48;
+        __global float *rg = ring + (size_t)get_global_id(0) * (size_t)k * (size_t)rp;
+        float16 a, b, c;
+        /* ring row t holds the row sums of block row y0 - r + t (mod k) */
+        for (int t = 0; t + 1 < k; t++) {
+            const int sy = BORDER_INDEX(y0 - r + t, h);
+            for (int s = 0; s < strips; s++) {
+                corners_hrow(src CLV_DBG_PASS(src), src_pitch, w, h, r, f1, f0, 16 * s, sy, &a,
+                             &b, &c);
+                __global float *o = rg + t * rp + 48 * s;
+                GVST(16, ring, a, 0, o);
+                GVST(16, ring, b, 0, o + 16);
+                GVST(16, ring, c, 0, o + 32);
+            }
         }
-        const float16 v = MIN_EIG(sxx, sxy, syy, sqrt);
-        GVST(16, resp, v, 0, resp + (size_t)y * (size_t)pitch + (size_t)x0);
-        int16 keep = ((LANES + x0) < w) & (v > 0.0f);
-        if (has_mask)
-            keep &= convert_int16(GVLD(16, mask, 0,
-                                       mask + (size_t)y * (size_t)mask_pitch + (size_t)x0)) != 0;
-        m = max16(select((float16)0.0f, v, keep));
+        const int y1 = min(y0 + band, h);
+        for (int y = y0; y < y1; y++) {
+            const int tn = (y - y0 + 2 * r) % k, sy = BORDER_INDEX(y + r, h);
+            for (int s = 0; s < strips; s++) {
+                corners_hrow(src CLV_DBG_PASS(src), src_pitch, w, h, r, f1, f0, 16 * s, sy, &a,
+                             &b, &c);
+                __global float *o = rg + tn * rp + 48 * s;
+                GVST(16, ring, a, 0, o);
+                GVST(16, ring, b, 0, o + 16);
+                GVST(16, ring, c, 0, o + 32);
+            }
+            for (int s = 0; s < strips; s++) {
+                const int x0 = 16 * s;
+                float16 sxx = 0.0f, sxy = 0.0f, syy = 0.0f;
+                for (int j = 0; j < k; j++) {
+                    __global const float *q = rg + ((y - y0 + j) % k) * rp + 48 * s;
+                    sxx += GVLD(16, ring, 0, q);
+                    sxy += GVLD(16, ring, 0, q + 16);
+                    syy += GVLD(16, ring, 0, q + 32);
+                }
+                const float16 v = MIN_EIG(sxx, sxy, syy, sqrt);
+                GVST(16, resp, v, 0, resp + (size_t)y * (size_t)pitch + (size_t)x0);
+                int16 keep = ((LANES + x0) < w) & (v > 0.0f);
+                if (has_mask)
+                    keep &= convert_int16(GVLD(16, mask, 0,
+                                               mask + (size_t)y * (size_t)mask_pitch +
+                                                   (size_t)x0)) != 0;
+                m = max(m, max16(select((float16)0.0f, v, keep)));
+            }
+        }
     }
     group_max_to(red, m, params CLV_DBG_PASS(params));
 }
