@@ -568,6 +568,21 @@ static inline void corners_hrow(__global const T *src CLV_DBG_PARAM(src), int sr
     *oyy = syy;
 }
 
+/* corners_hrow at every strip of source row sy into the ring row at o
+ * (strip s's three sums at o + 48 s). */
+static inline void corners_ring_row(__global const T *src CLV_DBG_PARAM(src), int src_pitch,
+                                    int w, int h, int r, float f1, float f0, int sy,
+                                    __global float *ring CLV_DBG_PARAM(ring), __global float *o)
+{
+    for (int s = 0; s < (w + 15) / 16; s++) {
+        float16 a, b, c;
+        corners_hrow(src CLV_DBG_PASS(src), src_pitch, w, h, r, f1, f0, 16 * s, sy, &a, &b, &c);
+        GVST(16, ring, a, 0, o + 48 * s);
+        GVST(16, ring, b, 0, o + 48 * s + 16);
+        GVST(16, ring, c, 0, o + 48 * s + 32);
+    }
+}
+
 /* corners_resp_vec: a work-item takes a band of `band` rows, row by row
  * over the whole width in strips of 16 pixels, keeping the row sums of the
  * block's last 2r+1 rows in its own ring (ring: 2r+1 rows of strips x 48
@@ -592,30 +607,15 @@ __kernel void corners_resp_vec(__global const T *src, int src_pitch, int w, int 
     if (y0 < h) {
         const int k = 2 * r + 1, strips = (w + 15) / 16, rp = strips * 48;
         __global float *rg = ring + (size_t)get_global_id(0) * (size_t)k * (size_t)rp;
-        float16 a, b, c;
         /* ring row t holds the row sums of block row y0 - r + t (mod k) */
-        for (int t = 0; t + 1 < k; t++) {
-            const int sy = BORDER_INDEX(y0 - r + t, h);
-            for (int s = 0; s < strips; s++) {
-                corners_hrow(src CLV_DBG_PASS(src), src_pitch, w, h, r, f1, f0, 16 * s, sy, &a,
-                             &b, &c);
-                __global float *o = rg + t * rp + 48 * s;
-                GVST(16, ring, a, 0, o);
-                GVST(16, ring, b, 0, o + 16);
-                GVST(16, ring, c, 0, o + 32);
-            }
-        }
+        for (int t = 0; t + 1 < k; t++)
+            corners_ring_row(src CLV_DBG_PASS(src), src_pitch, w, h, r, f1, f0,
+                             BORDER_INDEX(y0 - r + t, h), ring CLV_DBG_PASS(ring), rg + t * rp);
         const int y1 = min(y0 + band, h);
         for (int y = y0; y < y1; y++) {
-            const int tn = (y - y0 + 2 * r) % k, sy = BORDER_INDEX(y + r, h);
-            for (int s = 0; s < strips; s++) {
-                corners_hrow(src CLV_DBG_PASS(src), src_pitch, w, h, r, f1, f0, 16 * s, sy, &a,
-                             &b, &c);
-                __global float *o = rg + tn * rp + 48 * s;
-                GVST(16, ring, a, 0, o);
-                GVST(16, ring, b, 0, o + 16);
-                GVST(16, ring, c, 0, o + 32);
-            }
+            corners_ring_row(src CLV_DBG_PASS(src), src_pitch, w, h, r, f1, f0,
+                             BORDER_INDEX(y + r, h), ring CLV_DBG_PASS(ring),
+                             rg + ((y - y0 + 2 * r) % k) * rp);
             for (int s = 0; s < strips; s++) {
                 const int x0 = 16 * s;
                 float16 sxx = 0.0f, sxy = 0.0f, syy = 0.0f;

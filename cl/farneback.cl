@@ -57,6 +57,37 @@ __kernel void fb_poly_v(__global const float *img, int ip, int w, int h,
     GST(t3, t3, 2 * ps + i, t2);
 }
 
+/* Horizontal part's sums at pixel x of the row whose three planes start at
+ * p0, p1, p2 (pointers into t3), columns clamped: b[0 .. 5] = b1 .. b6 of
+ * the projection below. */
+static inline void fb_poly_h_sums(__global const float *t3 CLV_DBG_PARAM(t3),
+                                  __global const float *p0, __global const float *p1,
+                                  __global const float *p2, int x, int w,
+                                  __constant float *g CLV_DBG_PARAM(g),
+                                  __constant float *xg CLV_DBG_PARAM(xg),
+                                  __constant float *xxg CLV_DBG_PARAM(xxg), int n, float *b)
+{
+    const float g0 = GLD(g, g, 0);
+    float b1 = GLD(t3, p0, x) * g0, b2 = 0.0f, b3 = GLD(t3, p1, x) * g0, b4 = 0.0f,
+          b5 = GLD(t3, p2, x) * g0, b6 = 0.0f;
+    for (int k = 1; k <= n; k++) {
+        const int l = max(x - k, 0), rr = min(x + k, w - 1);
+        const float tg = GLD(t3, p0, rr) + GLD(t3, p0, l);
+        b1 += tg * GLD(g, g, k);
+        b4 += tg * GLD(xxg, xxg, k);
+        b2 += (GLD(t3, p0, rr) - GLD(t3, p0, l)) * GLD(xg, xg, k);
+        b3 += (GLD(t3, p1, rr) + GLD(t3, p1, l)) * GLD(g, g, k);
+        b6 += (GLD(t3, p1, rr) - GLD(t3, p1, l)) * GLD(xg, xg, k);
+        b5 += (GLD(t3, p2, rr) + GLD(t3, p2, l)) * GLD(g, g, k);
+    }
+    b[0] = b1;
+    b[1] = b2;
+    b[2] = b3;
+    b[3] = b4;
+    b[4] = b5;
+    b[5] = b6;
+}
+
 /* Horizontal part and the projection onto the polynomial basis. */
 __kernel void fb_poly_h(__global const float *t3, int w, int h, int pp, __constant float *g,
                         __constant float *xg, __constant float *xxg, int n, float ig11,
@@ -72,25 +103,15 @@ __kernel void fb_poly_h(__global const float *t3, int w, int h, int pp, __consta
         return;
     const size_t ps = (size_t)pp * h;
     __global const float *p0 = t3 + (size_t)y * pp, *p1 = p0 + ps, *p2 = p1 + ps;
-    const float g0 = GLD(g, g, 0);
-    float b1 = GLD(t3, p0, x) * g0, b2 = 0.0f, b3 = GLD(t3, p1, x) * g0, b4 = 0.0f,
-          b5 = GLD(t3, p2, x) * g0, b6 = 0.0f;
-    for (int k = 1; k <= n; k++) {
-        const int l = max(x - k, 0), rr = min(x + k, w - 1);
-        const float tg = GLD(t3, p0, rr) + GLD(t3, p0, l);
-        b1 += tg * GLD(g, g, k);
-        b4 += tg * GLD(xxg, xxg, k);
-        b2 += (GLD(t3, p0, rr) - GLD(t3, p0, l)) * GLD(xg, xg, k);
-        b3 += (GLD(t3, p1, rr) + GLD(t3, p1, l)) * GLD(g, g, k);
-        b6 += (GLD(t3, p1, rr) - GLD(t3, p1, l)) * GLD(xg, xg, k);
-        b5 += (GLD(t3, p2, rr) + GLD(t3, p2, l)) * GLD(g, g, k);
-    }
+    float b[6];
+    fb_poly_h_sums(t3 CLV_DBG_PASS(t3), p0, p1, p2, x, w, g CLV_DBG_PASS(g), xg CLV_DBG_PASS(xg),
+                   xxg CLV_DBG_PASS(xxg), n, b);
     const size_t i = (size_t)y * pp + x;
-    GST(r, r, i, b3 * ig11);
-    GST(r, r, ps + i, b2 * ig11);
-    GST(r, r, 2 * ps + i, b1 * ig03 + b5 * ig33);
-    GST(r, r, 3 * ps + i, b1 * ig03 + b4 * ig33);
-    GST(r, r, 4 * ps + i, b6 * ig55);
+    GST(r, r, i, b[2] * ig11);
+    GST(r, r, ps + i, b[1] * ig11);
+    GST(r, r, 2 * ps + i, b[0] * ig03 + b[4] * ig33);
+    GST(r, r, 3 * ps + i, b[0] * ig03 + b[3] * ig33);
+    GST(r, r, 4 * ps + i, b[5] * ig55);
 }
 
 /* The 2x2 system of one pixel for displacement (dx, dy): OpenCV's
@@ -412,25 +433,11 @@ __kernel void fb_poly_h_vec(__global const float *t3, int w, int h, int pp, __co
          * read its last pixel) */
         float a[6][16];
         for (int l = 0; l < 16; l++) {
-            const int x = min(x0 + l, w - 1);
-            float s1 = GLD(t3, p0, x) * g0, s2 = 0.0f, s3 = GLD(t3, p1, x) * g0, s4 = 0.0f,
-                  s5 = GLD(t3, p2, x) * g0, s6 = 0.0f;
-            for (int k = 1; k <= n; k++) {
-                const int lx = max(x - k, 0), rx = min(x + k, w - 1);
-                const float tg = GLD(t3, p0, rx) + GLD(t3, p0, lx);
-                s1 += tg * GLD(g, g, k);
-                s4 += tg * GLD(xxg, xxg, k);
-                s2 += (GLD(t3, p0, rx) - GLD(t3, p0, lx)) * GLD(xg, xg, k);
-                s3 += (GLD(t3, p1, rx) + GLD(t3, p1, lx)) * GLD(g, g, k);
-                s6 += (GLD(t3, p1, rx) - GLD(t3, p1, lx)) * GLD(xg, xg, k);
-                s5 += (GLD(t3, p2, rx) + GLD(t3, p2, lx)) * GLD(g, g, k);
-            }
-            a[0][l] = s1;
-            a[1][l] = s2;
-            a[2][l] = s3;
-            a[3][l] = s4;
-            a[4][l] = s5;
-            a[5][l] = s6;
+            float b[6];
+            fb_poly_h_sums(t3 CLV_DBG_PASS(t3), p0, p1, p2, min(x0 + l, w - 1), w,
+                           g CLV_DBG_PASS(g), xg CLV_DBG_PASS(xg), xxg CLV_DBG_PASS(xxg), n, b);
+            for (int j = 0; j < 6; j++)
+                a[j][l] = b[j];
         }
         b1 = vload16(0, a[0]);
         b2 = vload16(0, a[1]);

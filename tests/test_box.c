@@ -135,13 +135,26 @@ static void harness_cases(void)
  * word (widths * channels not a multiple of 4), whose rows are too short for
  * any aligned load (1x1, 7x3), and whose height is not a multiple of the
  * rows per work-item; then two large random images and the photo. */
+/* A window case of the GPU kernels' compact sets, run on each of sizes[]
+ * (the fourth size with a padded host stride). */
+typedef struct window_case {
+    int cn, kx, ky;
+    clv_border border;
+} window_case;
+
+static void run_window_cases(const window_case *cases, int ncases, const int (*sizes)[2],
+                             int nsizes)
+{
+    for (int c = 0; c < ncases; c++)
+        for (int s = 0; s < nsizes; s++)
+            run_random(sizes[s][0], sizes[s][1], cases[c].cn, CLV_U8, cases[c].kx, cases[c].ky,
+                       cases[c].border, s == 3 ? 13 : 0);
+}
+
 static void fixed_window(void)
 {
     static const int sizes[][2] = {{67, 45}, {7, 3}, {1, 1}, {130, 37}, {16, 9}, {21, 14}};
-    static const struct {
-        int cn, kx, ky;
-        clv_border border;
-    } cases[] = {
+    static const window_case cases[] = {
         {1, 5, 5, CLV_BORDER_REFLECT101}, {2, 5, 5, CLV_BORDER_REFLECT101},
         {3, 5, 5, CLV_BORDER_REFLECT101}, {4, 5, 5, CLV_BORDER_REFLECT101},
         {3, 3, 5, CLV_BORDER_REPLICATE},  {3, 3, 5, CLV_BORDER_REFLECT},
@@ -152,10 +165,8 @@ static void fixed_window(void)
         {3, 4, 6, CLV_BORDER_REFLECT101}, {4, 7, 3, CLV_BORDER_WRAP},
         {1, 3, 3, CLV_BORDER_REPLICATE},  {1, 6, 2, CLV_BORDER_CONSTANT},
     };
-    for (int c = 0; c < (int)(sizeof cases / sizeof cases[0]); c++)
-        for (int s = 0; s < (int)(sizeof sizes / sizeof sizes[0]); s++)
-            run_random(sizes[s][0], sizes[s][1], cases[c].cn, CLV_U8, cases[c].kx, cases[c].ky,
-                       cases[c].border, s == 3 ? 13 : 0);
+    run_window_cases(cases, (int)(sizeof cases / sizeof cases[0]), sizes,
+                     (int)(sizeof sizes / sizeof sizes[0]));
     run_random(1920, 1080, 1, CLV_U8, 5, 5, CLV_BORDER_REFLECT101, 0);
     run_random(640, 480, 3, CLV_U8, 5, 5, CLV_BORDER_REFLECT101, 0);
     void *px = NULL;
@@ -181,10 +192,7 @@ static void fixed_window(void)
 static void wide(void)
 {
     static const int sizes[][2] = {{67, 45}, {7, 3}, {1, 1}, {130, 37}, {33, 70}};
-    static const struct {
-        int cn, kx, ky;
-        clv_border border;
-    } cases[] = {
+    static const window_case cases[] = {
         {1, 5, 5, CLV_BORDER_REFLECT101},   {3, 5, 5, CLV_BORDER_REFLECT101},
         {1, 31, 31, CLV_BORDER_REFLECT101}, {3, 31, 31, CLV_BORDER_REPLICATE},
         {2, 49, 3, CLV_BORDER_REFLECT},     {4, 25, 40, CLV_BORDER_CONSTANT},
@@ -193,10 +201,8 @@ static void wide(void)
         {4, 26, 1, CLV_BORDER_REPLICATE},   {1, 1, 1, CLV_BORDER_CONSTANT},
         {3, 16, 1, CLV_BORDER_REFLECT},     {1, 1, 255, CLV_BORDER_REFLECT101},
     };
-    for (int c = 0; c < (int)(sizeof cases / sizeof cases[0]); c++)
-        for (int s = 0; s < (int)(sizeof sizes / sizeof sizes[0]); s++)
-            run_random(sizes[s][0], sizes[s][1], cases[c].cn, CLV_U8, cases[c].kx, cases[c].ky,
-                       cases[c].border, s == 3 ? 13 : 0);
+    run_window_cases(cases, (int)(sizeof cases / sizeof cases[0]), sizes,
+                     (int)(sizeof sizes / sizeof sizes[0]));
     run_random(1920, 1080, 1, CLV_U8, 31, 31, CLV_BORDER_REFLECT101, 0);
     void *px = NULL;
     int w, h, cn;
