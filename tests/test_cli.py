@@ -231,8 +231,9 @@ def pfm_write(path, width, height, channels, values):
 
 
 def bilateral_ref(img, sigma_space, sigma_range, radius, border):
-    """Brute-force bilateral as documented in clvision/edge.h (pixels outside
-    a constant border are left out). Unrounded."""
+    """Brute-force bilateral as documented in clvision/edge.h: the disc
+    i^2 + j^2 <= radius^2 (pixels outside a constant border are left out).
+    Unrounded."""
     import math
     out = []
     for y in range(img.height):
@@ -243,6 +244,8 @@ def bilateral_ref(img, sigma_space, sigma_range, radius, border):
             for j in range(-radius, radius + 1):
                 sy = border_index(y + j, img.height, border)
                 for i in range(-radius, radius + 1):
+                    if i * i + j * j > radius * radius:
+                        continue
                     sx = border_index(x + i, img.width, border)
                     if sx is None or sy is None:
                         continue
