@@ -27,8 +27,53 @@ __kernel void fb_convert(__global const T *src, int sp, int w, int h, __global f
     GST(dst, ROW(dst, dp, y), x, convert_float(GLD(src, ROW(src, sp, y), x)));
 }
 
-/* Vertical part: per pixel (sum g I, sum xg dI, sum xxg I) over rows y-n..y+n
- * (x g and x^2 g weights are symmetric/antisymmetric as in OpenCV). */
+/* The polynomial expansion's sums for one pixel or 16 (VT: float or
+ * float16), in one order for both widths. The caller has g, xg, xxg, n, y
+ * and h in scope.
+ * FB_POLY_V_SUMS: vertical part, (sum g I, sum xg dI, sum xxg I) over rows
+ * y-n..y+n (the x g and x^2 g weights are symmetric/antisymmetric as in
+ * OpenCV); LD(r) loads row r at the caller's columns.
+ * FB_POLY_H_SUMS: horizontal part over the three planes' rows p0, p1, p2:
+ * b1 .. b6 of the projection (fb_poly_h); LD(p, k) loads row p at column
+ * offset k from the caller's (the caller clamps at the row ends). */
+#define FB_POLY_V_SUMS(VT, LD, t0, t1, t2)                                                      \
+    do {                                                                                       \
+        t0 = LD(y) * GLD(g, g, 0);                                                             \
+        t1 = (VT)(0.0f);                                                                       \
+        t2 = (VT)(0.0f);                                                                       \
+        for (int k_ = 1; k_ <= n; k_++) {                                                      \
+            const VT a_ = LD(max(y - k_, 0));                                                  \
+            const VT b_ = LD(min(y + k_, h - 1));                                              \
+            const VT p_ = a_ + b_;                                                             \
+            t0 += GLD(g, g, k_) * p_;                                                          \
+            t1 += GLD(xg, xg, k_) * (b_ - a_);                                                 \
+            t2 += GLD(xxg, xxg, k_) * p_;                                                      \
+        }                                                                                      \
+    } while (0)
+#define FB_POLY_H_SUMS(VT, LD, b1, b2, b3, b4, b5, b6)                                          \
+    do {                                                                                       \
+        const float g0_ = GLD(g, g, 0);                                                        \
+        b1 = LD(p0, 0) * g0_;                                                                  \
+        b2 = (VT)(0.0f);                                                                       \
+        b3 = LD(p1, 0) * g0_;                                                                  \
+        b4 = (VT)(0.0f);                                                                       \
+        b5 = LD(p2, 0) * g0_;                                                                  \
+        b6 = (VT)(0.0f);                                                                       \
+        for (int k_ = 1; k_ <= n; k_++) {                                                      \
+            const VT r0_ = LD(p0, k_), l0_ = LD(p0, -k_);                                      \
+            const VT r1_ = LD(p1, k_), l1_ = LD(p1, -k_);                                      \
+            const VT r2_ = LD(p2, k_), l2_ = LD(p2, -k_);                                      \
+            const VT tg_ = r0_ + l0_;                                                          \
+            b1 += tg_ * GLD(g, g, k_);                                                         \
+            b4 += tg_ * GLD(xxg, xxg, k_);                                                     \
+            b2 += (r0_ - l0_) * GLD(xg, xg, k_);                                               \
+            b3 += (r1_ + l1_) * GLD(g, g, k_);                                                 \
+            b6 += (r1_ - l1_) * GLD(xg, xg, k_);                                               \
+            b5 += (r2_ + l2_) * GLD(g, g, k_);                                                 \
+        }                                                                                      \
+    } while (0)
+
+/* Vertical part, one pixel per work-item. */
 __kernel void fb_poly_v(__global const float *img, int ip, int w, int h,
                         __constant float *g, __constant float *xg, __constant float *xxg, int n,
                         __global float *t3, int pp CLV_DBG_PARAMS)
@@ -41,16 +86,10 @@ __kernel void fb_poly_v(__global const float *img, int ip, int w, int h,
     const int x = get_global_id(0), y = get_global_id(1);
     if (x >= w || y >= h)
         return;
-    const float c = GLD(img, ROW(img, ip, y), x);
-    float t0 = c * GLD(g, g, 0), t1 = 0.0f, t2 = 0.0f;
-    for (int k = 1; k <= n; k++) {
-        const float a = GLD(img, ROW(img, ip, max(y - k, 0)), x);
-        const float b = GLD(img, ROW(img, ip, min(y + k, h - 1)), x);
-        const float p = a + b;
-        t0 += GLD(g, g, k) * p;
-        t1 += GLD(xg, xg, k) * (b - a);
-        t2 += GLD(xxg, xxg, k) * p;
-    }
+    float t0, t1, t2;
+#define FB_LD(r) GLD(img, ROW(img, ip, (r)), x)
+    FB_POLY_V_SUMS(float, FB_LD, t0, t1, t2);
+#undef FB_LD
     const size_t ps = (size_t)pp * h, i = (size_t)y * pp + x;
     GST(t3, t3, i, t0);
     GST(t3, t3, ps + i, t1);
@@ -67,19 +106,10 @@ static inline void fb_poly_h_sums(__global const float *t3 CLV_DBG_PARAM(t3),
                                   __constant float *xg CLV_DBG_PARAM(xg),
                                   __constant float *xxg CLV_DBG_PARAM(xxg), int n, float *b)
 {
-    const float g0 = GLD(g, g, 0);
-    float b1 = GLD(t3, p0, x) * g0, b2 = 0.0f, b3 = GLD(t3, p1, x) * g0, b4 = 0.0f,
-          b5 = GLD(t3, p2, x) * g0, b6 = 0.0f;
-    for (int k = 1; k <= n; k++) {
-        const int l = max(x - k, 0), rr = min(x + k, w - 1);
-        const float tg = GLD(t3, p0, rr) + GLD(t3, p0, l);
-        b1 += tg * GLD(g, g, k);
-        b4 += tg * GLD(xxg, xxg, k);
-        b2 += (GLD(t3, p0, rr) - GLD(t3, p0, l)) * GLD(xg, xg, k);
-        b3 += (GLD(t3, p1, rr) + GLD(t3, p1, l)) * GLD(g, g, k);
-        b6 += (GLD(t3, p1, rr) - GLD(t3, p1, l)) * GLD(xg, xg, k);
-        b5 += (GLD(t3, p2, rr) + GLD(t3, p2, l)) * GLD(g, g, k);
-    }
+    float b1, b2, b3, b4, b5, b6;
+#define FB_LD(p, k) GLD(t3, (p), clamp(x + (k), 0, w - 1))
+    FB_POLY_H_SUMS(float, FB_LD, b1, b2, b3, b4, b5, b6);
+#undef FB_LD
     b[0] = b1;
     b[1] = b2;
     b[2] = b3;
@@ -380,16 +410,10 @@ __kernel void fb_poly_v_vec(__global const float *img, int ip, int w, int h,
     const int x0 = get_global_id(0) * 16, y = get_global_id(1);
     if (x0 >= w || y >= h)
         return;
-    const float16 c = GVLD(16, img, 0, ROW(img, ip, y) + x0);
-    float16 t0 = c * GLD(g, g, 0), t1 = 0.0f, t2 = 0.0f;
-    for (int k = 1; k <= n; k++) {
-        const float16 a = GVLD(16, img, 0, ROW(img, ip, max(y - k, 0)) + x0);
-        const float16 b = GVLD(16, img, 0, ROW(img, ip, min(y + k, h - 1)) + x0);
-        const float16 p = a + b;
-        t0 += GLD(g, g, k) * p;
-        t1 += GLD(xg, xg, k) * (b - a);
-        t2 += GLD(xxg, xxg, k) * p;
-    }
+    float16 t0, t1, t2;
+#define FB_LD(r) GVLD(16, img, 0, ROW(img, ip, (r)) + x0)
+    FB_POLY_V_SUMS(float16, FB_LD, t0, t1, t2);
+#undef FB_LD
     const size_t ps = (size_t)pp * h, i = (size_t)y * pp + x0;
     GVST(16, t3, t0, 0, t3 + i);
     GVST(16, t3, t1, 0, t3 + ps + i);
@@ -410,24 +434,11 @@ __kernel void fb_poly_h_vec(__global const float *t3, int w, int h, int pp, __co
         return;
     const size_t ps = (size_t)pp * h;
     __global const float *p0 = t3 + (size_t)y * pp, *p1 = p0 + ps, *p2 = p1 + ps;
-    const float g0 = GLD(g, g, 0);
-    float16 b1, b2 = 0.0f, b3, b4 = 0.0f, b5, b6 = 0.0f;
+    float16 b1, b2, b3, b4, b5, b6;
     if (x0 - n >= 0 && x0 + 15 + n <= w - 1) {
-        b1 = GVLD(16, t3, 0, p0 + x0) * g0;
-        b3 = GVLD(16, t3, 0, p1 + x0) * g0;
-        b5 = GVLD(16, t3, 0, p2 + x0) * g0;
-        for (int k = 1; k <= n; k++) {
-            const float16 r0 = GVLD(16, t3, 0, p0 + x0 + k), l0 = GVLD(16, t3, 0, p0 + x0 - k);
-            const float16 r1 = GVLD(16, t3, 0, p1 + x0 + k), l1 = GVLD(16, t3, 0, p1 + x0 - k);
-            const float16 r2 = GVLD(16, t3, 0, p2 + x0 + k), l2 = GVLD(16, t3, 0, p2 + x0 - k);
-            const float16 tg = r0 + l0;
-            b1 += tg * GLD(g, g, k);
-            b4 += tg * GLD(xxg, xxg, k);
-            b2 += (r0 - l0) * GLD(xg, xg, k);
-            b3 += (r1 + l1) * GLD(g, g, k);
-            b6 += (r1 - l1) * GLD(xg, xg, k);
-            b5 += (r2 + l2) * GLD(g, g, k);
-        }
+#define FB_LD(p, k) GVLD(16, t3, 0, (p) + x0 + (k))
+        FB_POLY_H_SUMS(float16, FB_LD, b1, b2, b3, b4, b5, b6);
+#undef FB_LD
     } else {
         /* edge blocks: clamped columns, lane by lane (lanes past the row
          * read its last pixel) */

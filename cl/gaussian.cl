@@ -404,6 +404,21 @@ __kernel void gauss_fused(__global const T *src, int src_pitch, int width, int h
  * the row ends and past the last row the loads go value by value through
  * the border rule. The aligned loads and stores rely on rows starting on
  * 64-byte boundaries (image.c's PITCH_ALIGN). */
+#ifdef DEPTH_U8
+/* One value's taps along a row for the u8 register and wide kernels
+ * (gauss_reg_row, gauss_wh): the sum over t < taps of v[off + t CN] wx[t]
+ * in gauss_fused's order; v holds a span of the row's values as ints. */
+static inline float gauss_span_taps(const int *v, int off, __constant float *wx CLV_DBG_PARAM(wx),
+                                    int taps)
+{
+    float s = 0.0f;
+    CLV_UNROLL
+    for (int t = 0; t < taps; t++)
+        s += (float)v[off + t * CN] * GLD(wx, wx, t);
+    return s;
+}
+#endif
+
 #if defined(DEPTH_U8) && defined(GG_RX)
 #define GG_WS ((GG_RX * CN + 3) / 4) /* words on each side of the 4 values */
 #define GG_NW (2 * GG_WS + 1)
@@ -420,13 +435,8 @@ static inline float4 gauss_reg_row(__global const uchar *restrict src CLV_DBG_PA
     clv_u8_span(src CLV_DBG_PASS(src), src_pitch, sy, e0 - GG_WS * 4, GG_NW, inside, width, v);
     float hs[4];
     CLV_UNROLL
-    for (int k = 0; k < 4; k++) {
-        float s = 0.0f;
-        CLV_UNROLL
-        for (int t = 0; t <= 2 * GG_RX; t++)
-            s += (float)v[GG_OFF + k + t * CN] * GLD(wx, wx, t);
-        hs[k] = s;
-    }
+    for (int k = 0; k < 4; k++)
+        hs[k] = gauss_span_taps(v, GG_OFF + k, wx CLV_DBG_PASS(wx), 2 * GG_RX + 1);
     return (float4)(hs[0], hs[1], hs[2], hs[3]);
 }
 
@@ -504,13 +514,8 @@ __kernel void gauss_wh(__global const uchar *restrict src, int src_pitch, int wi
                   xw >= GW_WS && e0 + 16 * (1 + GW_WS) <= nvals, width, v);
     float o[16];
     CLV_UNROLL
-    for (int k = 0; k < 16; k++) {
-        float s = 0.0f;
-        CLV_UNROLL
-        for (int t = 0; t <= 2 * GW_RX; t++)
-            s += (float)v[GW_OFF + k + t * CN] * GLD(wx, wx, t);
-        o[k] = s;
-    }
+    for (int k = 0; k < 16; k++)
+        o[k] = gauss_span_taps(v, GW_OFF + k, wx CLV_DBG_PASS(wx), 2 * GW_RX + 1);
     GVSTA(ushort16, tmp,
           convert_ushort16(clamp(CLV_JOIN16(float16, o) * 256.0f + 0.5f, 0.0f, 65535.0f)),
           ROW(tmp, tmp_pitch, y) + e0);
