@@ -129,52 +129,78 @@ static inline PYR_ACC pyr_strip_row(__global const T *src CLV_DBG_PARAM(src),
     return PYR_ROW16(PYR_PLD, buf.v + 2);
 }
 
-/* CPU, one channel: a band of `chunk` output rows across the whole width
- * per work-item. Output row y takes source rows 2y-2 .. 2y+2, so the next
- * output row shares three of them: each source row's sums along x are formed
- * once, into a ring of five rows in `work` (this band's part, rpitch values
- * per row, a multiple of 16), which stays in cache; the rows are read and
- * written front to back. A band starts by forming 3 rows (1.5 output rows'
- * work). With copy_on, the band also copies its own source rows (2 ya ..
- * 2 yb, the last band to sh) into `copy`: a pyramid's level 0 made while the
- * rows are in cache, instead of a copy command before the first level. */
-__kernel void pyr_down_band(__global const T *src, int src_pitch, int sw, int sh,
-                            __global T *dst, int dst_pitch, int dw, int dh, int chunk,
-                            __global PYR_ACC_S *work, int rpitch, __global T *copy,
-                            int copy_pitch, int copy_on CLV_DBG_PARAMS)
+/* CPU, one channel: up to three pyrDown steps in one launch. Bands of whole
+ * rows of the last level; a band makes its rows of every level from the
+ * rows of the level above that it needs, level by level, so nothing waits on
+ * another band: the rows it owns (a level's rows split as its last level's
+ * are: level k-1's own rows are 2 a .. 2 b, the last band's to the level's
+ * end) go to the level's image, the few rows above and below that its
+ * neighbours own are made once more into the band's halo rows in `halo`
+ * (HALO_TOP(n) above, HALO_BOT(n) below for a level n steps above the
+ * last). One launch instead of one per level: on a 2-core PoCL each launch
+ * costs about 25 us, more than a 1920x1080 pyramid's levels 2 and 3 take.
+ *
+ * Output row y takes source rows 2y-2 .. 2y+2, so the next output row shares
+ * three of them: each source row's sums along x are formed once, into a ring
+ * of five rows in `ring` (rpitch values per row, a multiple of 16), which
+ * stays in cache; the rows are read and written front to back. A step starts
+ * by forming 3 rows (1.5 output rows' work). With copy_on, the first step
+ * also copies the band's own source rows (2 ya .. 2 yb, the last band to sh)
+ * into `copy`: a pyramid's level 0 made while the rows are in cache, instead
+ * of a copy command before the first level. */
+#define HALO_TOP(n) ((1 << ((n) + 1)) - 2)
+#define HALO_BOT(n) ((1 << (n)) - 1)
+
+/* Row r (any integer: the border rule maps it) of a level of h rows whose
+ * rows [lo, hi) are in img and the rest this band needs in halo (top rows
+ * above lo first, then those from hi). */
+#define PYR_LEVEL_ROW(img, pitch, h, lo, hi, halo, hpitch, top, r, out_in_img, out_row)         \
+    {                                                                                           \
+        const int m_ = BORDER_INDEX(r, h);                                                      \
+        out_in_img = m_ >= (lo) && m_ < (hi);                                                   \
+        const int slot_ = m_ < (lo) ? m_ - ((lo) - (top)) : (top) + m_ - (hi);                  \
+        out_row = out_in_img ? ROW(img, pitch, m_) : ROW(halo, hpitch, slot_);                  \
+    }
+
+/* One step: rows [ya, yb) of the next level (d: rows [d_lo, d_hi) in its
+ * image, the others in dhalo) from the level s (rows [s_lo, s_hi) in its
+ * image, the others in shalo). */
+static inline void pyr_band_step(__global const T *s CLV_DBG_PARAM(s), int sp, int sw, int sh,
+                                 int s_lo, int s_hi, __global const T *shalo CLV_DBG_PARAM(shalo),
+                                 int shp, int s_top, __global T *d CLV_DBG_PARAM(d), int dp, int dw,
+                                 int dh, int d_lo, int d_hi, __global T *dhalo CLV_DBG_PARAM(dhalo),
+                                 int dhp, int d_top, int ya, int yb,
+                                 __global PYR_ACC_S *ring CLV_DBG_PARAM(ring), int rpitch,
+                                 __global T *copy CLV_DBG_PARAM(copy), int copy_pitch, int c0,
+                                 int c1)
 {
-    CLV_DBG_BUF(src, 0);
-    CLV_DBG_BUF(dst, 4);
-    CLV_DBG_BUF(work, 9);
-    CLV_DBG_BUF(copy, 11);
-    const int ya = get_global_id(0) * chunk;
-    if (ya >= dh)
-        return;
-    const int yb = min(ya + chunk, dh);
-    __global PYR_ACC_S *ring = work + (size_t)get_global_id(0) * 5 * (size_t)rpitch;
     /* strips [1, last_in) read inside their row: 2 x0 - 2 >= 0, 2 x0 + 33 < sw
      * (then all 16 outputs are below dw too, x0 + 15 < (sw - 1) / 2) */
     const int nstrips = (dw + 15) / 16;
     const int last_in = sw >= 34 ? min(nstrips, (sw - 34) / 32 + 1) : 0;
-    /* source row t of the band (row 2 ya - 2 + t) to ring slot t % 5 */
-    /* source rows this band copies: every row lies in exactly one band's range */
-    const int c0 = copy_on ? 2 * ya : 0, c1 = copy_on ? min(2 * yb, sh) : 0;
+    /* source row t of the step (row 2 ya - 2 + t) to ring slot t % 5 */
     for (int t = 0; t < 2 * (yb - ya) + 3; t++) {
-        __global const T *row = ROW(src, src_pitch, BORDER_INDEX(2 * ya - 2 + t, sh));
+        const int sy = 2 * ya - 2 + t;
+        int in_img;
+        __global const T *row;
+        PYR_LEVEL_ROW(s, sp, sh, s_lo, s_hi, shalo, shp, s_top, sy, in_img, row);
+        CLV_DBG_PICK(sb, in_img, s, shalo);
         __global PYR_ACC_S *h = ring + (t % 5) * rpitch;
         for (int i = 0; i < nstrips; i++) {
             const int s0 = 32 * i;
-            const PYR_ACC v = pyr_strip_row(src CLV_DBG_PASS(src), row, s0, sw, i >= 1 && i < last_in);
-            GVSTA(PYR_ACC, work, v, h + 16 * i); /* aligned: rpitch is a multiple of 16 */
+            const PYR_ACC v =
+                pyr_strip_row(row CLV_DBG_PASS(sb), row, s0, sw, i >= 1 && i < last_in);
+            GVSTA(PYR_ACC, ring, v, h + 16 * i); /* aligned: rpitch is a multiple of 16 */
         }
-        const int sy = 2 * ya - 2 + t;
         if (sy >= c0 && sy < c1) {
+            /* inside the level's image: c0 >= s_lo, c1 <= s_hi */
             __global T *crow = ROW(copy, copy_pitch, sy);
             int i = 0;
             for (; i + 16 <= sw; i += 16)
-                GVSTA(CAT(T, 16), copy, GVLD(16, src, 0, row + i), crow + i); /* level rows start on 64 */
+                /* level rows start on 64 */
+                GVSTA(CAT(T, 16), copy, GVLD(16, s, 0, row + i), crow + i);
             for (; i < sw; i++)
-                GST(copy, crow, i, GLD(src, row, i));
+                GST(copy, crow, i, GLD(s, row, i));
         }
         if (t >= 4 && (t & 1) == 0) {
             /* source rows t - 4 .. t: output row ya + (t - 4) / 2 */
@@ -184,25 +210,89 @@ __kernel void pyr_down_band(__global const T *src, int src_pitch, int sw, int sh
             __global const PYR_ACC_S *r2 = ring + ((t - 2) % 5) * rpitch;
             __global const PYR_ACC_S *r3 = ring + ((t - 1) % 5) * rpitch;
             __global const PYR_ACC_S *r4 = ring + (t % 5) * rpitch;
-            __global T *out = ROW(dst, dst_pitch, y);
+            int out_img;
+            __global T *out;
+            PYR_LEVEL_ROW(d, dp, dh, d_lo, d_hi, dhalo, dhp, d_top, y, out_img, out);
+            CLV_DBG_PICK(ob, out_img, d, dhalo);
             for (int i = 0; i < nstrips; i++) {
                 const int e = 16 * i;
-#define PYR_RING(r) GVLDA(PYR_ACC, work, (r) + e)
+#define PYR_RING(r) GVLDA(PYR_ACC, ring, (r) + e)
                 const CAT(T, 16) o = PYR_OUT16(
                     PYR_TAP5A(PYR_RING(r0), PYR_RING(r1), PYR_RING(r2), PYR_RING(r3), PYR_RING(r4)));
 #undef PYR_RING
                 if (e + 16 <= dw) {
-                    GVSTA(CAT(T, 16), dst, o, out + e); /* rows start on PITCH_ALIGN (64) */
+                    GVSTA(CAT(T, 16), ob, o, out + e); /* rows start on PITCH_ALIGN (64) */
                 } else {
                     T part[16];
                     vstore16(o, 0, part);
                     for (int k = 0; e + k < dw; k++)
-                        GST(dst, out, e + k, part[k]);
+                        GST(ob, out, e + k, part[k]);
                 }
             }
         }
     }
 }
+
+/* nl (1..3) steps: src -> l1 -> l2 -> l3 (the levels past nl unused). Band b
+ * owns rows b chunk .. (b + 1) chunk of the last level. Its scratch starts
+ * at byte b * band_bytes of work: the ring (5 rpitch accumulators), then
+ * at byte ring_bytes its halo rows, those of l1 (hp1 values each) then
+ * those of l2 (hp2); the host sizes both (pyramid.c, pyr_band_bytes). */
+__kernel void pyr_down_band(__global const T *src, int src_pitch, int sw, int sh,
+                            __global T *l1, int p1, int w1, int h1, __global T *l2, int p2,
+                            int w2, int h2, __global T *l3, int p3, int w3, int h3, int nl,
+                            int chunk, __global PYR_ACC_S *ring, __global T *halo, int band_bytes,
+                            int ring_bytes, int rpitch, int hp1, int hp2, __global T *copy,
+                            int copy_pitch, int copy_on CLV_DBG_PARAMS)
+{
+    CLV_DBG_BUF(src, 0);
+    CLV_DBG_BUF(l1, 4);
+    CLV_DBG_BUF(l2, 8);
+    CLV_DBG_BUF(l3, 12);
+    CLV_DBG_BUF(ring, 18);
+    CLV_DBG_BUF(halo, 19);
+    CLV_DBG_BUF(copy, 25);
+    const int b = get_global_id(0);
+    const int hl = nl == 1 ? h1 : nl == 2 ? h2 : h3;
+    const int ya = b * chunk;
+    if (ya >= hl)
+        return;
+    const int yb = min(ya + chunk, hl);
+    /* rows each level takes from its image (own) and makes (need), from
+     * the last level up: own 2 lo .. 2 hi (the last band's reach past the
+     * level's end: all its rows), need as the 5 taps reach */
+    int olo[3], ohi[3], nlo[3], nhi[3];
+    const int hs[3] = {h1, h2, h3};
+    olo[nl - 1] = nlo[nl - 1] = ya;
+    ohi[nl - 1] = nhi[nl - 1] = yb;
+    for (int k = nl - 2; k >= 0; k--) {
+        olo[k] = 2 * olo[k + 1];
+        ohi[k] = 2 * ohi[k + 1];
+        nlo[k] = max(0, 2 * nlo[k + 1] - 2);
+        nhi[k] = min(hs[k], 2 * nhi[k + 1] + 1);
+    }
+    __global uchar *mine = (__global uchar *)ring + (size_t)b * (size_t)band_bytes;
+    __global PYR_ACC_S *bring = (__global PYR_ACC_S *)mine;
+    /* halo is work too (the same buffer); its rows for l1, then for l2 */
+    __global T *halo1 = halo + ((size_t)b * (size_t)band_bytes + (size_t)ring_bytes) / sizeof(T);
+    __global T *halo2 = halo1 + (size_t)(HALO_TOP(nl - 1) + HALO_BOT(nl - 1)) * (size_t)hp1;
+    const int c0 = copy_on ? 2 * olo[0] : 0, c1 = copy_on ? min(2 * ohi[0], sh) : 0;
+    pyr_band_step(src CLV_DBG_PASS(src), src_pitch, sw, sh, 0, sh, halo CLV_DBG_PASS(halo), 0, 0,
+                  l1 CLV_DBG_PASS(l1), p1, w1, h1, olo[0], ohi[0], halo1 CLV_DBG_PASS(halo), hp1,
+                  HALO_TOP(nl - 1), nlo[0], nhi[0], bring CLV_DBG_PASS(ring), rpitch,
+                  copy CLV_DBG_PASS(copy), copy_pitch, c0, c1);
+    if (nl >= 2)
+        pyr_band_step(l1 CLV_DBG_PASS(l1), p1, w1, h1, olo[0], ohi[0], halo1 CLV_DBG_PASS(halo),
+                      hp1, HALO_TOP(nl - 1), l2 CLV_DBG_PASS(l2), p2, w2, h2, olo[1], ohi[1],
+                      halo2 CLV_DBG_PASS(halo), hp2, HALO_TOP(nl - 2), nlo[1], nhi[1],
+                      bring CLV_DBG_PASS(ring), rpitch, copy CLV_DBG_PASS(copy), copy_pitch, 0, 0);
+    if (nl >= 3)
+        pyr_band_step(l2 CLV_DBG_PASS(l2), p2, w2, h2, olo[1], ohi[1], halo2 CLV_DBG_PASS(halo),
+                      hp2, HALO_TOP(nl - 2), l3 CLV_DBG_PASS(l3), p3, w3, h3, olo[2], ohi[2],
+                      halo CLV_DBG_PASS(halo), 0, 0, nlo[2], nhi[2], bring CLV_DBG_PASS(ring),
+                      rpitch, copy CLV_DBG_PASS(copy), copy_pitch, 0, 0);
+}
+#undef PYR_LEVEL_ROW
 #endif
 
 #if defined(DEPTH_U8) && CN == 1 && defined(PR_PY)

@@ -7,8 +7,11 @@ Oclgrind 21.10 misreads the CPU kernels' int16 idiom in
 fb_update_matrices_vec. The Gaussians run again with CLV_TUNE=gpu (radii
 compiled in), and the box and Gaussians with the u8 wide passes
 (CLV_U8_REG=boxw,gaussw), whose whole 16-byte vectors reach into the rows'
-padding. Anything on stderr fails too, compiler warnings included. Inputs are crops of tests/data made with the CLI's
-resize on the normal device, so the whole run takes about a minute.
+padding. One CPU kernel runs too (CLV_TUNE=cpu): the pyramid's band kernel,
+whose bands of a tall gray image make their neighbours' rows once more.
+Anything on stderr fails too, compiler warnings included. Inputs are crops
+of tests/data made with the CLI's resize on the normal device, so the whole
+run takes about a minute.
 
 Usage: test_oclgrind.py  (env: CLV_CLI = the clv program, OCLGRIND = the
 oclgrind program, default 'oclgrind' on PATH; CLV_KERNEL_PATH, CLV_TEST_DATA
@@ -51,7 +54,7 @@ def main():
         # inputs, on the normal device
         crops = [("chelsea.png", "24x17", "c.png"), ("camera.png", "24x17", "g.png"),
                  ("flow_camera0.png", "40x32", "f0.png"), ("flow_camera1.png", "40x32", "f1.png"),
-                 ("studio_256.exr", "24x17", "h.pfm")]
+                 ("studio_256.exr", "24x17", "h.pfm"), ("camera.png", "20x2000", "t.png")]
         for src, size, dst in crops:
             r = run([CLI, "resize", "--size", size, os.path.join(DATA, src), dst], env=base,
                     cwd=tmp)
@@ -96,7 +99,8 @@ def main():
                 ["box", "--ksize", "5x3", "g.png", "o.png"]]
         runs = [(op, "generic") for op in ops] + \
             [(op, "gpu") for op in ops if op[0] == "gaussian"] + \
-            [(op, "wide") for op in wide + [op for op in ops if op[0] == "gaussian"]]
+            [(op, "wide") for op in wide + [op for op in ops if op[0] == "gaussian"]] + \
+            [(["pyramid", "--levels", "5", "t.png", "pyr.png"], "cpu")]
         for op, tune in runs:
             env["CLV_TUNE"] = "gpu" if tune == "wide" else tune
             env["CLV_U8_REG"] = "boxw,gaussw" if tune == "wide" else ""

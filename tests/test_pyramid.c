@@ -268,6 +268,14 @@ int main(void)
     run_half_random(1920, 1080, 1, CLV_U8, 5);
     run_half_random(1920, 1080, 1, CLV_F32, 5);
     run_half_random(1280, 720, 3, CLV_U8, 4);
+    /* tall frames: on CPUs many bands per launch of up to three levels, each
+     * band making its neighbours' rows above and below it once more (the
+     * launches of levels 1-3, 4-6, ...; and of 2 and 1 levels) */
+    run_half_random(37, 3001, 1, CLV_U8, CLV_PYRAMID_MAX_LEVELS);
+    run_half_random(37, 3001, 1, CLV_U16, 8);
+    run_half_random(70, 2047, 1, CLV_F32, 3);
+    run_half_random(101, 1537, 1, CLV_U8, 2);
+    run_half_random(100, 778, 1, CLV_U8, 5);
 
     /* Farneback form */
     static const double scales[] = {0.8, 0.75, 0.6, 0.3};

@@ -5,6 +5,7 @@
  * 0)) through the library's own Gaussian and bilinear resize. Level images
  * (and, for the Farneback form, one full-size blur target) are allocated at
  * create time; a build only enqueues kernels. */
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -168,8 +169,18 @@ out:
  * level's size); pyr_down, the local-memory kernel, 57. */
 enum { PYR_REG_PY = 1 };
 
+/* pyr_down_band's steps per launch at most (the kernel's l1..l3). */
+enum { PYR_BAND_STEPS = 3 };
+
+/* Halo rows a pyr_down_band band makes of a level n steps above its launch's
+ * last level (pyramid.cl's HALO_TOP(n) + HALO_BOT(n)): each step up doubles
+ * the rows beyond its own that a band needs and adds the taps' reach, 2 rows
+ * above and 1 below. */
+static int pyr_halo_rows(int n) { return ((1 << (n + 1)) - 2) + ((1 << n) - 1); }
+
 typedef enum pyr_variant {
-    PYR_DOWN_BAND,  /* CPU, one channel: bands of full rows, a ring of row sums */
+    PYR_DOWN_BAND,  /* CPU, one channel: bands of full rows, a ring of row sums, up to
+                     * PYR_BAND_STEPS levels per launch */
     PYR_DOWN_REG,   /* GPUs, u8, one channel: 4 x PR_PY outputs per work-item in registers */
     PYR_DOWN_TILED, /* the source footprint staged in local memory */
 } pyr_variant;
@@ -180,16 +191,24 @@ typedef struct pyr_plan {
     cl_kernel k;
     size_t g[2], l[2]; /* l: PYR_DOWN_TILED only */
     size_t bytes;      /* PYR_DOWN_TILED: local memory */
-    int chunk, rpitch; /* PYR_DOWN_BAND: rows per band, values per ring row */
-    cl_mem work;       /* PYR_DOWN_BAND: the rings (the context's scratch) */
+    /* PYR_DOWN_BAND: steps, last-level rows per band, values per ring row,
+     * a band's scratch and its ring's part (bytes), values per halo row of
+     * the first two levels made */
+    int nl, chunk, rpitch, band_bytes, ring_bytes, hp[2];
+    cl_mem work;       /* PYR_DOWN_BAND: the bands' rings and halo rows (the context's scratch) */
     size_t work_bytes; /* PYR_DOWN_BAND: work's size (scratch slot 0) */
 } pyr_plan;
 _Static_assert(sizeof(pyr_plan) <= CLV__PLAN_MAX, "a pyrDown plan must fit the plan cache");
 
-/* Pick pyr_down's variant for src -> dst on ctx's device and size it. */
-static clv_status pyr_down_choose(clv_context *ctx, const clv_image *src, const clv_image *dst,
-                                  pyr_plan *pl)
+static size_t round64(size_t n) { return (n + 63) / 64 * 64; }
+
+/* Pick pyr_down's variant for src -> dst[0] -> .. dst[nl - 1] on ctx's
+ * device and size it; nl > 1 only where the variant is PYR_DOWN_BAND (the
+ * caller asks with nl = 1 first). */
+static clv_status pyr_down_choose(clv_context *ctx, const clv_image *src,
+                                  clv_image *const *dst_all, int nl, pyr_plan *pl)
 {
+    const clv_image *dst = dst_all[0];
     clv_status status = CLV_OK;
     char opts[200];
     clv__format_options(opts, sizeof opts, src->type, src->channels);
@@ -201,15 +220,29 @@ static clv_status pyr_down_choose(clv_context *ctx, const clv_image *src, const 
         len = strlen(opts);
         snprintf(opts + len, sizeof opts - len, " -DVEC=16");
         pl->variant = PYR_DOWN_BAND;
+        pl->nl = nl;
         CLV_TRY(clv__get_kernel(ctx, CLV__SRC_PYRAMID, opts, "pyr_down_band", &pl->k));
         /* ring values: u8 sums in 16 bits, others in float */
         const size_t acc = src->type == CLV_U8 ? sizeof(cl_ushort) : sizeof(float);
+        const size_t es = src->elem_size;
         pl->rpitch = (dst->width + 15) / 16 * 16;
+        size_t ring = round64(5 * (size_t)pl->rpitch * acc), halo = 0;
+        for (int k = 0; k + 1 < nl; k++) {
+            pl->hp[k] = (int)(round64((size_t)dst_all[k]->width * es) / es);
+            halo += (size_t)pyr_halo_rows(nl - 1 - k) * (size_t)pl->hp[k] * es;
+        }
+        const size_t band = ring + round64(halo);
+        if (band > INT_MAX)
+            return clv__fail(ctx, CLV_ERROR_UNSUPPORTED, OP,
+                             "a band's scratch of %zu bytes does not fit an int", band);
+        pl->ring_bytes = (int)ring;
+        pl->band_bytes = (int)band;
         size_t nb;
-        /* a band forms 3 source rows before its first output row: 1.5 rows' work */
-        const size_t floats = (5 * (size_t)pl->rpitch * acc + sizeof(float) - 1) / sizeof(float);
-        CLV_TRY(clv__band_plan(ctx, OP, dst->height, 2, floats, &pl->chunk, &nb, &pl->work));
-        pl->work_bytes = nb * floats * sizeof(float);
+        /* a band forms 3 source rows before its first output row (1.5 rows'
+         * work), and each level above the last a few halo rows */
+        CLV_TRY(clv__band_plan(ctx, OP, dst_all[nl - 1]->height, 2 + 3 * (nl - 1),
+                               band / sizeof(float), &pl->chunk, &nb, &pl->work));
+        pl->work_bytes = nb * band;
         pl->g[0] = nb;
         pl->l[0] = 1;
         return CLV_OK;
@@ -233,20 +266,21 @@ out:
     return status;
 }
 
-/* The plan for src -> dst on ctx (from the plan cache or made and cached),
- * with its scratch attached. */
-static clv_status pyr_down_plan(clv_context *ctx, const clv_image *src, const clv_image *dst,
-                                pyr_plan *pl)
+/* The plan for src -> dst[0] .. dst[nl - 1] on ctx (from the plan cache or
+ * made and cached), with its scratch attached. */
+static clv_status pyr_down_plan(clv_context *ctx, const clv_image *src, clv_image *const *dst,
+                                int nl, pyr_plan *pl)
 {
     clv_status status = CLV_OK;
-    /* the choice depends on these alone (and the context's device) */
-    const int key[6] = {(int)src->type, src->channels, src->width, src->height, dst->width,
-                        dst->height};
+    /* the choice depends on these alone (and the context's device); the
+     * levels after dst[0] follow from it (pyrDown sizes) */
+    const int key[7] = {(int)src->type, src->channels, src->width, src->height, dst[0]->width,
+                        dst[0]->height, nl};
     if (clv__plan_get(ctx, OP, key, sizeof key, pl, sizeof *pl)) {
         if (pl->work_bytes)
             CLV_TRY(clv__scratch(ctx, OP, 0, pl->work_bytes, &pl->work));
     } else {
-        CLV_TRY(pyr_down_choose(ctx, src, dst, pl));
+        CLV_TRY(pyr_down_choose(ctx, src, dst, nl, pl));
         pyr_plan keep = *pl;
         keep.work = NULL;
         clv__plan_put(ctx, OP, key, sizeof key, &keep, sizeof keep);
@@ -255,27 +289,38 @@ out:
     return status;
 }
 
-/* pyrDown src -> dst. copy: NULL, or an image of src's size that the
- * launch also fills with src (the pyramid's level 0); only a plan of
+/* pyrDown src -> dst[0] -> .. -> dst[nl - 1] in one launch (nl > 1 only
+ * for a plan of PYR_DOWN_BAND). copy: NULL, or an image of src's size that
+ * the launch also fills with src (the pyramid's level 0); only a plan of
  * PYR_DOWN_BAND or PYR_DOWN_REG takes one. */
-static clv_status pyr_down(clv_context *ctx, const clv_image *src, clv_image *dst,
-                           clv_image *copy)
+static clv_status pyr_down(clv_context *ctx, const clv_image *src, clv_image *const *dst_all,
+                           int nl, clv_image *copy)
 {
     clv_status status = CLV_OK;
+    clv_image *dst = dst_all[0];
     const int sp = clv__pitch(src), dp = clv__pitch(dst);
     pyr_plan pl;
-    CLV_TRY(pyr_down_plan(ctx, src, dst, &pl));
+    CLV_TRY(pyr_down_plan(ctx, src, dst_all, nl, &pl));
     const int copy_on = copy != NULL;
     const clv_image *c = copy ? copy : dst; /* unused without copy_on */
     const int cp = clv__pitch(c);
     switch (pl.variant) {
-    case PYR_DOWN_BAND:
+    case PYR_DOWN_BAND: {
+        /* the levels past nl: any of them, unused */
+        const clv_image *l2 = dst_all[nl >= 2 ? 1 : 0], *l3 = dst_all[nl >= 3 ? 2 : 0];
+        const int p2 = clv__pitch(l2), p3 = clv__pitch(l3);
         CLV_TRY(CLV_LAUNCH(ctx, OP, pl.k, 1, pl.g, pl.l, CLV_ARG(src->mem), CLV_ARG(sp),
                            CLV_ARG(src->width), CLV_ARG(src->height), CLV_ARG(dst->mem),
                            CLV_ARG(dp), CLV_ARG(dst->width), CLV_ARG(dst->height),
-                           CLV_ARG(pl.chunk), CLV_ARG(pl.work), CLV_ARG(pl.rpitch),
-                           CLV_ARG(c->mem), CLV_ARG(cp), CLV_ARG(copy_on)));
+                           CLV_ARG(l2->mem), CLV_ARG(p2), CLV_ARG(l2->width),
+                           CLV_ARG(l2->height), CLV_ARG(l3->mem), CLV_ARG(p3),
+                           CLV_ARG(l3->width), CLV_ARG(l3->height), CLV_ARG(pl.nl),
+                           CLV_ARG(pl.chunk), CLV_ARG(pl.work), CLV_ARG(pl.work),
+                           CLV_ARG(pl.band_bytes), CLV_ARG(pl.ring_bytes), CLV_ARG(pl.rpitch),
+                           CLV_ARG(pl.hp[0]), CLV_ARG(pl.hp[1]), CLV_ARG(c->mem), CLV_ARG(cp),
+                           CLV_ARG(copy_on)));
         break;
+    }
     case PYR_DOWN_REG:
         CLV_TRY(CLV_LAUNCH(ctx, OP, pl.k, 2, pl.g, NULL, CLV_ARG(src->mem), CLV_ARG(sp),
                            CLV_ARG(src->width), CLV_ARG(src->height), CLV_ARG(dst->mem),
@@ -310,11 +355,15 @@ static clv_status pyramid_build_run(clv_context *ctx, const clv_arg *a)
          * (PoCL: 50-160 µs for a 1920x1080 u8 copy on 2 cores); any pitch,
          * any wrap offset */
         pyr_plan pl;
-        CLV_TRY(pyr_down_plan(ctx, src, pyr->level[1], &pl));
+        CLV_TRY(pyr_down_plan(ctx, src, &pyr->level[1], 1, &pl));
         if (pl.variant == PYR_DOWN_BAND || pl.variant == PYR_DOWN_REG) {
-            CLV_TRY(pyr_down(ctx, src, pyr->level[1], l0));
-            for (int k = 2; k < pyr->levels; k++)
-                CLV_TRY(pyr_down(ctx, pyr->level[k - 1], pyr->level[k], NULL));
+            /* the band kernel makes up to PYR_BAND_STEPS levels per launch */
+            const int per = pl.variant == PYR_DOWN_BAND ? PYR_BAND_STEPS : 1;
+            for (int k = 1; k < pyr->levels; k += per) {
+                const int n = pyr->levels - k < per ? pyr->levels - k : per;
+                CLV_TRY(pyr_down(ctx, k == 1 ? src : pyr->level[k - 1], &pyr->level[k], n,
+                                 k == 1 ? l0 : NULL));
+            }
             goto out;
         }
     }
@@ -342,7 +391,7 @@ static clv_status pyramid_build_run(clv_context *ctx, const clv_arg *a)
     ctx->nwaits = 0;
     for (int k = 1; k < pyr->levels; k++) {
         if (is_pyr_down(pyr->scale)) {
-            CLV_TRY(pyr_down(ctx, pyr->level[k - 1], pyr->level[k], NULL));
+            CLV_TRY(pyr_down(ctx, pyr->level[k - 1], &pyr->level[k], 1, NULL));
         } else {
             CLV_TRY(clv__gaussian_blur(ctx, l0, pyr->blurred, pyr->sigma[k], pyr->sigma[k],
                                        pyr->ksize[k], pyr->ksize[k], CLV_BORDER_REFLECT101));
