@@ -1,6 +1,7 @@
 /* Brute-force bilateral filter (edge.h, clv_bilateral):
  *   out(p) = sum_q w(p,q) I(q) / sum_q w(p,q)
  *   w(p,q) = ws[dx] * ws[dy] * 2^(kr * ||I(q) - I(p)||^2)
+ *   ||d|| = |d_0| + .. + |d_(CN-1)|   (OpenCV's colour distance, BIL_NORM2)
  * over the disc dx^2 + dy^2 <= r^2 (OpenCV's bilateralFilter window: row dy
  * of it is |dx| <= bil_half(r, dy)), where
  *   ws[r + d] = exp(-d^2 / (2 sigma_space^2))   (__constant table, 2r+1 entries)
@@ -62,11 +63,17 @@ static inline int bil_half(int r, int dy)
     return h;
 }
 
-/* Squared Euclidean norm over the channels. */
+/* The squared colour distance of a difference d: OpenCV's, the sum of the
+ * channels' absolute differences, squared (one channel: d^2). */
 #if CN == 1
 #define BIL_NORM2(d) ((d) * (d))
 #else
-#define BIL_NORM2(d) dot((d), (d))
+static inline float bil_l1sq(FN d)
+{
+    const float a = dot(fabs(d), (FN)(1.0f));
+    return a * a;
+}
+#define BIL_NORM2(d) bil_l1sq(d)
 #endif
 
 /* Values in and results out of the vk scale: f32 only (u8/u16 pass vk = 1,
@@ -428,28 +435,26 @@ __kernel void bil_rows_vec(__global const float *planes, int ppitch, int plane_s
 #if BORDER == BORDER_CONSTANT
     __global const float *mask = planes + (size_t)CN * plane_size + x0;
 #endif
+    /* a = ||d|| (BIL_NORM2: the channels' |d| summed; one channel's d
+     * itself, only a^2 counts), then the exponent e = lw - a^2 rk^2: f32
+     * sums |d rk| (a multiply and an add per channel) and ends with one fma;
+     * u8/u16 (differences cannot overflow) sum |d| and end with a^2 and one
+     * fma by nkr, see BIL_EXPO */
 #if defined(DEPTH_F32)
-    /* e = lw - ||u||^2, u = d rk: one multiply and one fma per channel */
     const FV rkv = (FV)(rk);
-#define BIL_E_START(lwv) (lwv)
-#define BIL_E_TERM(e, q, c)                                                                   \
-    do {                                                                                      \
-        const FV u_ = ((q) - (c)) * rkv;                                                      \
-        e = fma(-u_, u_, e);                                                                  \
-    } while (0)
-#define BIL_E_END(e, lwv) (e)
+#define BIL_E_D(q, c) (((q) - (c)) * rkv)
+#define BIL_E_END(a, lwv) fma(-(a), (a), (lwv))
 #else
-    /* e = lw + nkr ||d||^2 (u8/u16 differences cannot overflow): one fma per
-     * channel and one at the end */
     const FV nkrv = (FV)(rk); /* nkr, see BIL_EXPO */
-#define BIL_E_START(lwv) ((FV)(0.0f))
-#define BIL_E_TERM(e, q, c)                                                                   \
-    do {                                                                                      \
-        const FV d_ = (q) - (c);                                                              \
-        e = fma(d_, d_, e);                                                                   \
-    } while (0)
-#define BIL_E_END(e, lwv) fma(nkrv, (e), (lwv))
+#define BIL_E_D(q, c) ((q) - (c))
+#define BIL_E_END(a, lwv) fma(nkrv, (a) * (a), (lwv))
 #endif
+#if CN == 1
+#define BIL_E_FIRST(a, q, c) const FV a = BIL_E_D(q, c)
+#else
+#define BIL_E_FIRST(a, q, c) FV a = fabs(BIL_E_D(q, c))
+#endif
+#define BIL_E_TERM(a, q, c) a += fabs(BIL_E_D(q, c))
     BIL_WINDOW(ylo, yhi, y, height, r);
     for (int dy = ylo; dy <= yhi; dy++) {
         /* Tap t of this row is dx = t - r. */
@@ -469,21 +474,20 @@ __kernel void bil_rows_vec(__global const float *planes, int ppitch, int plane_s
         for (int t = r - hw; t <= r + hw; t++) {
             const FV lwv = (FV)(GLD(lw, lwrow, t));
             const FV q0 = VLOAD_AT(planes, t, row);
-            FV e = BIL_E_START(lwv);
-            BIL_E_TERM(e, q0, c0);
+            BIL_E_FIRST(a, q0, c0);
 #if CN >= 2
             const FV q1 = VLOAD_AT(planes, plane_size + t, row);
-            BIL_E_TERM(e, q1, c1);
+            BIL_E_TERM(a, q1, c1);
 #endif
 #if CN >= 3
             const FV q2 = VLOAD_AT(planes, 2 * plane_size + t, row);
-            BIL_E_TERM(e, q2, c2);
+            BIL_E_TERM(a, q2, c2);
 #endif
 #if CN == 4
             const FV q3 = VLOAD_AT(planes, 3 * plane_size + t, row);
-            BIL_E_TERM(e, q3, c3);
+            BIL_E_TERM(a, q3, c3);
 #endif
-            e = BIL_E_END(e, lwv);
+            const FV e = BIL_E_END(a, lwv);
             FV wt = bil_exp2(e);
 #if BORDER == BORDER_CONSTANT
             wt *= VLOAD_AT(planes, t, mask);
@@ -540,7 +544,8 @@ __kernel void bil_rows_vec(__global const float *planes, int ppitch, int plane_s
     }
 #endif
 }
-#undef BIL_E_START
+#undef BIL_E_D
+#undef BIL_E_FIRST
 #undef BIL_E_TERM
 #undef BIL_E_END
 #endif

@@ -250,7 +250,7 @@ def bilateral_ref(img, sigma_space, sigma_range, radius, border):
                     if sx is None or sy is None:
                         continue
                     v = [img.at(sx, sy, c) for c in range(img.channels)]
-                    d2 = sum((a - b) ** 2 for a, b in zip(v, centre))
+                    d2 = sum(abs(a - b) for a, b in zip(v, centre)) ** 2  # L1, squared
                     w = math.exp(-(i * i + j * j) / (2 * sigma_space ** 2) - d2 / (2 * sigma_range ** 2))
                     wsum += w
                     acc = [a + w * b for a, b in zip(acc, v)]

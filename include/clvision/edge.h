@@ -22,8 +22,8 @@ extern "C" {
  *   out(p) = sum_q w(p,q) I(q) / sum_q w(p,q)
  *   w(p,q) = exp(-|p-q|^2 / (2 sigma_space^2) - ||I(p)-I(q)||^2 / (2 sigma_range^2))
  * over the disc |p-q|^2 <= radius^2 (OpenCV's bilateralFilter window); ||.||
- * is the Euclidean distance over all channels (alpha included; OpenCV sums
- * the channels' absolute differences instead). sigma_range is in
+ * is OpenCV's colour distance, the sum of the channels' absolute differences
+ * (alpha included: OpenCV takes 1 or 3 channels). sigma_range is in
  * the image's units (0..255 for u8). radius <= 0 means ceil(3 sigma_space);
  * at most CLV_BILATERAL_MAX_RADIUS. Pixels outside the image follow the border
  * mode (CONSTANT: they are skipped, not treated as zeros). src and dst have
@@ -31,7 +31,10 @@ extern "C" {
  * > 0 (CLV_ERROR_INVALID_ARGUMENT otherwise); any such sigma_range works
  * with any finite f32 data, values up to FLT_MAX included (the output stays
  * finite: values are scaled by a power of two before they are summed, and
- * the range term is computed as (d / sigma_range)^2).
+ * the range term is computed as (d / sigma_range)^2). On CPU devices the
+ * f32 kernels flush subnormal numbers to zero (-cl-denorms-are-zero), so
+ * values below about 1e-33 in magnitude (FLT_MIN times the scale above) may
+ * count as 0.
  * NaN/Inf: exactly the outputs whose window holds a non-finite value (in any
  * channel) are non-finite; the others are unaffected. */
 CLV_API clv_status clv_bilateral(clv_context *ctx, const clv_image *src, clv_image *dst,

@@ -62,14 +62,24 @@ def test_gaussian_blur(gray, bgr):
 def test_bilateral_gray(gray):
     # Gray: equal to OpenCV within 1, at the default radius (ceil(3
     # sigma_space)) and at a small explicit one, where the window's shape
-    # matters (a disc in both). Colour differs (Euclidean colour distance
-    # here, L1 in OpenCV).
+    # matters (a disc in both).
     tested('bilateral')
     out = clvision.bilateral(gray, sigma_space=3.0, sigma_range=25.0)
     assert_close(out, cv2.bilateralFilter(gray, 19, 25.0, 3.0), 'bilateral')
     out = clvision.bilateral(gray, sigma_space=6.0, sigma_range=40.0, radius=3)
     assert_close(out, cv2.bilateralFilter(gray, 7, 40.0, 6.0), 'bilateral radius 3')
     # (f32: OpenCV interpolates its range weights from a table; no comparison)
+
+
+def test_bilateral_colour(bgr):
+    # Colour: OpenCV's colour distance is the sum of the channels' absolute
+    # differences, and so is ours: equal within 1 (a Euclidean distance
+    # differed by up to 27).
+    tested('bilateral')
+    out = clvision.bilateral(bgr, sigma_space=3.0, sigma_range=25.0)
+    assert_close(out, cv2.bilateralFilter(bgr, 19, 25.0, 3.0), 'bilateral colour')
+    out = clvision.bilateral(bgr, sigma_space=6.0, sigma_range=40.0, radius=3)
+    assert_close(out, cv2.bilateralFilter(bgr, 7, 40.0, 6.0), 'bilateral colour radius 3')
 
 
 def psnr(a, b):

@@ -284,11 +284,10 @@ void ref_bilateral(const void *src, int w, int h, int cn, clv_pixel_type type, v
                     if (sx < 0)
                         continue;
                     const size_t q = ((size_t)sy * w + sx) * cn;
-                    double d2 = 0.0;
-                    for (int c = 0; c < cn; c++) {
-                        double d = get_value(src, q + c, type) - get_value(src, p + c, type);
-                        d2 += d * d;
-                    }
+                    double d1 = 0.0; /* OpenCV's colour distance: |d| summed */
+                    for (int c = 0; c < cn; c++)
+                        d1 += fabs(get_value(src, q + c, type) - get_value(src, p + c, type));
+                    const double d2 = d1 * d1;
                     double wt = exp(-(double)(dx * dx + dy * dy) /
                                         (2.0 * sigma_space * sigma_space) -
                                     d2 / (2.0 * sigma_range * sigma_range));

@@ -52,9 +52,9 @@ void ref_gaussian(const void *src, int w, int h, int cn, clv_pixel_type type, vo
 int ref_bilateral_default_radius(double sigma_space);
 
 /* Brute-force bilateral filter straight from the definition (edge.h):
- *   out(p) = sum_q w(p,q) I(q) / sum_q w(p,q) over |qx-px|, |qy-py| <= radius,
+ *   out(p) = sum_q w(p,q) I(q) / sum_q w(p,q) over |q-p|^2 <= radius^2,
  *   w(p,q) = exp(-|p-q|^2 / (2 ss^2) - ||I(p)-I(q)||^2 / (2 sr^2)),
- * ||.|| Euclidean over all cn channels. q outside the image reads through
+ * ||.|| the sum of the cn channels' absolute differences (OpenCV's). q outside the image reads through
  * ref_border_index(); with CLV_BORDER_CONSTANT it is skipped (no weight).
  * radius <= 0 means ref_bilateral_default_radius(sigma_space). */
 void ref_bilateral(const void *src, int w, int h, int cn, clv_pixel_type type, void *dst,
