@@ -59,27 +59,27 @@ def test_gaussian_blur(gray, bgr):
                                        borderType=cv2.BORDER_REPLICATE), 'gaussian 7x11')
 
 
+def bilateral_like_opencv(img, what):
+    """clvision.bilateral within 1 of OpenCV's bilateralFilter, at the default
+    radius (ceil(3 sigma_space)) and at a small explicit one, where the
+    window's shape matters (a disc in both)."""
+    out = clvision.bilateral(img, sigma_space=3.0, sigma_range=25.0)
+    assert_close(out, cv2.bilateralFilter(img, 19, 25.0, 3.0), what)
+    out = clvision.bilateral(img, sigma_space=6.0, sigma_range=40.0, radius=3)
+    assert_close(out, cv2.bilateralFilter(img, 7, 40.0, 6.0), what + ' radius 3')
+
+
 def test_bilateral_gray(gray):
-    # Gray: equal to OpenCV within 1, at the default radius (ceil(3
-    # sigma_space)) and at a small explicit one, where the window's shape
-    # matters (a disc in both).
     tested('bilateral')
-    out = clvision.bilateral(gray, sigma_space=3.0, sigma_range=25.0)
-    assert_close(out, cv2.bilateralFilter(gray, 19, 25.0, 3.0), 'bilateral')
-    out = clvision.bilateral(gray, sigma_space=6.0, sigma_range=40.0, radius=3)
-    assert_close(out, cv2.bilateralFilter(gray, 7, 40.0, 6.0), 'bilateral radius 3')
+    bilateral_like_opencv(gray, 'bilateral')
     # (f32: OpenCV interpolates its range weights from a table; no comparison)
 
 
 def test_bilateral_colour(bgr):
-    # Colour: OpenCV's colour distance is the sum of the channels' absolute
-    # differences, and so is ours: equal within 1 (a Euclidean distance
-    # differed by up to 27).
+    # OpenCV's colour distance is the sum of the channels' absolute
+    # differences, and so is ours (a Euclidean one differed by up to 27)
     tested('bilateral')
-    out = clvision.bilateral(bgr, sigma_space=3.0, sigma_range=25.0)
-    assert_close(out, cv2.bilateralFilter(bgr, 19, 25.0, 3.0), 'bilateral colour')
-    out = clvision.bilateral(bgr, sigma_space=6.0, sigma_range=40.0, radius=3)
-    assert_close(out, cv2.bilateralFilter(bgr, 7, 40.0, 6.0), 'bilateral colour radius 3')
+    bilateral_like_opencv(bgr, 'bilateral colour')
 
 
 def psnr(a, b):
