@@ -237,7 +237,7 @@ static inline void pyr_band_step(__global const T *s CLV_DBG_PARAM(s), int sp, i
  * owns rows b chunk .. (b + 1) chunk of the last level. Its scratch starts
  * at byte b * band_bytes of work: the ring (5 rpitch accumulators), then
  * at byte ring_bytes its halo rows, those of l1 (hp1 values each) then
- * those of l2 (hp2); the host sizes both (pyramid.c, pyr_band_bytes). */
+ * those of l2 (hp2); the host sizes both (pyramid.c, pyr_down_choose). */
 __kernel void pyr_down_band(__global const T *src, int src_pitch, int sw, int sh,
                             __global T *l1, int p1, int w1, int h1, __global T *l2, int p2,
                             int w2, int h2, __global T *l3, int p3, int w3, int h3, int nl,

@@ -32,9 +32,10 @@ extern "C" {
  * with any finite f32 data, values up to FLT_MAX included (the output stays
  * finite: values are scaled by a power of two before they are summed, and
  * the range term is computed as (d / sigma_range)^2). On CPU devices the
- * f32 kernels flush subnormal numbers to zero (-cl-denorms-are-zero), so
- * values below about 1e-33 in magnitude (FLT_MIN times the scale above) may
- * count as 0.
+ * f32 kernels for 2 to 4 channels flush subnormal numbers to zero (for
+ * speed), so there tiny data loses accuracy: below about 1e-32 in magnitude
+ * the error can pass 1e-4 relative (products of small weights and scaled
+ * values underflow), and data below about 1e-37 reads as 0.
  * NaN/Inf: exactly the outputs whose window holds a non-finite value (in any
  * channel) are non-finite; the others are unaffected. */
 CLV_API clv_status clv_bilateral(clv_context *ctx, const clv_image *src, clv_image *dst,

@@ -237,13 +237,17 @@ static clv_status bil_choose(clv_context *ctx, const clv_image *src, int r, clv_
          * pixels per work-item with branch-free vector taps. */
         const int vec = ctx->tune.vec;
         char vopts[300];
-        /* -cl-denorms-are-zero: PoCL then runs the kernels with the CPU's
-         * flush-to-zero; the range weights of far colours are 2^-125, whose
-         * products with scaled values are subnormal, each one a microcode
-         * assist (f32 x 3 at 1920x1080, random data: 554 -> 85 ms). The
-         * weights move by less than 2^-100 of the centre tap's; f32 values
-         * below about 1e-33 may read as 0 (edge.h). */
-        snprintf(vopts, sizeof vopts, "%s -DVEC=%d -cl-denorms-are-zero", opts, vec);
+        /* f32 with 2-4 channels: -cl-denorms-are-zero, and PoCL runs the
+         * kernels with the CPU's flush-to-zero. There the summed colour
+         * distance sends many taps of a noisy image to the weight floor
+         * 2^-125, whose products with the scaled values are subnormal, each
+         * a microcode assist (f32 x 3 at 1920x1080, random data: 554 -> 85
+         * ms). Tiny data loses accuracy (edge.h). u8/u16 products of the
+         * floor stay normal (values 0 or >= 1), and one f32 channel has no
+         * more such taps than before: both keep IEEE subnormals. */
+        const int ftz = src->type == CLV_F32 && cn > 1;
+        snprintf(vopts, sizeof vopts, "%s -DVEC=%d%s", opts, vec,
+                 ftz ? " -cl-denorms-are-zero" : "");
         pl->variant = BIL_PLANES_VEC;
         pl->form = SPACE_2D_LOG2;
         CLV_TRY(clv__get_kernel(ctx, CLV__SRC_BILATERAL, vopts, "bil_planes_vec", &pl->k[0]));
