@@ -179,9 +179,9 @@ static inline void transpose_edge(__global const T *src CLV_DBG_PARAM(src), int 
 
 #if defined(WORD4)
 /* Pixels of four bytes (u8 x 4, f32 x 1) move as uints; src_pitch and
- * dst_pitch count uints. A strip is 4x4 transposes in registers, each stored
- * at once as four aligned 16-byte stores, down the strip for four
- * destination rows at a time. */
+ * dst_pitch count uints. A strip is 16x16 blocks, each loaded as 16 whole
+ * 64-byte rows, transposed in registers and stored as 16 whole 64-byte
+ * destination rows (one cache line each, what streaming stores want). */
 static inline void transpose_edge_w4(__global const uint *src CLV_DBG_PARAM(src), int src_pitch,
                               __global uint *dst CLV_DBG_PARAM(dst), int dst_pitch, int width,
                               int height, int bx, int by)
@@ -191,27 +191,46 @@ static inline void transpose_edge_w4(__global const uint *src CLV_DBG_PARAM(src)
             GST(dst, ROW(dst, dst_pitch, x), y, GLD(src, ROW(src, src_pitch, y), x));
 }
 
+/* One round of the 16x16 transpose: o[2j] and o[2j + 1] interleave the
+ * first and the second halves of r[j] and r[j + 8]. Four rounds transpose
+ * (each moves one bit of the column index into the row index): 64
+ * two-source shuffles per block, 1/4 per pixel. */
+#define TW_LO(a, b)                                                                             \
+    (uint16)((a).s0, (b).s0, (a).s1, (b).s1, (a).s2, (b).s2, (a).s3, (b).s3, (a).s4, (b).s4,    \
+             (a).s5, (b).s5, (a).s6, (b).s6, (a).s7, (b).s7)
+#define TW_HI(a, b)                                                                             \
+    (uint16)((a).s8, (b).s8, (a).s9, (b).s9, (a).sa, (b).sa, (a).sb, (b).sb, (a).sc, (b).sc,    \
+             (a).sd, (b).sd, (a).se, (b).se, (a).sf, (b).sf)
+#define TW_ROUND(r, o)                                                                          \
+    for (int j = 0; j < 8; j++) {                                                               \
+        o[2 * j] = TW_LO(r[j], r[j + 8]);                                                       \
+        o[2 * j + 1] = TW_HI(r[j], r[j + 8]);                                                   \
+    }
+
+/* The full 16-row blocks of the strip of source columns bx .. bx + 15, rows
+ * y0 .. y1 (rows start on 64 bytes and bx, y0 are multiples of 16 uints, so
+ * every load and store is whole and aligned). */
 static inline void transpose_strip_w4(__global const uint *src CLV_DBG_PARAM(src), int src_pitch,
                                __global uint *dst CLV_DBG_PARAM(dst), int dst_pitch, int bx,
                                int y0, int y1)
 {
-    for (int kb = 0; kb < 16; kb += 4) /* destination rows bx + kb .. bx + kb + 3 */
-        for (int y = y0; y < y1; y += 4) {
-            const int x = bx + kb;
-            const uint4 r0 = GVLD(4, src, 0, ROW(src, src_pitch, y) + x);
-            const uint4 r1 = GVLD(4, src, 0, ROW(src, src_pitch, y + 1) + x);
-            const uint4 r2 = GVLD(4, src, 0, ROW(src, src_pitch, y + 2) + x);
-            const uint4 r3 = GVLD(4, src, 0, ROW(src, src_pitch, y + 3) + x);
-            GVSTA_STREAM(uint4, dst, (uint4)(r0.s0, r1.s0, r2.s0, r3.s0),
-                         ROW(dst, dst_pitch, x) + y);
-            GVSTA_STREAM(uint4, dst, (uint4)(r0.s1, r1.s1, r2.s1, r3.s1),
-                         ROW(dst, dst_pitch, x + 1) + y);
-            GVSTA_STREAM(uint4, dst, (uint4)(r0.s2, r1.s2, r2.s2, r3.s2),
-                         ROW(dst, dst_pitch, x + 2) + y);
-            GVSTA_STREAM(uint4, dst, (uint4)(r0.s3, r1.s3, r2.s3, r3.s3),
-                         ROW(dst, dst_pitch, x + 3) + y);
-        }
+    for (int by = y0; by < y1; by += 16) {
+        uint16 r[16], t[16];
+        CLV_UNROLL
+        for (int i = 0; i < 16; i++)
+            r[i] = GVLDA(uint16, src, ROW(src, src_pitch, by + i) + bx);
+        TW_ROUND(r, t)
+        TW_ROUND(t, r)
+        TW_ROUND(r, t)
+        TW_ROUND(t, r)
+        CLV_UNROLL
+        for (int i = 0; i < 16; i++)
+            GVSTA_STREAM(uint16, dst, r[i], ROW(dst, dst_pitch, bx + i) + by);
+    }
 }
+#undef TW_ROUND
+#undef TW_HI
+#undef TW_LO
 
 __kernel void transpose_w4(__global const uint *src, int src_pitch, __global uint *dst,
                            int dst_pitch, int width, int height CLV_DBG_PARAMS)
