@@ -250,6 +250,10 @@ __kernel void bil_fixed(__global const T *src, int src_pitch, int width, int hei
         sum[k] = FN_ZERO;
         wsum[k] = 0.0f;
     }
+    /* unrolled: t below is then a constant and the disc's test drops the
+     * taps outside it at compile time (H200, 19x19 at 3840x2160, u8: 1259
+     * -> 1011 us; u8 x 3: 1960 -> 1345) */
+    CLV_UNROLL
     for (int j = 0; j < BIL_PY + 2 * BIL_R; j++) {
         const int base = (r0 + j) * tw + lx;
         FN q[BIL_K];
