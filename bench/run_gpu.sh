@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Build, test and benchmark on the lent NVIDIA machine (used for the GPU
 # numbers in bench/RESULTS.md). Writes logs and tables under $OUT.
-# Usage: bash bench/run_gpu.sh tests|bench|embed|late|sizes|verify|final|flow|kern|heavy|host|table2|twin|reg|wide|final17
+# Usage: bash bench/run_gpu.sh tests|suite|bench|embed|late|sizes|verify|final|flow|kern|heavy|host|table2|twin|reg|wide|final17
 set -u
 what=${1:-tests}
 OUT=${OUT:-/tmp/clv-gpu-out}
@@ -233,5 +233,18 @@ final17)
         CLV_U8_REG=pyr CLV_REG_PY=$py timeout 20 build-gpu/bench/clv-bench --device gpu --ops pyramid \
             --sizes 3840x2160 --types u8 --channels 1 --reps 15 2>&1 | grep -E "^op=|rror" | sed "s/^/pyr_reg PY=$py /"
     done
+    ;;
+suite)
+    # the whole suite on the H200 with the current defaults, then the filter
+    # rows side by side with OpenCV at 1080p and 4K
+    export CLV_CACHE_DIR=$PWD/build-gpu/cache
+    timeout 380 meson test -C build-gpu --num-processes 8 --print-errorlogs --timeout-multiplier 3 > "$OUT/tests.txt" 2>&1
+    echo "tests rc=$?"; grep -E "^ *[0-9]+/|Ok:|Fail:" "$OUT/tests.txt" | grep -vE " OK +[0-9]" | tail -20
+    grep -cE "^ *[0-9]+/.* OK " "$OUT/tests.txt"
+    timeout 200 python3 bench/compare.py --clv-bench build-gpu/bench/clv-bench --clv-device gpu \
+        --ocl-device :GPU: --ops transpose,resize,resize_up,box5,box31,gaussian,pyramid \
+        --sizes 1280x720,1920x1080,3840x2160 --reps 10 --markdown "$OUT/gpu_filters.md" \
+        > "$OUT/filters.txt" 2>&1
+    echo "bench rc=$?"; cat "$OUT/gpu_filters.md"
     ;;
 esac
