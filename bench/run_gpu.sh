@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Build, test and benchmark on the lent NVIDIA machine (used for the GPU
 # numbers in bench/RESULTS.md). Writes logs and tables under $OUT.
-# Usage: bash bench/run_gpu.sh tests|suite|bench|embed|late|sizes|verify|final|flow|kern|heavy|host|table2|twin|reg|wide|final17
+# Usage: bash bench/run_gpu.sh tests|suite|up|bench|embed|late|sizes|verify|final|flow|kern|heavy|host|table2|twin|reg|wide|final17
 set -u
 what=${1:-tests}
 OUT=${OUT:-/tmp/clv-gpu-out}
@@ -232,6 +232,28 @@ final17)
     for py in 1 2; do
         CLV_U8_REG=pyr CLV_REG_PY=$py timeout 20 build-gpu/bench/clv-bench --device gpu --ops pyramid \
             --sizes 3840x2160 --types u8 --channels 1 --reps 15 2>&1 | grep -E "^op=|rror" | sed "s/^/pyr_reg PY=$py /"
+    done
+    ;;
+up)
+    # issue 17: the u8 upscaling resize with 4 pixels of several rows per
+    # work-item (resize_up_reg, CLV_U8_REG=up) against resize_bilinear, at
+    # its default rows per work-item and at others (PYS)
+    export CLV_CACHE_DIR=$PWD/build-gpu/cache
+    timeout 100 meson test -C build-gpu resize-gpu resize --print-errorlogs \
+        --timeout-multiplier 3 > "$OUT/tests.txt" 2>&1
+    echo "tests rc=$?"; grep -E "^ *[0-9]+/|Ok:|Fail:" "$OUT/tests.txt"
+    ubench() {
+        timeout 60 build-gpu/bench/clv-bench --device gpu --ops resize_up \
+            --sizes 1920x1080,3840x2160 --types u8 --channels 1,3 --reps 15 "$@" 2>&1
+    }
+    for reg in default up; do
+        echo "CLV_U8_REG=$reg"
+        if [ $reg = default ]; then ubench; else CLV_U8_REG=$reg ubench; fi \
+            | tee -a "$OUT/up_$reg.txt" | grep -E "^op=|rror" | cut -c1-120
+    done
+    for py in ${PYS:-2 4 16}; do
+        echo "up CLV_REG_PY=$py"
+        CLV_U8_REG=up CLV_REG_PY=$py ubench | grep -E "^op=|rror" | cut -c1-120
     done
     ;;
 suite)

@@ -391,3 +391,83 @@ __kernel void resize_half_reg(__global const uchar *restrict src, int src_pitch,
     }
 }
 #endif
+
+#if defined(DEPTH_U8) && !defined(VEC)
+/* GPUs, u8, through the coordinate table (resize_bilinear's), for
+ * upscaling: 4 pixels of `rows` rows per work-item. A source row's
+ * horizontal blend (4 CN floats in registers) is made once and kept while
+ * the next output rows blend the same source rows (upscaling by 1.5, 8 rows
+ * read about 7 source rows instead of 16), and a row's 4 pixels leave as CN
+ * aligned 4-byte stores (rows start on 64-byte boundaries, image.c's
+ * PITCH_ALIGN). The arithmetic is resize_bilinear's, term for term. A last
+ * work-item of fewer than 4 pixels stores value by value. */
+#define RU_HROW(h, r)                                                                           \
+    CLV_UNROLL                                                                                  \
+    for (int i = 0; i < 4; i++)                                                                 \
+        CLV_UNROLL                                                                              \
+        for (int c = 0; c < CN; c++)                                                            \
+            h[i * CN + c] = (float)GLD(src, r, xa[i] + c) * (1.0f - ax[i]) +                   \
+                            (float)GLD(src, r, xb[i] + c) * ax[i];
+__kernel void resize_up_reg(__global const uchar *restrict src, int src_pitch, int sw, int sh,
+                            __global uchar *restrict dst, int dst_pitch, int dw, int dh,
+                            __global const int *restrict tab, int rows CLV_DBG_PARAMS)
+{
+    CLV_DBG_BUF(src, 0);
+    CLV_DBG_BUF(dst, 4);
+    CLV_DBG_BUF(tab, 8);
+    const int x0 = get_global_id(0) * 4, y0 = get_global_id(1) * rows;
+    if (x0 >= dw || y0 >= dh)
+        return;
+    int xa[4], xb[4];
+    float ax[4];
+    CLV_UNROLL
+    for (int i = 0; i < 4; i++) { /* past the right edge: the last pixel's, not stored */
+        const int d = min(x0 + i, dw - 1);
+        const int s = GLD(tab, tab, d);
+        xa[i] = s * CN;
+        xb[i] = min(s + 1, sw - 1) * CN;
+        ax[i] = as_float(GLD(tab, tab, dw + d));
+    }
+    float top[4 * CN], bot[4 * CN];
+    int ytop = -1, ybot = -1; /* the source rows top and bot hold */
+    const int yend = min(y0 + rows, dh);
+    for (int y = y0; y < yend; y++) {
+        const int ya = GLD(tab, tab, 2 * dw + y);
+        const float ay = as_float(GLD(tab, tab, 2 * dw + dh + y));
+        const int yb = min(ya + 1, sh - 1);
+        if (ya != ytop) {
+            if (ya == ybot) {
+                CLV_UNROLL
+                for (int k = 0; k < 4 * CN; k++)
+                    top[k] = bot[k];
+            } else {
+                __global const uchar *r = ROW(src, src_pitch, ya);
+                RU_HROW(top, r)
+            }
+            ytop = ya;
+        }
+        if (yb != ybot) {
+            __global const uchar *r = ROW(src, src_pitch, yb);
+            RU_HROW(bot, r)
+            ybot = yb;
+        }
+        uchar o[4 * CN];
+        CLV_UNROLL
+        for (int k = 0; k < 4 * CN; k++)
+            o[k] = convert_uchar(clamp(top[k] * (1.0f - ay) + bot[k] * ay + 0.5f, 0.0f, 255.0f));
+        __global uchar *out = ROW(dst, dst_pitch, y) + x0 * CN;
+        if (x0 + 4 <= dw) {
+            CLV_UNROLL
+            for (int w = 0; w < CN; w++)
+                GVSTA(uchar4, dst, (uchar4)(o[4 * w], o[4 * w + 1], o[4 * w + 2], o[4 * w + 3]),
+                      out + 4 * w);
+        } else {
+            CLV_UNROLL
+            for (int k = 0; k < 4 * CN; k++) /* constant indices: o stays in registers */
+                if (k < (dw - x0) * CN)
+                    GST(dst, out, k, o[k]);
+        }
+    }
+}
+#undef RU_HROW
+#endif

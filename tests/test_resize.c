@@ -108,6 +108,16 @@ int main(void)
                 run_random(strips[p][0], strips[p][1], strips[p][2], strips[p][3], cn4[c],
                            all_types[t], 0);
 
+    /* Upscaling (GPUs' u8 resize_up_reg: 4 pixels of 8 rows per work-item,
+     * a source row's blend reused by the next rows): widths around 4 pixels,
+     * heights around 8 rows, ratios 1.5, just over 1 and above 2, x down. */
+    static const int ups[][4] = {{41, 23, 61, 35}, {8, 5, 12, 8}, {13, 11, 14, 17},
+                                 {6, 3, 15, 9},    {30, 7, 19, 25}};
+    for (int p = 0; p < (int)(sizeof ups / sizeof ups[0]); p++)
+        for (int t = 0; t < N_TYPES; t++)
+            for (int c = 0; c < 4; c++)
+                run_random(ups[p][0], ups[p][1], ups[p][2], ups[p][3], cn4[c], all_types[t], 0);
+
     /* Padded host strides. */
     run_random(7, 3, 13, 5, 3, CLV_U16, 13);
     run_random(67, 45, 33, 22, 4, CLV_F32, 13);

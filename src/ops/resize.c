@@ -114,14 +114,16 @@ typedef struct resize_tile {
     int half_reg_rows; /* RH_PY: GPUs, u8 exact halving: rows per resize_half_reg
                         * work-item (box_reg's design, box.c; not yet timed on a
                         * GPU: bench/run_gpu.sh twin does) */
+    int up_reg_rows;   /* GPUs, u8 upscaling: rows per resize_up_reg work-item */
 } resize_tile;
-static const resize_tile resize_tile_default = {16, 48, 4, 16, 4, 4};
+static const resize_tile resize_tile_default = {16, 48, 4, 16, 4, 4, 8};
 
 typedef enum resize_variant {
     RESIZE_HALF_VEC, /* CPU, exact 2x downscale: contiguous loads, no table */
     RESIZE_HALF_REG, /* GPUs, u8, exact 2x downscale: 4 pixels per work-item, no table */
     RESIZE_TABLE,    /* any size through the coordinate table: resize_strip_vec
-                      * (CPU) or resize_bilinear */
+                      * (CPU), resize_up_reg (GPUs, u8, upscaling) or
+                      * resize_bilinear */
 } resize_variant;
 
 /* A variant and everything its launch needs. */
@@ -215,8 +217,12 @@ static clv_status resize_choose(clv_context *ctx, const clv_image *src, const cl
     }
 
     pl->variant = RESIZE_TABLE;
+    const int up_reg = !cpu && src->type == CLV_U8 && dh > sh && CLV__REG_ON(ctx, CLV__REG_UP, cn);
     CLV_TRY(clv__get_kernel(ctx, CLV__SRC_RESIZE, opts,
-                            cpu ? "resize_strip_vec" : "resize_bilinear", &pl->k));
+                            cpu      ? "resize_strip_vec"
+                            : up_reg ? "resize_up_reg"
+                                     : "resize_bilinear",
+                            &pl->k));
     /* the two kernels' tables differ: the CPU one is per channel count and
      * has the windows of u8 and f32 */
     const int windows = cpu && (src->type == CLV_U8 || src->type == CLV_F32);
@@ -237,8 +243,11 @@ static clv_status resize_choose(clv_context *ctx, const clv_image *src, const cl
      * work-item's x table entries and, mostly, its source rows (an H200 at
      * 3840x2160 x1.5, f32, 4 rows: 0.089 -> 0.054 ms); downscaling gained
      * nothing. */
-    pl->rows = cpu ? t->strip_rows : dh > sh ? t->up_rows : 1;
-    pl->g[0] = cpu ? ((size_t)dw * (size_t)cn + 15) / 16 : (size_t)dw;
+    pl->rows = cpu      ? t->strip_rows
+               : up_reg ? CLV__REG_PY(ctx, t->up_reg_rows)
+               : dh > sh ? t->up_rows
+                         : 1;
+    pl->g[0] = cpu ? ((size_t)dw * (size_t)cn + 15) / 16 : up_reg ? ((size_t)dw + 3) / 4 : (size_t)dw;
     pl->g[1] = ((size_t)dh + (size_t)pl->rows - 1) / (size_t)pl->rows;
 out:
     free(tab);
