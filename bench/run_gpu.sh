@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Build, test and benchmark on the lent NVIDIA machine (used for the GPU
 # numbers in bench/RESULTS.md). Writes logs and tables under $OUT.
-# Usage: bash bench/run_gpu.sh tests|suite|up|bench|embed|late|sizes|verify|final|flow|kern|heavy|host|table2|twin|reg|wide|final17
+# Usage: bash bench/run_gpu.sh tests|suite|up|fbprof|bench|embed|late|sizes|verify|final|flow|kern|heavy|host|table2|twin|reg|wide|final17
 set -u
 what=${1:-tests}
 OUT=${OUT:-/tmp/clv-gpu-out}
@@ -255,6 +255,13 @@ up)
         echo "up CLV_REG_PY=$py"
         CLV_U8_REG=up CLV_REG_PY=$py ubench | grep -E "^op=|rror" | cut -c1-120
     done
+    ;;
+fbprof)
+    # a per-kernel Farneback breakdown at 1080p (device ms per frame)
+    CLV_PROFILE=2 timeout 60 build-gpu/bench/clv-bench --device gpu --ops farneback \
+        --sizes 1920x1080 --reps 20 --warmup 3 > "$OUT/fb_profile.txt" 2>&1
+    grep -E "^op=" "$OUT/fb_profile.txt"
+    grep kernel "$OUT/fb_profile.txt" | awk '{n[$3]++; t[$3]+=$4} END {for (k in n) printf "%-24s %4d calls %9.3f ms/frame\n", k, n[k]/23, t[k]/23}' | sort -k4 -rn
     ;;
 suite)
     # the whole suite on the H200 with the current defaults, then the filter
