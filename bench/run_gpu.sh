@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Build, test and benchmark on the lent NVIDIA machine (used for the GPU
 # numbers in bench/RESULTS.md). Writes logs and tables under $OUT.
-# Usage: bash bench/run_gpu.sh tests|suite|up|fbprof|bench|embed|late|sizes|verify|final|flow|kern|heavy|host|table2|twin|reg|wide|final17
+# Usage: bash bench/run_gpu.sh tests|suite|up|shapes|fbprof|bench|embed|late|sizes|verify|final|flow|kern|heavy|host|table2|twin|reg|wide|final17
 set -u
 what=${1:-tests}
 OUT=${OUT:-/tmp/clv-gpu-out}
@@ -254,6 +254,23 @@ up)
     for py in ${PYS:-2 4 16}; do
         echo "up CLV_REG_PY=$py"
         CLV_U8_REG=up CLV_REG_PY=$py ubench | grep -E "^op=|rror" | cut -c1-120
+    done
+    ;;
+shapes)
+    # issue 17: the u8 register kernels and wide passes at explicit
+    # work-group shapes (CLV_REG_LOCAL) against the driver's choice, 4K,
+    # the upscaling resize's kernel on (CLV_U8_REG default + up)
+    export CLV_CACHE_DIR=$PWD/build-gpu/cache
+    for shape in driver ${SHAPES:-32x8 64x4 128x2 16x16 8x32 64x1 256x1}; do
+        echo "CLV_REG_LOCAL=$shape"
+        if [ $shape = driver ]; then rl=; else rl=$shape; fi
+        CLV_REG_LOCAL=$rl CLV_U8_REG=box1,pyr1,half,transpose1,boxw,gaussw,up timeout 60 \
+            build-gpu/bench/clv-bench --device gpu --ops ${OPS:-transpose,resize,resize_up,box5,box31,gaussian} \
+            --sizes ${SIZES:-3840x2160} --types u8 --channels 1,3 --reps 15 2>&1 \
+            | tee -a "$OUT/shape_$shape.txt" | grep -E "^op=|rror" | cut -c1-110
+        CLV_REG_LOCAL=$rl timeout 30 build-gpu/bench/clv-bench --device gpu --ops pyramid \
+            --sizes ${SIZES:-3840x2160} --types u8 --channels 1 --reps 15 2>&1 \
+            | grep -E "^op=|rror" | cut -c1-110
     done
     ;;
 fbprof)

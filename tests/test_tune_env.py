@@ -2,7 +2,7 @@
 """The tuning overrides (README, environment table): CLV_TUNE picks a
 family of kernels, CLV_U8_REG which u8 register kernels run (each for any
 channel count, or with a 1 for one-channel images only), CLV_REG_PY their
-rows per work-item. Checked through the kernel names CLV_PROFILE=2 prints:
+rows per work-item, CLV_REG_LOCAL their work-group shape. Checked through the kernel names CLV_PROFILE=2 prints:
 on PoCL nothing but CLV_TUNE=gpu turns the register kernels on; there
 every one runs, CLV_U8_REG narrows them, per kernel and channel count;
 results stay the reference's. A value the library does not know fails the
@@ -37,6 +37,33 @@ def box_ref(img, k):
     return out
 
 
+def resize_ref(img, dw, dh):
+    """OpenCV's INTER_LINEAR: centres aligned, edges replicated."""
+    w, h, ch = img.width, img.height, img.channels
+
+    def taps(d, n, dn):
+        s = (d + 0.5) * n / dn - 0.5
+        i = int(s // 1)
+        a = s - i
+        if i < 0:
+            return 0, 0, 0.0
+        if i >= n - 1:
+            return n - 1, n - 1, 0.0
+        return i, i + 1, a
+    out = []
+    for y in range(dh):
+        y0, y1, ay = taps(y, h, dh)
+        for x in range(dw):
+            x0, x1, ax = taps(x, w, dw)
+            for c in range(ch):
+                def px(xx, yy):
+                    return img.pixels[(yy * w + xx) * ch + c]
+                top = px(x0, y0) * (1 - ax) + px(x1, y0) * ax
+                bot = px(x0, y1) * (1 - ax) + px(x1, y1) * ax
+                out.append(int(top * (1 - ay) + bot * ay + 0.5))
+    return out
+
+
 def main():
     tmp = tempfile.mkdtemp(prefix="clv-tune-")
     gray = Image(23, 11, 1, 8, [(x * 37 + y * 101 + x * y) % 256 for y in range(11)
@@ -53,9 +80,12 @@ def main():
             args = ["--time", "box", "--ksize", "5x5", paths[name], out]
         elif op == "gaussian":
             args = ["--time", "gaussian", "--sigma", "1.5", paths[name], out]
+        elif op == "resize":
+            args = ["--time", "resize", "--size", "37x20", paths[name], out]
         else:
             args = ["--time", "transpose", paths[name], out]
-        e = {"CLV_PROFILE": "2", "CLV_TUNE": "", "CLV_U8_REG": "", "CLV_REG_PY": ""}
+        e = {"CLV_PROFILE": "2", "CLV_TUNE": "", "CLV_U8_REG": "", "CLV_REG_PY": "",
+             "CLV_REG_LOCAL": ""}
         e.update(env)
         return clv(*args, env=e), out
 
@@ -81,6 +111,9 @@ def main():
               "box_small"),
              ({"CLV_TUNE": "gpu", "CLV_REG_PY": "3"}, "gray", "box_reg", None),
              ({"CLV_TUNE": "gpu", "CLV_REG_PY": "1"}, "rgb", "box_reg", None),
+             ({"CLV_TUNE": "gpu", "CLV_REG_LOCAL": "8x32"}, "gray", "box_reg", None),
+             ({"CLV_TUNE": "gpu", "CLV_U8_REG": "boxw", "CLV_REG_LOCAL": "3x5"}, "rgb",
+              "box_wv", "box_small"),
              ({"CLV_TUNE": "generic"}, "gray", "box_small", "box_reg")]
     for env, name, want, not_want in cases:
         what = "box 5x5 %s %s" % (name, " ".join("%s=%s" % kv for kv in env.items()) or "default")
@@ -98,8 +131,10 @@ def main():
         check(d <= 1, what + ": within 1 of the reference", "max diff %d" % d)
     for env, name, want, not_want in (
             ({"CLV_TUNE": "gpu", "CLV_U8_REG": "transpose1"}, "gray", "transpose_reg", None),
+            ({"CLV_TUNE": "gpu", "CLV_U8_REG": "transpose1", "CLV_REG_LOCAL": "5x7"}, "gray",
+             "transpose_reg", None),
             ({"CLV_TUNE": "gpu", "CLV_U8_REG": "transpose1"}, "rgb", None, "transpose_reg")):
-        what = "transpose %s %s" % (name, env["CLV_U8_REG"])
+        what = "transpose %s %s" % (name, " ".join("%s=%s" % kv for kv in env.items()))
         r, out = run(env, name, "transpose")
         if check(r.code == 0, what + ": runs", r.describe()):
             if want:
@@ -112,6 +147,29 @@ def main():
             ref = [img.pixels[(x * img.width + y) * ch + c] for y in range(img.width)
                    for x in range(img.height) for c in range(ch)]
             check(got.pixels == ref, what + ": transposed", "")
+
+    # the u8 upscaling resize (resize_up_reg), its own CLV_U8_REG word and
+    # any work-group shape
+    for env, name, want, not_want in (
+            ({"CLV_TUNE": "gpu"}, "gray", "resize_up_reg", None),
+            ({"CLV_TUNE": "gpu", "CLV_REG_LOCAL": "3x5", "CLV_REG_PY": "3"}, "rgb",
+             "resize_up_reg", None),
+            ({"CLV_TUNE": "gpu", "CLV_U8_REG": "up1"}, "rgb", "resize_bilinear",
+             "resize_up_reg"),
+            ({"CLV_TUNE": "gpu", "CLV_U8_REG": "none"}, "gray", "resize_bilinear",
+             "resize_up_reg")):
+        what = "resize %s %s" % (name, " ".join("%s=%s" % kv for kv in env.items()))
+        r, out = run(env, name, "resize")
+        if check(r.code == 0, what + ": runs", r.describe()):
+            if want:
+                check(want in r.err, what + ": " + want + " ran", r.err)
+            if not_want:
+                check(not_want not in r.err, what + ": no " + not_want, r.err)
+            img = gray if name == "gray" else rgb
+            got = png_read(out).pixels
+            ref = resize_ref(img, 37, 20)
+            d = max(abs(a - b) for a, b in zip(got, ref)) if len(got) == len(ref) else 999
+            check(d <= 1, what + ": within 1 of the reference", "max diff %d" % d)
 
     # the Gaussian's wide passes: named, they run, and agree with gauss_fused
     # within the u8 rounding
@@ -132,7 +190,9 @@ def main():
 
     for var, val in (("CLV_TUNE", "fast"), ("CLV_U8_REG", "box,blur"), ("CLV_U8_REG", "box2"),
                      ("CLV_U8_REG", "boxw2"), ("CLV_U8_REG", "gaussw,gaus"),
-                     ("CLV_REG_PY", "0"), ("CLV_REG_PY", "33"), ("CLV_REG_PY", "4x")):
+                     ("CLV_REG_PY", "0"), ("CLV_REG_PY", "33"), ("CLV_REG_PY", "4x"),
+                     ("CLV_REG_LOCAL", "8x"), ("CLV_REG_LOCAL", "0x8"), ("CLV_REG_LOCAL", "8"),
+                     ("CLV_REG_LOCAL", "4096x4096"), ("CLV_U8_REG", "up2")):
         r, out = run({var: val}, "gray")
         check(r.code != 0 and var in r.err and val in r.err,
               "%s=%s: the context fails, naming it" % (var, val), r.describe())

@@ -133,6 +133,7 @@ typedef struct resize_plan {
     cl_mem tab;  /* RESIZE_TABLE: the coordinate table */
     size_t g[2]; /* global size (local left to the device) */
     int rows;    /* RESIZE_TABLE: destination rows per work-item */
+    int up_reg;  /* RESIZE_TABLE: the kernel is resize_up_reg */
     int tab_key[6]; /* RESIZE_TABLE: the table's parameter-buffer key */
 } resize_plan;
 _Static_assert(sizeof(resize_plan) <= CLV__PLAN_MAX, "a resize plan must fit the plan cache");
@@ -163,12 +164,13 @@ static clv_status resize_run(clv_context *ctx, const clv_arg *a)
     switch (pl.variant) {
     case RESIZE_HALF_VEC:
     case RESIZE_HALF_REG:
-        CLV_TRY(CLV_LAUNCH(ctx, OP, pl.k, 2, pl.g, NULL, CLV_ARG(src->mem), CLV_ARG(sp),
+        CLV_TRY(CLV_LAUNCH(ctx, OP, pl.k, 2, pl.g,
+                           pl.variant == RESIZE_HALF_REG ? clv__reg_local(ctx, pl.g) : NULL, CLV_ARG(src->mem), CLV_ARG(sp),
                            CLV_ARG(sw), CLV_ARG(sh), CLV_ARG(dst->mem), CLV_ARG(dp), CLV_ARG(dw),
                            CLV_ARG(dh)));
         break;
     case RESIZE_TABLE:
-        CLV_TRY(CLV_LAUNCH(ctx, OP, pl.k, 2, pl.g, NULL, CLV_ARG(src->mem), CLV_ARG(sp),
+        CLV_TRY(CLV_LAUNCH(ctx, OP, pl.k, 2, pl.g, pl.up_reg ? clv__reg_local(ctx, pl.g) : NULL, CLV_ARG(src->mem), CLV_ARG(sp),
                            CLV_ARG(sw), CLV_ARG(sh), CLV_ARG(dst->mem), CLV_ARG(dp), CLV_ARG(dw),
                            CLV_ARG(dh), CLV_ARG(pl.tab), CLV_ARG(pl.rows)));
         break;
@@ -218,6 +220,7 @@ static clv_status resize_choose(clv_context *ctx, const clv_image *src, const cl
 
     pl->variant = RESIZE_TABLE;
     const int up_reg = !cpu && src->type == CLV_U8 && dh > sh && CLV__REG_ON(ctx, CLV__REG_UP, cn);
+    pl->up_reg = up_reg;
     CLV_TRY(clv__get_kernel(ctx, CLV__SRC_RESIZE, opts,
                             cpu      ? "resize_strip_vec"
                             : up_reg ? "resize_up_reg"

@@ -57,7 +57,10 @@ static clv_status transpose_run(clv_context *ctx, const clv_arg *a)
         CLV_TRY(tr_choose(ctx, src, dst, &pl));
         clv__plan_put(ctx, OP, key, sizeof key, &pl, sizeof pl);
     }
-    CLV_TRY(CLV_LAUNCH(ctx, OP, pl.k, 2, pl.g, pl.variant == TR_TILED ? pl.l : NULL,
+    const size_t *l = pl.variant == TR_TILED ? pl.l
+                      : pl.variant == TR_REG   ? clv__reg_local(ctx, pl.g)
+                                               : NULL;
+    CLV_TRY(CLV_LAUNCH(ctx, OP, pl.k, 2, pl.g, l,
                        CLV_ARG(src->mem), CLV_ARG(pl.src_pitch), CLV_ARG(dst->mem),
                        CLV_ARG(pl.dst_pitch), CLV_ARG(src->width), CLV_ARG(src->height)));
 out:

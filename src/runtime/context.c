@@ -484,6 +484,20 @@ static clv_status tuning_for(clv_context *ctx, clv__tuning *out)
                              "CLV_REG_PY=\"%s\": expected rows per work-item, 1 to 32", py);
         t.reg_py = (int)v;
     }
+    const char *rl = getenv("CLV_REG_LOCAL");
+    if (rl && *rl) {
+        char *end, *end2 = NULL;
+        const long w = strtol(rl, &end, 10);
+        const long h = *end == 'x' ? strtol(end + 1, &end2, 10) : 0;
+        if (!end2 || *end2 || w < 1 || h < 1 || w > 1024 || h > 1024 ||
+            (size_t)(w * h) > ctx->info.max_work_group_size)
+            return clv__fail(ctx, CLV_ERROR_INVALID_ARGUMENT, "context",
+                             "CLV_REG_LOCAL=\"%s\": expected WxH, a work-group of at most "
+                             "%zu work-items",
+                             rl, ctx->info.max_work_group_size);
+        t.reg_local[0] = (size_t)w;
+        t.reg_local[1] = (size_t)h;
+    }
     if (cpu_style) {
         t.vec = 16;
         t.local2d[0] = 256;

@@ -132,6 +132,10 @@ typedef struct clv__tuning {
      * and resize_up_reg; 0: each op's own (its tile table). CLV_REG_PY
      * overrides it, for timing the choice on a device. */
     int reg_py;
+    /* Work-group shape of the u8 register kernels and wide passes
+     * (clv__reg_local); 0: the driver's choice. CLV_REG_LOCAL=WxH sets it,
+     * for timing shapes on a device. */
+    size_t reg_local[2];
 } clv__tuning;
 
 /* u8 register kernels: each has a bit for one-channel images and the bit
@@ -419,6 +423,11 @@ void clv__forget_kernel(clv_context *ctx, cl_kernel k);
 clv_status clv__launch(clv_context *ctx, const char *op, cl_kernel k, cl_uint dims,
                        const size_t *global, const size_t *local, size_t nargs,
                        const clv__arg *args) CLV_WUR;
+
+/* The local size for a 2-D launch of a u8 register kernel (tune.reg_local):
+ * NULL (the driver's choice) unless set, else that shape, with global
+ * rounded up to a multiple of it (the register kernels check their bounds). */
+const size_t *clv__reg_local(const clv_context *ctx, size_t global[2]);
 
 #define CLV_LAUNCH(ctx, op, k, dims, global, local, ...)                                 \
     clv__launch((ctx), (op), (k), (dims), (global), (local),                             \

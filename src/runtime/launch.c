@@ -257,6 +257,16 @@ out:
     return status;
 }
 
+const size_t *clv__reg_local(const clv_context *ctx, size_t global[2])
+{
+    const size_t *l = ctx->tune.reg_local;
+    if (!l[0])
+        return NULL;
+    for (int d = 0; d < 2; d++)
+        global[d] = (global[d] + l[d] - 1) / l[d] * l[d];
+    return l;
+}
+
 static int band_rows(const clv_context *ctx, int height, int overhead)
 {
     const long cu = ctx->info.compute_units > 0 ? (long)ctx->info.compute_units : 1;
