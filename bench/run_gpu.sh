@@ -263,7 +263,7 @@ shapes)
     export CLV_CACHE_DIR=$PWD/build-gpu/cache
     for shape in driver ${SHAPES:-32x8 64x4 128x2 16x16 8x32 64x1 256x1}; do
         echo "CLV_REG_LOCAL=$shape"
-        if [ $shape = driver ]; then rl=; else rl=$shape; fi
+        rl=$shape
         CLV_REG_LOCAL=$rl CLV_U8_REG=box1,pyr1,half,transpose1,boxw,gaussw,up timeout 60 \
             build-gpu/bench/clv-bench --device gpu --ops ${OPS:-transpose,resize,resize_up,box5,box31,gaussian} \
             --sizes ${SIZES:-3840x2160} --types u8 --channels 1,3 --reps 15 2>&1 \

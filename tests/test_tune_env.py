@@ -112,6 +112,7 @@ def main():
              ({"CLV_TUNE": "gpu", "CLV_REG_PY": "3"}, "gray", "box_reg", None),
              ({"CLV_TUNE": "gpu", "CLV_REG_PY": "1"}, "rgb", "box_reg", None),
              ({"CLV_TUNE": "gpu", "CLV_REG_LOCAL": "8x32"}, "gray", "box_reg", None),
+             ({"CLV_TUNE": "gpu", "CLV_REG_LOCAL": "driver"}, "gray", "box_reg", None),
              ({"CLV_TUNE": "gpu", "CLV_U8_REG": "boxw", "CLV_REG_LOCAL": "3x5"}, "rgb",
               "box_wv", "box_small"),
              ({"CLV_TUNE": "generic"}, "gray", "box_small", "box_reg")]

@@ -414,7 +414,38 @@ static int parse_u8_reg(const char *s)
     return mask;
 }
 
-/* Tuning table: device type (and later vendor / device name) -> defaults.
+/* GPU rows of the tuning table, CLBlast's scheme: the first row whose
+ * vendor and device name contain the row's strings (NULL: any) gives a GPU
+ * its u8 register kernels and their work-group shape; the last row is the
+ * default for GPUs no row names. A row only for a device where its choices
+ * were timed (bench/run_gpu.sh, bench/RESULTS.md); the default is the
+ * H200's choice, untimed elsewhere. */
+typedef struct gpu_row {
+    const char *vendor, *name;
+    int u8_reg;           /* tune.u8_reg */
+    size_t reg_local[2];  /* tune.reg_local; 0: the driver's choice */
+} gpu_row;
+#define GPU_REG_H200                                                                          \
+    (CLV__REG_BOX | CLV__REG_PYR | CLV__REG_ANY(CLV__REG_HALF) | CLV__REG_TRANSPOSE |           \
+     CLV__REG_ANY(CLV__REG_BOXW) | CLV__REG_ANY(CLV__REG_GAUSSW))
+static const gpu_row gpu_rows[] = {
+    /* NVIDIA H200, driver 580 (2026-12-05, the figures below) */
+    {"NVIDIA", "H200", GPU_REG_H200, {0, 0}},
+    /* any other GPU */
+    {NULL, NULL, GPU_REG_H200, {0, 0}},
+};
+
+static const gpu_row *gpu_row_for(const clv__device_info *in)
+{
+    const size_t n = sizeof gpu_rows / sizeof gpu_rows[0];
+    for (size_t i = 0; i + 1 < n; i++)
+        if ((!gpu_rows[i].vendor || strstr(in->vendor, gpu_rows[i].vendor)) &&
+            (!gpu_rows[i].name || strstr(in->name, gpu_rows[i].name)))
+            return &gpu_rows[i];
+    return &gpu_rows[n - 1];
+}
+
+/* Tuning table: device type, then for GPUs the rows above -> defaults.
  * CPUs (PoCL) vectorise explicit VEC-wide code far better than implicit
  * work-item loops, and pay per work-group, so they get wide groups and the
  * flat vector kernels; GPUs get coalesced scalar work-items and local-memory
@@ -459,11 +490,12 @@ static clv_status tuning_for(clv_context *ctx, clv__tuning *out)
     t.fixed_radius = !cpu_style && gpu ? 8 : 0;
     t.bil_fixed_radius = !cpu_style && gpu ? 16 : 0;
     /* CLV_TUNE=gpu: all of them, so that tests run each */
-    if (!cpu_style && gpu)
-        t.u8_reg = force && *force ? CLV__REG_ALL
-                         : CLV__REG_BOX | CLV__REG_PYR | CLV__REG_ANY(CLV__REG_HALF) |
-                               CLV__REG_TRANSPOSE | CLV__REG_ANY(CLV__REG_BOXW) |
-                               CLV__REG_ANY(CLV__REG_GAUSSW);
+    if (!cpu_style && gpu) {
+        const gpu_row *row = gpu_row_for(&ctx->info);
+        t.u8_reg = force && *force ? CLV__REG_ALL : row->u8_reg;
+        t.reg_local[0] = row->reg_local[0];
+        t.reg_local[1] = row->reg_local[1];
+    }
     const char *reg = getenv("CLV_U8_REG");
     if (reg && *reg) {
         int mask = parse_u8_reg(reg);
@@ -485,15 +517,18 @@ static clv_status tuning_for(clv_context *ctx, clv__tuning *out)
         t.reg_py = (int)v;
     }
     const char *rl = getenv("CLV_REG_LOCAL");
-    if (rl && *rl) {
+    if (rl && strcmp(rl, "driver") == 0) {
+        t.reg_local[0] = 0;
+        t.reg_local[1] = 0;
+    } else if (rl && *rl) {
         char *end, *end2 = NULL;
         const long w = strtol(rl, &end, 10);
         const long h = *end == 'x' ? strtol(end + 1, &end2, 10) : 0;
         if (!end2 || *end2 || w < 1 || h < 1 || w > 1024 || h > 1024 ||
             (size_t)(w * h) > ctx->info.max_work_group_size)
             return clv__fail(ctx, CLV_ERROR_INVALID_ARGUMENT, "context",
-                             "CLV_REG_LOCAL=\"%s\": expected WxH, a work-group of at most "
-                             "%zu work-items",
+                             "CLV_REG_LOCAL=\"%s\": expected driver or WxH, a work-group of "
+                             "at most %zu work-items",
                              rl, ctx->info.max_work_group_size);
         t.reg_local[0] = (size_t)w;
         t.reg_local[1] = (size_t)h;
