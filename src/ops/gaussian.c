@@ -209,16 +209,18 @@ static clv_status gaussian_run(clv_context *ctx, const clv_arg *a)
                            CLV_ARG(wxbuf), CLV_ARG(rx)));
         break;
     case GAUSS_REG:
-        CLV_TRY(CLV_LAUNCH(ctx, OP, pl.k[0], 2, pl.g, clv__reg_local(ctx, pl.g), CLV_ARG(src->mem), CLV_ARG(sp),
+        CLV_TRY(CLV_LAUNCH(ctx, OP, pl.k[0], 2, pl.g, clv__reg_local(ctx, CLV__SHAPE_FILTER, pl.g),
+                           CLV_ARG(src->mem), CLV_ARG(sp),
                            CLV_ARG(w), CLV_ARG(h), CLV_ARG(dst->mem), CLV_ARG(dp),
                            CLV_ARG(wxbuf), CLV_ARG(wybuf)));
         break;
     case GAUSS_WIDE: {
         const int nvals = w * src->channels;
-        CLV_TRY(CLV_LAUNCH(ctx, OP, pl.k[0], 2, pl.g, clv__reg_local(ctx, pl.g),
+        CLV_TRY(CLV_LAUNCH(ctx, OP, pl.k[0], 2, pl.g, clv__reg_local(ctx, CLV__SHAPE_FILTER, pl.g),
                            CLV_ARG(src->mem), CLV_ARG(sp), CLV_ARG(w), CLV_ARG(h),
                            CLV_ARG(pl.tmp), CLV_ARG(pl.pitch), CLV_ARG(wxbuf)));
-        CLV_TRY(CLV_LAUNCH(ctx, OP, pl.k[1], 2, pl.g2, clv__reg_local(ctx, pl.g2), CLV_ARG(pl.tmp), CLV_ARG(pl.pitch),
+        CLV_TRY(CLV_LAUNCH(ctx, OP, pl.k[1], 2, pl.g2, clv__reg_local(ctx, CLV__SHAPE_FILTER, pl.g2),
+                           CLV_ARG(pl.tmp), CLV_ARG(pl.pitch),
                            CLV_ARG(nvals), CLV_ARG(h), CLV_ARG(dst->mem), CLV_ARG(dp),
                            CLV_ARG(wybuf)));
         break;

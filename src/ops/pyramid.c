@@ -322,7 +322,8 @@ static clv_status pyr_down(clv_context *ctx, const clv_image *src, clv_image *co
         break;
     }
     case PYR_DOWN_REG:
-        CLV_TRY(CLV_LAUNCH(ctx, OP, pl.k, 2, pl.g, clv__reg_local(ctx, pl.g), CLV_ARG(src->mem), CLV_ARG(sp),
+        CLV_TRY(CLV_LAUNCH(ctx, OP, pl.k, 2, pl.g, clv__reg_local(ctx, CLV__SHAPE_PYR, pl.g),
+                           CLV_ARG(src->mem), CLV_ARG(sp),
                            CLV_ARG(src->width), CLV_ARG(src->height), CLV_ARG(dst->mem),
                            CLV_ARG(dp), CLV_ARG(dst->width), CLV_ARG(dst->height),
                            CLV_ARG(c->mem), CLV_ARG(cp), CLV_ARG(copy_on)));

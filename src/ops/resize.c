@@ -165,12 +165,17 @@ static clv_status resize_run(clv_context *ctx, const clv_arg *a)
     case RESIZE_HALF_VEC:
     case RESIZE_HALF_REG:
         CLV_TRY(CLV_LAUNCH(ctx, OP, pl.k, 2, pl.g,
-                           pl.variant == RESIZE_HALF_REG ? clv__reg_local(ctx, pl.g) : NULL, CLV_ARG(src->mem), CLV_ARG(sp),
+                           pl.variant == RESIZE_HALF_REG
+                               ? clv__reg_local(ctx, CLV__SHAPE_HALF, pl.g)
+                               : NULL,
+                           CLV_ARG(src->mem), CLV_ARG(sp),
                            CLV_ARG(sw), CLV_ARG(sh), CLV_ARG(dst->mem), CLV_ARG(dp), CLV_ARG(dw),
                            CLV_ARG(dh)));
         break;
     case RESIZE_TABLE:
-        CLV_TRY(CLV_LAUNCH(ctx, OP, pl.k, 2, pl.g, pl.up_reg ? clv__reg_local(ctx, pl.g) : NULL, CLV_ARG(src->mem), CLV_ARG(sp),
+        CLV_TRY(CLV_LAUNCH(ctx, OP, pl.k, 2, pl.g,
+                           pl.up_reg ? clv__reg_local(ctx, CLV__SHAPE_UP, pl.g) : NULL,
+                           CLV_ARG(src->mem), CLV_ARG(sp),
                            CLV_ARG(sw), CLV_ARG(sh), CLV_ARG(dst->mem), CLV_ARG(dp), CLV_ARG(dw),
                            CLV_ARG(dh), CLV_ARG(pl.tab), CLV_ARG(pl.rows)));
         break;

@@ -58,7 +58,7 @@ static clv_status transpose_run(clv_context *ctx, const clv_arg *a)
         clv__plan_put(ctx, OP, key, sizeof key, &pl, sizeof pl);
     }
     const size_t *l = pl.variant == TR_TILED ? pl.l
-                      : pl.variant == TR_REG   ? clv__reg_local(ctx, pl.g)
+                      : pl.variant == TR_REG   ? clv__reg_local(ctx, CLV__SHAPE_TRANSPOSE, pl.g)
                                                : NULL;
     CLV_TRY(CLV_LAUNCH(ctx, OP, pl.k, 2, pl.g, l,
                        CLV_ARG(src->mem), CLV_ARG(pl.src_pitch), CLV_ARG(dst->mem),

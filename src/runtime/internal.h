@@ -106,6 +106,17 @@ typedef struct clv__device_info {
     int p, d;           /* P:D as clv_list_devices prints them; -1 when unknown */
 } clv__device_info;
 
+/* The families of u8 register kernels that take a work-group shape from
+ * the tuning (tune.reg_local). */
+enum {
+    CLV__SHAPE_FILTER,    /* box_reg, gauss_reg, box_wh/wv, gauss_wh/wv */
+    CLV__SHAPE_TRANSPOSE, /* transpose_reg */
+    CLV__SHAPE_HALF,      /* resize_half_reg */
+    CLV__SHAPE_UP,        /* resize_up_reg */
+    CLV__SHAPE_PYR,       /* pyr_reg */
+    CLV__SHAPES
+};
+
 /* Per-device tuning, chosen once at context creation (see tuning_for()). */
 typedef struct clv__tuning {
     int vec;          /* >0: use the flat VEC-wide CPU kernel variants */
@@ -132,10 +143,11 @@ typedef struct clv__tuning {
      * and resize_up_reg; 0: each op's own (its tile table). CLV_REG_PY
      * overrides it, for timing the choice on a device. */
     int reg_py;
-    /* Work-group shape of the u8 register kernels and wide passes
-     * (clv__reg_local); 0: the driver's choice. CLV_REG_LOCAL=WxH sets it,
-     * for timing shapes on a device. */
-    size_t reg_local[2];
+    /* Work-group shapes of the u8 register kernels and wide passes, per
+     * family (clv__reg_local); 0: the driver's choice. From the device's
+     * row of the tuning table; CLV_REG_LOCAL=WxH sets all of them, for
+     * timing shapes on a device. */
+    size_t reg_local[CLV__SHAPES][2];
 } clv__tuning;
 
 /* u8 register kernels: each has a bit for one-channel images and the bit
@@ -424,10 +436,11 @@ clv_status clv__launch(clv_context *ctx, const char *op, cl_kernel k, cl_uint di
                        const size_t *global, const size_t *local, size_t nargs,
                        const clv__arg *args) CLV_WUR;
 
-/* The local size for a 2-D launch of a u8 register kernel (tune.reg_local):
+/* The local size for a 2-D launch of a u8 register kernel of a family
+ * (CLV__SHAPE_*, tune.reg_local):
  * NULL (the driver's choice) unless set, else that shape, with global
  * rounded up to a multiple of it (the register kernels check their bounds). */
-const size_t *clv__reg_local(const clv_context *ctx, size_t global[2]);
+const size_t *clv__reg_local(const clv_context *ctx, int family, size_t global[2]);
 
 #define CLV_LAUNCH(ctx, op, k, dims, global, local, ...)                                 \
     clv__launch((ctx), (op), (k), (dims), (global), (local),                             \

@@ -257,9 +257,9 @@ out:
     return status;
 }
 
-const size_t *clv__reg_local(const clv_context *ctx, size_t global[2])
+const size_t *clv__reg_local(const clv_context *ctx, int family, size_t global[2])
 {
-    const size_t *l = ctx->tune.reg_local;
+    const size_t *l = ctx->tune.reg_local[family];
     if (!l[0])
         return NULL;
     for (int d = 0; d < 2; d++)
