@@ -469,7 +469,8 @@ static const gpu_row *gpu_row_for(const clv__device_info *in)
  * units): box 31x31 45 against 133 and 144 against 465 (3 channels), box
  * 5x5 with 3 channels 66 against 85 (one channel keeps box_reg, which comes
  * first: 31 against 32), the Gaussian 13x13 44 against 77 and 120 against
- * 161. */
+ * 161; the upscaling resize (resize_up_reg, 1.5x) 34 against 62 and 65
+ * against 100. */
 static clv_status tuning_for(clv_context *ctx, clv__tuning *out)
 {
     clv__tuning t;
