@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Build, test and benchmark on the lent NVIDIA machine (used for the GPU
 # numbers in bench/RESULTS.md). Writes logs and tables under $OUT.
-# Usage: bash bench/run_gpu.sh tests|suite|up|shapes|fbprof|bench|embed|late|sizes|verify|final|flow|kern|heavy|host|table2|twin|reg|wide|final17
+# Usage: bash bench/run_gpu.sh tests|suite|up|shapes|p4|fbprof|bench|embed|late|sizes|verify|final|flow|kern|heavy|host|table2|twin|reg|wide|final17
 set -u
 what=${1:-tests}
 OUT=${OUT:-/tmp/clv-gpu-out}
@@ -272,6 +272,21 @@ shapes)
             --sizes ${SIZES:-3840x2160} --types u8 --channels 1 --reps 15 2>&1 \
             | grep -E "^op=|rror" | cut -c1-110
     done
+    ;;
+p4)
+    # issue 17 part 4: the host's CPU through PoCL: the box filters' band
+    # kernel by worker count, then the quick side-by-side rows
+    export POCL_AFFINITY=1
+    for n in 1 16; do
+        echo "POCL_MAX_PTHREAD_COUNT=$n"
+        POCL_MAX_PTHREAD_COUNT=$n timeout 90 build-gpu/bench/clv-bench --device cpu --ops box5,box31 \
+            --sizes 1920x1080 --types u8,f32 --channels 1,3 --reps 10 --warmup 2 2>&1 \
+            | grep -E "^op=|rror" | cut -c1-110
+    done
+    timeout 300 python3 bench/compare.py --clv-bench build-gpu/bench/clv-bench --clv-device cpu \
+        --ocl-device :CPU: --no-python --quick --ops ${OPS:-box5,box31,resize,pyramid,gaussian,transpose} \
+        --types u8 --channels 1,3 --markdown "$OUT/p4.md" > "$OUT/p4.txt" 2>&1
+    echo "p4 rc=$?"; grep -E "^\||Load" "$OUT/p4.md"
     ;;
 fbprof)
     # a per-kernel Farneback breakdown at 1080p (device ms per frame)
