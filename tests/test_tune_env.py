@@ -116,38 +116,41 @@ def main():
              ({"CLV_TUNE": "gpu", "CLV_U8_REG": "boxw", "CLV_REG_LOCAL": "3x5"}, "rgb",
               "box_wv", "box_small"),
              ({"CLV_TUNE": "generic"}, "gray", "box_small", "box_reg")]
-    for env, name, want, not_want in cases:
-        what = "box 5x5 %s %s" % (name, " ".join("%s=%s" % kv for kv in env.items()) or "default")
-        r, out = run(env, name)
+
+    def ran(env, name, op, want, not_want):
+        """Runs op on image name under env and checks which kernels ran:
+        (label, the output pixels, or None when it failed)."""
+        what = "%s %s %s" % (op, name,
+                             " ".join("%s=%s" % kv for kv in env.items()) or "default")
+        r, out = run(env, name, op)
         if not check(r.code == 0, what + ": runs", r.describe()):
-            continue
+            return what, None
         if want:
             check(want in r.err, what + ": " + want + " ran", r.err)
         if not_want:
             check(not_want not in r.err, what + ": no " + not_want, r.err)
-        img = gray if name == "gray" else rgb
-        got = png_read(out).pixels
-        ref = box_ref(img, 5)
+        return what, png_read(out).pixels
+
+    def near(what, got, ref):
         d = max(abs(a - b) for a, b in zip(got, ref)) if len(got) == len(ref) else 999
         check(d <= 1, what + ": within 1 of the reference", "max diff %d" % d)
+
+    for env, name, want, not_want in cases:
+        what, got = ran(env, name, "box", want, not_want)
+        if got is not None:
+            near(what, got, box_ref(gray if name == "gray" else rgb, 5))
     for env, name, want, not_want in (
             ({"CLV_TUNE": "gpu", "CLV_U8_REG": "transpose1"}, "gray", "transpose_reg", None),
             ({"CLV_TUNE": "gpu", "CLV_U8_REG": "transpose1", "CLV_REG_LOCAL": "5x7"}, "gray",
              "transpose_reg", None),
             ({"CLV_TUNE": "gpu", "CLV_U8_REG": "transpose1"}, "rgb", None, "transpose_reg")):
-        what = "transpose %s %s" % (name, " ".join("%s=%s" % kv for kv in env.items()))
-        r, out = run(env, name, "transpose")
-        if check(r.code == 0, what + ": runs", r.describe()):
-            if want:
-                check(want in r.err, what + ": " + want + " ran", r.err)
-            if not_want:
-                check(not_want not in r.err, what + ": no " + not_want, r.err)
+        what, got = ran(env, name, "transpose", want, not_want)
+        if got is not None:
             img = gray if name == "gray" else rgb
-            got = png_read(out)
             ch = img.channels
             ref = [img.pixels[(x * img.width + y) * ch + c] for y in range(img.width)
                    for x in range(img.height) for c in range(ch)]
-            check(got.pixels == ref, what + ": transposed", "")
+            check(got == ref, what + ": transposed", "")
 
     # the u8 upscaling resize (resize_up_reg), its own CLV_U8_REG word and
     # any work-group shape
@@ -159,18 +162,9 @@ def main():
              "resize_up_reg"),
             ({"CLV_TUNE": "gpu", "CLV_U8_REG": "none"}, "gray", "resize_bilinear",
              "resize_up_reg")):
-        what = "resize %s %s" % (name, " ".join("%s=%s" % kv for kv in env.items()))
-        r, out = run(env, name, "resize")
-        if check(r.code == 0, what + ": runs", r.describe()):
-            if want:
-                check(want in r.err, what + ": " + want + " ran", r.err)
-            if not_want:
-                check(not_want not in r.err, what + ": no " + not_want, r.err)
-            img = gray if name == "gray" else rgb
-            got = png_read(out).pixels
-            ref = resize_ref(img, 37, 20)
-            d = max(abs(a - b) for a, b in zip(got, ref)) if len(got) == len(ref) else 999
-            check(d <= 1, what + ": within 1 of the reference", "max diff %d" % d)
+        what, got = ran(env, name, "resize", want, not_want)
+        if got is not None:
+            near(what, got, resize_ref(gray if name == "gray" else rgb, 37, 20))
 
     # the Gaussian's wide passes: named, they run, and agree with gauss_fused
     # within the u8 rounding
