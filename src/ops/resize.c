@@ -133,7 +133,8 @@ typedef struct resize_plan {
     resize_variant variant;
     cl_kernel k;
     cl_mem tab;  /* RESIZE_TABLE: the coordinate table */
-    size_t g[2]; /* global size (local left to the device) */
+    size_t g[2]; /* global size (local: the device's, or the tuning's shape for
+                  * the register kernels, clv__reg_local) */
     int rows;    /* RESIZE_TABLE: destination rows per work-item */
     int up_reg;  /* RESIZE_TABLE: the kernel is resize_up_reg */
     int tab_key[6]; /* RESIZE_TABLE: the table's parameter-buffer key */

@@ -535,8 +535,8 @@ static clv_status tuning_for(clv_context *ctx, clv__tuning *out)
         if (!end2 || *end2 || w < 1 || h < 1 || w > 1024 || h > 1024 ||
             (size_t)(w * h) > ctx->info.max_work_group_size)
             return clv__fail(ctx, CLV_ERROR_INVALID_ARGUMENT, "context",
-                             "CLV_REG_LOCAL=\"%s\": expected driver or WxH, a work-group of "
-                             "at most %zu work-items",
+                             "CLV_REG_LOCAL=\"%s\": expected driver or WxH, each side 1 to "
+                             "1024, a work-group of at most %zu work-items",
                              rl, ctx->info.max_work_group_size);
         for (int f = 0; f < CLV__SHAPES; f++) {
             t.reg_local[f][0] = (size_t)w;

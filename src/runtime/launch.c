@@ -260,7 +260,7 @@ out:
 const size_t *clv__reg_local(const clv_context *ctx, int family, size_t global[2])
 {
     const size_t *l = ctx->tune.reg_local[family];
-    if (!l[0])
+    if (!l[0] || !l[1])
         return NULL;
     for (int d = 0; d < 2; d++)
         global[d] = (global[d] + l[d] - 1) / l[d] * l[d];
