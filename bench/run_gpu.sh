@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Build, test and benchmark on the lent NVIDIA machine (used for the GPU
 # numbers in bench/RESULTS.md). Writes logs and tables under $OUT.
-# Usage: bash bench/run_gpu.sh tests|suite|up|shapes|p4|fbprof|bench|embed|late|sizes|verify|final|flow|kern|heavy|host|table2|twin|reg|wide|final17
+# Usage: bash bench/run_gpu.sh tests|suite|up|shapes|p4|fbprof|fbfused|bench|embed|late|sizes|verify|final|flow|kern|heavy|host|table2|twin|reg|wide|final17
 set -u
 what=${1:-tests}
 OUT=${OUT:-/tmp/clv-gpu-out}
@@ -294,6 +294,28 @@ fbprof)
         --sizes 1920x1080 --reps 20 --warmup 3 > "$OUT/fb_profile.txt" 2>&1
     grep -E "^op=" "$OUT/fb_profile.txt"
     grep kernel "$OUT/fb_profile.txt" | awk '{n[$3]++; t[$3]+=$4} END {for (k in n) printf "%-24s %4d calls %9.3f ms/frame\n", k, n[k]/23, t[k]/23}' | sort -k4 -rn
+    ;;
+fbfused)
+    # issue 17: Farneback's averaging in one launch (fb_blur_solve,
+    # CLV_FB_BLUR=fused) against the two passes: its tests on the GPU, the
+    # whole op interleaved three times, then the per-kernel breakdown of each
+    export CLV_CACHE_DIR=$PWD/build-gpu/cache
+    timeout 200 meson test -C build-gpu farneback-fused farneback-gpu farneback --print-errorlogs \
+        --timeout-multiplier 3 > "$OUT/tests.txt" 2>&1
+    echo "tests rc=$?"; grep -E "^ *[0-9]+/|Ok:|Fail:" "$OUT/tests.txt"
+    for round in 1 2 3; do
+        for mode in two fused; do
+            echo "round $round CLV_FB_BLUR=$mode"
+            CLV_FB_BLUR=$mode timeout 60 build-gpu/bench/clv-bench --device gpu --ops farneback \
+                --sizes 1920x1080,3840x2160 --reps 15 2>&1 | grep -E "^op=|rror" | cut -c1-120
+        done
+    done
+    for mode in two fused; do
+        echo "CLV_FB_BLUR=$mode, 1920x1080, device ms per frame"
+        CLV_FB_BLUR=$mode CLV_PROFILE=2 timeout 60 build-gpu/bench/clv-bench --device gpu \
+            --ops farneback --sizes 1920x1080 --reps 20 --warmup 3 > "$OUT/fb_$mode.txt" 2>&1
+        grep kernel "$OUT/fb_$mode.txt" | awk '{n[$3]++; t[$3]+=$4} END {for (k in n) printf "%-24s %4d calls %9.3f ms/frame\n", k, n[k]/23, t[k]/23}' | sort -k4 -rn
+    done
     ;;
 suite)
     # the whole suite on the H200 with the current defaults, then the filter

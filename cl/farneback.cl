@@ -8,7 +8,8 @@
  *                     position and the current flow (5 f32 per pixel)
  *   fb_blur_v, fb_blur_h_solve  box or Gaussian averaging of the systems,
  *                     the regularised 2x2 solve, and (fused, no neighbour
- *                     exchange needed) the matrices for the next iteration
+ *                     exchange needed) the matrices for the next iteration;
+ *                     fb_blur_solve does both passes in one launch (GPUs)
  *   fb_scale_flow     flow *= factor (after resizing between levels)
  * Multi-value buffers are planar: value c of pixel (x, y) is at
  * c * ps + y * pp + x, with row pitch pp (a multiple of 16) and plane size
@@ -220,24 +221,18 @@ __kernel void fb_update_matrices(__global const float *R0, __global const float 
 }
 
 /* Vertical weighted sum of the 5 system values over rows y-m..y+m, for
- * FB_ROWS consecutive rows per work-item: each row of M is loaded once and
- * feeds every output row whose window holds it (per output the taps are
- * still summed in window order). Global size: w x ceil(h / FB_ROWS); FB_ROWS
+ * FB_ROWS consecutive rows y0.. of column x: each row of M is loaded once
+ * and feeds every output row whose window holds it (per output the taps are
+ * still summed in window order). s[r][c]: value c of row y0 + r. FB_ROWS
  * comes from the host (-D, farneback.c's fb_tile). */
 #ifndef FB_ROWS
-#error "farneback.cl needs -DFB_ROWS (fb_blur_v's rows per work-item, from farneback.c)"
+#error "farneback.cl needs -DFB_ROWS (rows per work-item of the averaging, from farneback.c)"
 #endif
-__kernel void fb_blur_v(__global const float *M, int w, int h, int pp, __constant float *wt, int m,
-                        __global float *TM CLV_DBG_PARAMS)
+static inline void fb_vsums(__global const float *M CLV_DBG_PARAM(M), int h, int pp,
+                            __constant float *wt CLV_DBG_PARAM(wt), int m, int x, int y0,
+                            float s[FB_ROWS][5])
 {
-    CLV_DBG_BUF(M, 0);
-    CLV_DBG_BUF(wt, 4);
-    CLV_DBG_BUF(TM, 6);
-    const int x = get_global_id(0), y0 = get_global_id(1) * FB_ROWS;
-    if (x >= w || y0 >= h)
-        return;
     const size_t ps = (size_t)pp * h;
-    float s[FB_ROWS][5];
     for (int r = 0; r < FB_ROWS; r++)
         for (int c = 0; c < 5; c++)
             s[r][c] = 0.f;
@@ -258,6 +253,40 @@ __kernel void fb_blur_v(__global const float *M, int w, int h, int pp, __constan
             }
         }
     }
+}
+
+/* The regularised 2x2 solve at (x, y) from the averaged system, the flow
+ * written, and - when update is set - the system for the next iteration at
+ * the new displacement into M. */
+static inline void fb_solve(float g11, float g12, float g22, float h1, float h2,
+                            __global float *flow CLV_DBG_PARAM(flow), int fp, int update,
+                            __global const float *R0 CLV_DBG_PARAM(R0),
+                            __global const float *R1 CLV_DBG_PARAM(R1), int w, int h, int pp,
+                            int x, int y, __global float *M CLV_DBG_PARAM(M))
+{
+    const float idet = 1.0f / (g11 * g22 - g12 * g12 + 1e-3f);
+    const float dx = (g11 * h2 - g12 * h1) * idet;
+    const float dy = (g22 * h1 - g12 * h2) * idet;
+    GVST(2, flow, (float2)(dx, dy), x, ROW(flow, fp, y));
+    if (update)
+        fb_matrices(R0 CLV_DBG_PASS(R0), R1 CLV_DBG_PASS(R1), w, h, pp, x, y, dx, dy,
+                    M CLV_DBG_PASS(M));
+}
+
+/* The vertical averaging, FB_ROWS rows per work-item. Global size:
+ * w x ceil(h / FB_ROWS). */
+__kernel void fb_blur_v(__global const float *M, int w, int h, int pp, __constant float *wt, int m,
+                        __global float *TM CLV_DBG_PARAMS)
+{
+    CLV_DBG_BUF(M, 0);
+    CLV_DBG_BUF(wt, 4);
+    CLV_DBG_BUF(TM, 6);
+    const int x = get_global_id(0), y0 = get_global_id(1) * FB_ROWS;
+    if (x >= w || y0 >= h)
+        return;
+    const size_t ps = (size_t)pp * h;
+    float s[FB_ROWS][5];
+    fb_vsums(M CLV_DBG_PASS(M), h, pp, wt CLV_DBG_PASS(wt), m, x, y0, s);
 #pragma unroll
     for (int r = 0; r < FB_ROWS; r++) {
         if (y0 + r < h) {
@@ -271,8 +300,7 @@ __kernel void fb_blur_v(__global const float *M, int w, int h, int pp, __constan
     }
 }
 
-/* Horizontal weighted sum, the regularised 2x2 solve, and - when update is
- * set - the system for the next iteration at the new displacement. */
+/* Horizontal weighted sum and fb_solve. */
 __kernel void fb_blur_h_solve(__global const float *TM, int w, int h, int pp, __constant float *wt,
                               int m, __global float *flow, int fp, int update,
                               __global const float *R0, __global const float *R1,
@@ -299,13 +327,70 @@ __kernel void fb_blur_h_solve(__global const float *TM, int w, int h, int pp, __
         h1 += c * GLD(TM, row, 3 * ps + j);
         h2 += c * GLD(TM, row, 4 * ps + j);
     }
-    const float idet = 1.0f / (g11 * g22 - g12 * g12 + 1e-3f);
-    const float dx = (g11 * h2 - g12 * h1) * idet;
-    const float dy = (g22 * h1 - g12 * h2) * idet;
-    GVST(2, flow, (float2)(dx, dy), x, ROW(flow, fp, y));
-    if (update)
-        fb_matrices(R0 CLV_DBG_PASS(R0), R1 CLV_DBG_PASS(R1), w, h, pp, x, y, dx, dy,
-                    M CLV_DBG_PASS(M));
+    fb_solve(g11, g12, g22, h1, h2, flow CLV_DBG_PASS(flow), fp, update, R0 CLV_DBG_PASS(R0),
+             R1 CLV_DBG_PASS(R1), w, h, pp, x, y, M CLV_DBG_PASS(M));
+}
+
+/* fb_blur_v and fb_blur_h_solve in one launch (GPUs, tune.fb_fused): a
+ * work-group of lw x lh work-items makes a tile of lw x lh * FB_ROWS
+ * outputs. First the vertical sums of the tile's rows, for its columns and
+ * m more on each side (clamped to the image as the horizontal pass clamps),
+ * go to local memory - vt, 5 planes of th x (lw + 2m) floats - each
+ * work-item summing FB_ROWS rows of a column as fb_blur_v does; then each
+ * work-item makes FB_ROWS outputs from them as fb_blur_h_solve does. Per
+ * pixel the same sums in the same order as the two passes. The next system
+ * goes to Mn, not M: other work-groups may still be reading M. Global size:
+ * ceil(w / lw) * lw x ceil(h / th) * lh, launched with that local size. */
+__kernel void fb_blur_solve(__global const float *M, int w, int h, int pp, __constant float *wt,
+                            int m, __global float *flow, int fp, int update,
+                            __global const float *R0, __global const float *R1,
+                            __global float *Mn, __local float *vt CLV_DBG_PARAMS)
+{
+    CLV_DBG_BUF(M, 0);
+    CLV_DBG_BUF(wt, 4);
+    CLV_DBG_BUF(flow, 6);
+    CLV_DBG_BUF(R0, 9);
+    CLV_DBG_BUF(R1, 10);
+    CLV_DBG_BUF(Mn, 11);
+    const int lw = (int)get_local_size(0), lh = (int)get_local_size(1);
+    const int lx = (int)get_local_id(0), ly = (int)get_local_id(1);
+    const int th = lh * FB_ROWS, cw = lw + 2 * m;
+    const int x0 = (int)get_group_id(0) * lw, y0 = (int)get_group_id(1) * th;
+    const int vs = th * cw; /* one plane of vt */
+    for (int task = ly * lw + lx; task < cw * lh; task += lw * lh) {
+        const int band = task / cw, c = task - band * cw;
+        const int ya = y0 + band * FB_ROWS;
+        if (ya >= h)
+            continue; /* rows past the image: never read below */
+        float s[FB_ROWS][5];
+        fb_vsums(M CLV_DBG_PASS(M), h, pp, wt CLV_DBG_PASS(wt), m,
+                 clamp(x0 - m + c, 0, w - 1), ya, s);
+#pragma unroll
+        for (int r = 0; r < FB_ROWS; r++)
+            for (int p = 0; p < 5; p++)
+                vt[p * vs + (band * FB_ROWS + r) * cw + c] = s[r][p];
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    const int x = x0 + lx;
+    if (x >= w)
+        return;
+    for (int r = 0; r < FB_ROWS; r++) {
+        const int ty = r * lh + ly, y = y0 + ty;
+        if (y >= h)
+            break;
+        __local const float *row = vt + ty * cw + lx + m;
+        float g11 = 0.f, g12 = 0.f, g22 = 0.f, h1 = 0.f, h2 = 0.f;
+        for (int k = -m; k <= m; k++) {
+            const float c = GLD(wt, wt, k + m);
+            g11 += c * row[k];
+            g12 += c * row[vs + k];
+            g22 += c * row[2 * vs + k];
+            h1 += c * row[3 * vs + k];
+            h2 += c * row[4 * vs + k];
+        }
+        fb_solve(g11, g12, g22, h1, h2, flow CLV_DBG_PASS(flow), fp, update,
+                 R0 CLV_DBG_PASS(R0), R1 CLV_DBG_PASS(R1), w, h, pp, x, y, Mn CLV_DBG_PASS(Mn));
+    }
 }
 
 #ifdef VEC

@@ -830,6 +830,82 @@ static void workspace_reuse(void)
         free(gs[i]->px);
 }
 
+/* ---- the averaging in one launch ---- */
+
+/* fb_blur_solve (the averaging in one launch, CLV_FB_BLUR=fused or
+ * CLV_TUNE=gpu: the test's own context) against fb_blur_v + fb_blur_h_solve
+ * (a context made with CLV_FB_BLUR=two): the same sums in the same order, so
+ * the flows must agree to rounding, pixel for pixel, on sizes around its
+ * 32 x 32 tile and below it, windows from 3 to 255 (the tile shrinks to fit
+ * local memory), box and Gaussian, 1 to 4 iterations (the system alternates
+ * between two buffers), with and without pyramid levels. */
+static void fused_vs_two(void)
+{
+    REQUIRE(setenv("CLV_FB_BLUR", "two", 1) == 0, "setenv failed");
+    clv_context *two = test_context();
+    gray fa = load_gray("flow_chelsea0.png"), fb = load_gray("flow_chelsea1.png");
+    static const int sizes[][2] = {{1, 1}, {2, 1}, {1, 2}, {3, 3}, {5, 7}, {17, 1}, {1, 33},
+                                   {31, 31}, {32, 32}, {33, 33}, {37, 29}, {63, 65},
+                                   {129, 31}, {33, 120}, {180, 35}, {180, 120}};
+    /* winsize, Gaussian window, iterations, levels */
+    static const int sets[][4] = {{15, 0, 3, 3}, {3, 0, 1, 0}, {9, 1, 2, 1}, {31, 1, 4, 2},
+                                  {65, 0, 3, 0}, {255, 1, 2, 1}};
+    double worst = 0.0;
+    const int failed_before = test_failures;
+    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+        const int w = sizes[i][0], h = sizes[i][1];
+        gray a = crop(&fa, 0, 0, w, h), b = crop(&fb, 0, 0, w, h);
+        clv_image *ia = upload_gray(&a, CLV_U8), *ib = upload_gray(&b, CLV_U8);
+        clv_image *ja = th_upload(two, a.px, w, h, 1, CLV_U8, 0);
+        clv_image *jb = th_upload(two, b.px, w, h, 1, CLV_U8, 0);
+        for (size_t k = 0; k < sizeof sets / sizeof sets[0]; k++) {
+            clv_farneback_params p = clv_farneback_params_default();
+            p.winsize = sets[k][0];
+            p.gaussian_window = sets[k][1];
+            p.iterations = sets[k][2];
+            p.levels = sets[k][3];
+            char label[96];
+            snprintf(label, sizeof label, "%dx%d winsize %d %s, %d iterations, %d levels", w, h,
+                     p.winsize, p.gaussian_window ? "Gaussian" : "box", p.iterations, p.levels);
+            float *f1 = farneback(ia, ib, &p, NULL, label);
+            float *f2 = farneback_on(two, ja, jb, &p, NULL, label);
+            if (f1 && f2) {
+                double md = 0.0;
+                size_t at = 0, bad = 0;
+                for (size_t q = 0; q < (size_t)w * h * 2; q++) {
+                    const double d = fabs((double)f1[q] - f2[q]);
+                    if (!(d <= 1e-4 + 1e-4 * fabs((double)f2[q])))
+                        bad++;
+                    if (!(d <= md)) {
+                        md = d;
+                        at = q;
+                    }
+                }
+                PASS_IF(bad == 0,
+                        "%s: %zu flow values differ between one launch and two, the largest "
+                        "by %g at (%zu, %zu)",
+                        label, bad, md, at / 2 % (size_t)w, at / 2 / (size_t)w);
+                worst = fmax(worst, md);
+            }
+            free(f1);
+            free(f2);
+        }
+        clv_image_release(ia);
+        clv_image_release(ib);
+        clv_image_release(ja);
+        clv_image_release(jb);
+        free(a.px);
+        free(b.px);
+    }
+    printf("%s averaging in one launch against two: %zu sizes x %zu parameter sets, largest "
+           "difference %g px\n",
+           test_failures == failed_before ? "ok  " : "FAIL", sizeof sizes / sizeof sizes[0],
+           sizeof sets / sizeof sets[0], worst);
+    clv_context_release(two);
+    free(fa.px);
+    free(fb.px);
+}
+
 /* ---- f32 input ---- */
 
 static void f32_input(void)
@@ -909,11 +985,16 @@ static void too_large(void)
     free(px);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
     setvbuf(stdout, NULL, _IOLBF, 0);
     ctx = test_context();
     printf("device: %s (%s)\n", clv_context_device_name(ctx), clv_context_platform_name(ctx));
+    if (argc > 1 && strcmp(argv[1], "fused") == 0) {
+        fused_vs_two();
+        clv_context_release(ctx);
+        return test_finish("farneback fused", passed);
+    }
 
     invalid_arguments();
     photo_cases();

@@ -5,7 +5,7 @@ images; any Oclgrind report fails the test (issue 13 #24).
 The GPU-style kernels run (CLV_TUNE=generic): they are what GPUs run, and
 Oclgrind 21.10 misreads the CPU kernels' int16 idiom in
 fb_update_matrices_vec. The Gaussians run again with CLV_TUNE=gpu (radii
-compiled in), and the box and Gaussians with the u8 wide passes
+compiled in), the flow too (its averaging in one launch, fb_blur_solve), and the box and Gaussians with the u8 wide passes
 (CLV_U8_REG=boxw,gaussw), whose whole 16-byte vectors reach into the rows'
 padding. One CPU kernel runs too (CLV_TUNE=cpu): the pyramid's band kernel,
 whose bands of a tall gray image make their neighbours' rows once more.
@@ -93,12 +93,13 @@ def main():
         env["CLV_TUNE"] = "generic"
         env["CLV_CACHE_DIR"] = os.path.join(tmp, "cache-oclgrind")
         # and the Gaussians again as GPUs run them (radii compiled into gauss_fused),
+        # the flow with its averaging in one launch (fb_blur_solve, CLV_TUNE=gpu),
         # then the u8 box's and Gaussian's wide passes (box_wh/box_wv, gauss_wh/
         # gauss_wv: whole 16-byte vectors up to the rows' padding)
         wide = [["box", "--ksize", "31x7", "c.png", "o.png"],
                 ["box", "--ksize", "5x3", "g.png", "o.png"]]
         runs = [(op, "generic") for op in ops] + \
-            [(op, "gpu") for op in ops if op[0] == "gaussian"] + \
+            [(op, "gpu") for op in ops if op[0] in ("gaussian", "flow")] + \
             [(op, "wide") for op in wide + [op for op in ops if op[0] == "gaussian"]] + \
             [(["pyramid", "--levels", "5", "t.png", "pyr.png"], "cpu")]
         for op, tune in runs:

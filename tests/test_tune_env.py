@@ -2,10 +2,11 @@
 """The tuning overrides (README, environment table): CLV_TUNE picks a
 family of kernels, CLV_U8_REG which u8 register kernels run (each for any
 channel count, or with a 1 for one-channel images only), CLV_REG_PY their
-rows per work-item, CLV_REG_LOCAL their work-group shape. Checked through the kernel names CLV_PROFILE=2 prints:
-on PoCL nothing but CLV_TUNE=gpu turns the register kernels on; there
-every one runs, CLV_U8_REG narrows them, per kernel and channel count;
-results stay the reference's. A value the library does not know fails the
+rows per work-item, CLV_REG_LOCAL their work-group shape, CLV_FB_BLUR
+Farneback's averaging in one launch or two. Checked through the kernel
+names CLV_PROFILE=2 prints: on PoCL nothing but CLV_TUNE=gpu turns the
+register kernels on; there every one runs, CLV_U8_REG narrows them, per
+kernel and channel count; results stay the reference's. A value the library does not know fails the
 context with a message naming the variable, never a silent default."""
 import os
 import sys
@@ -82,10 +83,13 @@ def main():
             args = ["--time", "gaussian", "--sigma", "1.5", paths[name], out]
         elif op == "resize":
             args = ["--time", "resize", "--size", "37x20", paths[name], out]
+        elif op == "flow":
+            out = os.path.join(tmp, "out.flo")
+            args = ["--time", "flow", "--levels", "1", paths[name], paths[name], out]
         else:
             args = ["--time", "transpose", paths[name], out]
         e = {"CLV_PROFILE": "2", "CLV_TUNE": "", "CLV_U8_REG": "", "CLV_REG_PY": "",
-             "CLV_REG_LOCAL": ""}
+             "CLV_REG_LOCAL": "", "CLV_FB_BLUR": ""}
         e.update(env)
         return clv(*args, env=e), out
 
@@ -183,7 +187,23 @@ def main():
                     fused) else 999
                 check(d <= 1, what + ": within 1 of gauss_fused", "max diff %d" % d)
 
-    for var, val in (("CLV_TUNE", "fast"), ("CLV_U8_REG", "box,blur"), ("CLV_U8_REG", "box2"),
+    # Farneback's averaging: one launch (fb_blur_solve) with CLV_TUNE=gpu or
+    # CLV_FB_BLUR=fused, the two passes with CLV_FB_BLUR=two and by default
+    # (no GPU row has it yet; CPUs run their 16-wide passes). Its results:
+    # test_farneback fused.
+    for env, want, not_want in (
+            ({}, "fb_blur_h_solve", "fb_blur_solve"),
+            ({"CLV_TUNE": "gpu"}, "fb_blur_solve", "fb_blur_v"),
+            ({"CLV_TUNE": "gpu", "CLV_FB_BLUR": "two"}, "fb_blur_h_solve", "fb_blur_solve"),
+            ({"CLV_TUNE": "generic", "CLV_FB_BLUR": "fused"}, "fb_blur_solve", "fb_blur_v"),
+            ({"CLV_TUNE": "generic"}, "fb_blur_h_solve", "fb_blur_solve")):
+        what = "flow gray " + (" ".join("%s=%s" % kv for kv in env.items()) or "default")
+        r, _ = run(env, "gray", "flow")
+        if check(r.code == 0, what + ": runs", r.describe()):
+            check(want in r.err, what + ": " + want + " ran", r.err)
+            check(not_want not in r.err, what + ": no " + not_want, r.err)
+
+    for var, val in (("CLV_TUNE", "fast"), ("CLV_FB_BLUR", "one"), ("CLV_U8_REG", "box,blur"), ("CLV_U8_REG", "box2"),
                      ("CLV_U8_REG", "boxw2"), ("CLV_U8_REG", "gaussw,gaus"),
                      ("CLV_REG_PY", "0"), ("CLV_REG_PY", "33"), ("CLV_REG_PY", "4x"),
                      ("CLV_REG_LOCAL", "8x"), ("CLV_REG_LOCAL", "0x8"), ("CLV_REG_LOCAL", "8"),

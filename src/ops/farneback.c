@@ -285,14 +285,46 @@ static void window_weights(const clv_farneback_params *p, float *w, int *m)
  * place a per-device tuning table would fill) and passed to farneback.cl as
  * -D: fb_poly_fused's work-group starts at poly_pw x poly_ph and is fitted to
  * the device (FB_PW x FB_PH); its tile has a pn_max halo (FB_PN_MAX: at least
- * the largest poly_n, which check_params limits to 7); fb_blur_v makes
- * blur_rows rows per work-item (FB_ROWS). */
+ * the largest poly_n, which check_params limits to 7); fb_blur_v and
+ * fb_blur_solve make blur_rows rows per work-item (FB_ROWS); fb_blur_solve's
+ * work-group starts at solve_lw x solve_lh and is fitted to the device and
+ * the window (fit_solve_group). */
 typedef struct fb_tile {
-    size_t poly_pw, poly_ph; /* FB_PW x FB_PH before fitting */
-    int pn_max;              /* FB_PN_MAX */
-    int blur_rows;           /* FB_ROWS */
+    size_t poly_pw, poly_ph;   /* FB_PW x FB_PH before fitting */
+    int pn_max;                /* FB_PN_MAX */
+    int blur_rows;             /* FB_ROWS */
+    size_t solve_lw, solve_lh; /* fb_blur_solve's work-group before fitting */
 } fb_tile;
-static const fb_tile fb_tile_default = {32, 8, 7, 4};
+static const fb_tile fb_tile_default = {32, 8, 7, 4, 32, 8};
+
+/* Local memory of fb_blur_solve's vertical sums for an lw x lh work-group
+ * and window half-width m (cl/farneback.cl: 5 planes of
+ * lh * FB_ROWS x (lw + 2m) floats). */
+static size_t solve_tile_bytes(size_t lw, size_t lh, int m)
+{
+    return 5 * lh * (size_t)fb_tile_default.blur_rows * (lw + 2 * (size_t)m) * sizeof(float);
+}
+
+/* fb_blur_solve's work-group: solve_lw x solve_lh, rows halved and then
+ * columns until it fits the kernel's work-group limit, the device's
+ * work-item sizes and the local-memory budget; 0 when not even 1 x 1 fits
+ * (the two passes run then). */
+static int fit_solve_group(const clv_context *ctx, size_t max_wg, size_t budget, int m,
+                           size_t *lw, size_t *lh)
+{
+    *lw = fb_tile_default.solve_lw;
+    *lh = fb_tile_default.solve_lh;
+    while (*lw * *lh > max_wg || *lw > ctx->info.max_work_item_sizes[0] ||
+           *lh > ctx->info.max_work_item_sizes[1] || solve_tile_bytes(*lw, *lh, m) > budget) {
+        if (*lh > 1)
+            *lh /= 2;
+        else if (*lw > 1)
+            *lw /= 2;
+        else
+            return 0;
+    }
+    return 1;
+}
 
 /* Local memory of fb_poly_fused's tile for FB_PW x FB_PH (cl/farneback.cl:
  * the staged tile with an FB_PN_MAX halo and the three row-sum planes). */
@@ -395,6 +427,21 @@ static clv_status farneback_run(clv_context *ctx, const clv_arg *a)
     CLV_TRY(clv__get_kernel(ctx, CLV__SRC_FARNEBACK, opts,
                             vec ? "fb_blur_h_solve_vec" : "fb_blur_h_solve", &kbh));
     CLV_TRY(clv__get_kernel(ctx, CLV__SRC_FARNEBACK, opts, "fb_scale_flow", &kscale));
+    /* the averaging in one launch where the tuning asks for it and its tile
+     * fits; else (and on CPUs) the two passes */
+    cl_kernel ksolve = NULL;
+    size_t slw = 0, slh = 0;
+    float win[256];
+    int m;
+    window_weights(&p, win, &m);
+    if (!vec && ctx->tune.fb_fused) {
+        size_t kwg = 0, local_free = 0;
+        CLV_TRY(clv__get_kernel(ctx, CLV__SRC_FARNEBACK, opts, "fb_blur_solve", &ksolve));
+        CLV_TRY(clv__kernel_limits(ctx, OP, ksolve, &kwg, &local_free));
+        const size_t budget = local_free < CLV_LOCAL_BUDGET_MAX ? local_free : CLV_LOCAL_BUDGET_MAX;
+        if (!fit_solve_group(ctx, kwg, budget, m, &slw, &slh))
+            ksolve = NULL;
+    }
 
     /* polynomial basis weights and the averaging window, cached by value */
     fb_poly pp;
@@ -404,9 +451,6 @@ static clv_status farneback_run(clv_context *ctx, const clv_arg *a)
     CLV_TRY(clv__param_store_if_new(ctx, OP, CLV__PARAM_FB_G, pp.g, sizeof pp.g, &gbuf));
     CLV_TRY(clv__param_store_if_new(ctx, OP, CLV__PARAM_FB_XG, pp.xg, sizeof pp.xg, &xgbuf));
     CLV_TRY(clv__param_store_if_new(ctx, OP, CLV__PARAM_FB_XXG, pp.xxg, sizeof pp.xxg, &xxgbuf));
-    float win[256];
-    int m;
-    window_weights(&p, win, &m);
     const int win_key[2] = {p.winsize, p.gaussian_window};
     if (!clv__param_lookup(ctx, CLV__PARAM_FB_WIN, win_key, sizeof win_key, &wbuf))
         CLV_TRY(clv__param_store(ctx, OP, CLV__PARAM_FB_WIN, win_key, sizeof win_key, win,
@@ -538,7 +582,20 @@ static clv_status farneback_run(clv_context *ctx, const clv_arg *a)
         /* fb_blur_v: FB_ROWS rows per work-item */
         const size_t rows = (size_t)t->blur_rows;
         const size_t gbv[2] = {gv[0], vec ? (size_t)h : ((size_t)h + rows - 1) / rows};
-        for (int it = 0; it < p.iterations; it++) {
+        for (int it = 0; it < p.iterations && ksolve; it++) {
+            /* the system alternates between m and t: a work-group's next
+             * system must not overwrite rows its neighbours still read */
+            const int update = it < p.iterations - 1;
+            cl_mem from = it % 2 ? ws->t : ws->m, to = it % 2 ? ws->m : ws->t;
+            const size_t th = slh * rows;
+            const size_t ls[2] = {slw, slh};
+            const size_t gs[2] = {((size_t)w + slw - 1) / slw * slw, ((size_t)h + th - 1) / th * slh};
+            CLV_TRY(CLV_LAUNCH(ctx, OP, ksolve, 2, gs, ls, CLV_ARG(from), CLV_ARG(w), CLV_ARG(h),
+                               CLV_ARG(pp), CLV_ARG(wbuf), CLV_ARG(m), CLV_ARG(fl->mem),
+                               CLV_ARG(fp), CLV_ARG(update), CLV_ARG(ws->r0), CLV_ARG(ws->r1),
+                               CLV_ARG(to), CLV_LOCAL(solve_tile_bytes(slw, slh, m))));
+        }
+        for (int it = 0; it < p.iterations && !ksolve; it++) {
             const int update = it < p.iterations - 1;
             CLV_TRY(CLV_LAUNCH(ctx, OP, kbv, 2, gbv, NULL, CLV_ARG(ws->m), CLV_ARG(w), CLV_ARG(h),
                                CLV_ARG(pp), CLV_ARG(wbuf), CLV_ARG(m), CLV_ARG(ws->t)));

@@ -424,6 +424,7 @@ typedef struct gpu_row {
     const char *vendor, *name;
     int u8_reg;                       /* tune.u8_reg */
     size_t reg_local[CLV__SHAPES][2]; /* tune.reg_local; 0: the driver's choice */
+    int fb_fused;                     /* tune.fb_fused */
 } gpu_row;
 #define GPU_REG_H200                                                                          \
     (CLV__REG_BOX | CLV__REG_PYR | CLV__REG_ANY(CLV__REG_HALF) | CLV__REG_TRANSPOSE |           \
@@ -439,9 +440,11 @@ static const gpu_row gpu_rows[] = {
     {"NVIDIA",
      "H200",
      GPU_REG_H200,
-     {[CLV__SHAPE_FILTER] = {16, 16}, [CLV__SHAPE_TRANSPOSE] = {8, 32}, [CLV__SHAPE_UP] = {64, 1}}},
+     {[CLV__SHAPE_FILTER] = {16, 16}, [CLV__SHAPE_TRANSPOSE] = {8, 32}, [CLV__SHAPE_UP] = {64, 1}},
+     /* fb_blur_solve: not yet timed on the H200 (bench/run_gpu.sh fbfused) */
+     0},
     /* any other GPU */
-    {NULL, NULL, GPU_REG_H200, {{0, 0}}},
+    {NULL, NULL, GPU_REG_H200, {{0, 0}}, 0},
 };
 
 static const gpu_row *gpu_row_for(const clv__device_info *in)
@@ -504,6 +507,17 @@ static clv_status tuning_for(clv_context *ctx, clv__tuning *out)
         const gpu_row *row = gpu_row_for(&ctx->info);
         t.u8_reg = force && *force ? CLV__REG_ALL : row->u8_reg;
         memcpy(t.reg_local, row->reg_local, sizeof t.reg_local);
+        t.fb_fused = force && *force ? 1 : row->fb_fused;
+    }
+    const char *fbb = getenv("CLV_FB_BLUR");
+    if (fbb && *fbb) {
+        if (strcmp(fbb, "fused") == 0)
+            t.fb_fused = 1;
+        else if (strcmp(fbb, "two") == 0)
+            t.fb_fused = 0;
+        else
+            return clv__fail(ctx, CLV_ERROR_INVALID_ARGUMENT, "context",
+                             "CLV_FB_BLUR=\"%s\": expected fused or two", fbb);
     }
     const char *reg = getenv("CLV_U8_REG");
     if (reg && *reg) {

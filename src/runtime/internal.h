@@ -148,6 +148,10 @@ typedef struct clv__tuning {
      * row of the tuning table; CLV_REG_LOCAL=WxH sets all of them, for
      * timing shapes on a device. */
     size_t reg_local[CLV__SHAPES][2];
+    /* Farneback's averaging in one launch (fb_blur_solve) instead of two
+     * (fb_blur_v, fb_blur_h_solve), GPU-style kernels only. From the
+     * device's row of the tuning table; CLV_FB_BLUR=fused|two overrides it. */
+    int fb_fused;
 } clv__tuning;
 
 /* u8 register kernels: each has a bit for one-channel images and the bit
