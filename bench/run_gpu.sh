@@ -298,7 +298,8 @@ fbprof)
 fbfused)
     # issue 17: Farneback's averaging in one launch (fb_blur_solve,
     # CLV_FB_BLUR=fused) against the two passes: its tests on the GPU, the
-    # whole op interleaved three times, then the per-kernel breakdown of each
+    # whole op interleaved three times, at other work-group shapes
+    # (FBSHAPES), then the per-kernel breakdown of each
     export CLV_CACHE_DIR=$PWD/build-gpu/cache
     timeout 200 meson test -C build-gpu farneback-fused farneback-gpu farneback --print-errorlogs \
         --timeout-multiplier 3 > "$OUT/tests.txt" 2>&1
@@ -309,6 +310,11 @@ fbfused)
             CLV_FB_BLUR=$mode timeout 60 build-gpu/bench/clv-bench --device gpu --ops farneback \
                 --sizes 1920x1080,3840x2160 --reps 15 2>&1 | grep -E "^op=|rror" | cut -c1-120
         done
+    done
+    for shape in ${FBSHAPES:-32x4 64x4 16x16 32x16 128x2}; do
+        echo "CLV_FB_BLUR=fused:$shape"
+        CLV_FB_BLUR=fused:$shape timeout 60 build-gpu/bench/clv-bench --device gpu --ops farneback \
+            --sizes 1920x1080,3840x2160 --reps 15 2>&1 | grep -E "^op=|rror" | cut -c1-120
     done
     for mode in two fused; do
         echo "CLV_FB_BLUR=$mode, 1920x1080, device ms per frame"

@@ -188,7 +188,7 @@ def main():
                 check(d <= 1, what + ": within 1 of gauss_fused", "max diff %d" % d)
 
     # Farneback's averaging: one launch (fb_blur_solve) with CLV_TUNE=gpu or
-    # CLV_FB_BLUR=fused, the two passes with CLV_FB_BLUR=two and by default
+    # CLV_FB_BLUR=fused (at any work-group shape), the two passes with CLV_FB_BLUR=two and by default
     # (no GPU row has it yet; CPUs run their 16-wide passes). Its results:
     # test_farneback fused.
     for env, want, not_want in (
@@ -196,6 +196,8 @@ def main():
             ({"CLV_TUNE": "gpu"}, "fb_blur_solve", "fb_blur_v"),
             ({"CLV_TUNE": "gpu", "CLV_FB_BLUR": "two"}, "fb_blur_h_solve", "fb_blur_solve"),
             ({"CLV_TUNE": "generic", "CLV_FB_BLUR": "fused"}, "fb_blur_solve", "fb_blur_v"),
+            ({"CLV_TUNE": "generic", "CLV_FB_BLUR": "fused:7x3"}, "fb_blur_solve",
+             "fb_blur_v"),
             ({"CLV_TUNE": "generic"}, "fb_blur_h_solve", "fb_blur_solve")):
         what = "flow gray " + (" ".join("%s=%s" % kv for kv in env.items()) or "default")
         r, _ = run(env, "gray", "flow")
@@ -203,7 +205,9 @@ def main():
             check(want in r.err, what + ": " + want + " ran", r.err)
             check(not_want not in r.err, what + ": no " + not_want, r.err)
 
-    for var, val in (("CLV_TUNE", "fast"), ("CLV_FB_BLUR", "one"), ("CLV_U8_REG", "box,blur"), ("CLV_U8_REG", "box2"),
+    for var, val in (("CLV_TUNE", "fast"), ("CLV_FB_BLUR", "one"), ("CLV_FB_BLUR", "fused:"),
+                     ("CLV_FB_BLUR", "fused:0x8"), ("CLV_FB_BLUR", "fusedx"),
+                     ("CLV_FB_BLUR", "two:8x8"), ("CLV_U8_REG", "box,blur"), ("CLV_U8_REG", "box2"),
                      ("CLV_U8_REG", "boxw2"), ("CLV_U8_REG", "gaussw,gaus"),
                      ("CLV_REG_PY", "0"), ("CLV_REG_PY", "33"), ("CLV_REG_PY", "4x"),
                      ("CLV_REG_LOCAL", "8x"), ("CLV_REG_LOCAL", "0x8"), ("CLV_REG_LOCAL", "8"),

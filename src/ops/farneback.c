@@ -305,15 +305,17 @@ static size_t solve_tile_bytes(size_t lw, size_t lh, int m)
     return 5 * lh * (size_t)fb_tile_default.blur_rows * (lw + 2 * (size_t)m) * sizeof(float);
 }
 
-/* fb_blur_solve's work-group: solve_lw x solve_lh, rows halved and then
- * columns until it fits the kernel's work-group limit, the device's
- * work-item sizes and the local-memory budget; 0 when not even 1 x 1 fits
- * (the two passes run then). */
+/* fb_blur_solve's work-group: the tuning's (CLV_FB_BLUR=fused:WxH) or
+ * solve_lw x solve_lh, rows halved and then columns until it fits the
+ * kernel's work-group limit, the device's work-item sizes and the
+ * local-memory budget; 0 when not even 1 x 1 fits (the two passes run
+ * then). */
 static int fit_solve_group(const clv_context *ctx, size_t max_wg, size_t budget, int m,
                            size_t *lw, size_t *lh)
 {
-    *lw = fb_tile_default.solve_lw;
-    *lh = fb_tile_default.solve_lh;
+    const int own = ctx->tune.fb_local[0] > 0;
+    *lw = own ? ctx->tune.fb_local[0] : fb_tile_default.solve_lw;
+    *lh = own ? ctx->tune.fb_local[1] : fb_tile_default.solve_lh;
     while (*lw * *lh > max_wg || *lw > ctx->info.max_work_item_sizes[0] ||
            *lh > ctx->info.max_work_item_sizes[1] || solve_tile_bytes(*lw, *lh, m) > budget) {
         if (*lh > 1)

@@ -414,6 +414,20 @@ static int parse_u8_reg(const char *s)
     return mask;
 }
 
+/* A work-group shape "WxH" (CLV_REG_LOCAL, CLV_FB_BLUR): each side 1 to
+ * 1024, W * H at most max_wg. 0, or -1 for anything else. */
+static int parse_shape(const char *s, size_t max_wg, size_t out[2])
+{
+    char *end, *end2 = NULL;
+    const long w = strtol(s, &end, 10);
+    const long h = *end == 'x' ? strtol(end + 1, &end2, 10) : 0;
+    if (!end2 || *end2 || w < 1 || h < 1 || w > 1024 || h > 1024 || (size_t)(w * h) > max_wg)
+        return -1;
+    out[0] = (size_t)w;
+    out[1] = (size_t)h;
+    return 0;
+}
+
 /* GPU rows of the tuning table, CLBlast's scheme: the first row whose
  * vendor and device name contain the row's strings (NULL: any) gives a GPU
  * its u8 register kernels and their work-group shape; the last row is the
@@ -425,6 +439,7 @@ typedef struct gpu_row {
     int u8_reg;                       /* tune.u8_reg */
     size_t reg_local[CLV__SHAPES][2]; /* tune.reg_local; 0: the driver's choice */
     int fb_fused;                     /* tune.fb_fused */
+    size_t fb_local[2];               /* tune.fb_local; 0: farneback.c's */
 } gpu_row;
 #define GPU_REG_H200                                                                          \
     (CLV__REG_BOX | CLV__REG_PYR | CLV__REG_ANY(CLV__REG_HALF) | CLV__REG_TRANSPOSE |           \
@@ -442,9 +457,10 @@ static const gpu_row gpu_rows[] = {
      GPU_REG_H200,
      {[CLV__SHAPE_FILTER] = {16, 16}, [CLV__SHAPE_TRANSPOSE] = {8, 32}, [CLV__SHAPE_UP] = {64, 1}},
      /* fb_blur_solve: not yet timed on the H200 (bench/run_gpu.sh fbfused) */
-     0},
+     0,
+     {0, 0}},
     /* any other GPU */
-    {NULL, NULL, GPU_REG_H200, {{0, 0}}, 0},
+    {NULL, NULL, GPU_REG_H200, {{0, 0}}, 0, {0, 0}},
 };
 
 static const gpu_row *gpu_row_for(const clv__device_info *in)
@@ -508,16 +524,24 @@ static clv_status tuning_for(clv_context *ctx, clv__tuning *out)
         t.u8_reg = force && *force ? CLV__REG_ALL : row->u8_reg;
         memcpy(t.reg_local, row->reg_local, sizeof t.reg_local);
         t.fb_fused = force && *force ? 1 : row->fb_fused;
+        memcpy(t.fb_local, row->fb_local, sizeof t.fb_local);
     }
     const char *fbb = getenv("CLV_FB_BLUR");
     if (fbb && *fbb) {
-        if (strcmp(fbb, "fused") == 0)
-            t.fb_fused = 1;
-        else if (strcmp(fbb, "two") == 0)
+        if (strcmp(fbb, "two") == 0) {
             t.fb_fused = 0;
-        else
+        } else if (strncmp(fbb, "fused", 5) == 0 && (fbb[5] == '\0' || fbb[5] == ':')) {
+            t.fb_fused = 1;
+            if (fbb[5] == ':' &&
+                parse_shape(fbb + 6, ctx->info.max_work_group_size, t.fb_local) != 0)
+                return clv__fail(ctx, CLV_ERROR_INVALID_ARGUMENT, "context",
+                                 "CLV_FB_BLUR=\"%s\": expected fused:WxH, each side 1 to 1024, "
+                                 "a work-group of at most %zu work-items",
+                                 fbb, ctx->info.max_work_group_size);
+        } else {
             return clv__fail(ctx, CLV_ERROR_INVALID_ARGUMENT, "context",
-                             "CLV_FB_BLUR=\"%s\": expected fused or two", fbb);
+                             "CLV_FB_BLUR=\"%s\": expected fused, fused:WxH or two", fbb);
+        }
     }
     const char *reg = getenv("CLV_U8_REG");
     if (reg && *reg) {
@@ -543,18 +567,15 @@ static clv_status tuning_for(clv_context *ctx, clv__tuning *out)
     if (rl && strcmp(rl, "driver") == 0) {
         memset(t.reg_local, 0, sizeof t.reg_local);
     } else if (rl && *rl) {
-        char *end, *end2 = NULL;
-        const long w = strtol(rl, &end, 10);
-        const long h = *end == 'x' ? strtol(end + 1, &end2, 10) : 0;
-        if (!end2 || *end2 || w < 1 || h < 1 || w > 1024 || h > 1024 ||
-            (size_t)(w * h) > ctx->info.max_work_group_size)
+        size_t shape[2];
+        if (parse_shape(rl, ctx->info.max_work_group_size, shape) != 0)
             return clv__fail(ctx, CLV_ERROR_INVALID_ARGUMENT, "context",
                              "CLV_REG_LOCAL=\"%s\": expected driver or WxH, each side 1 to "
                              "1024, a work-group of at most %zu work-items",
                              rl, ctx->info.max_work_group_size);
         for (int f = 0; f < CLV__SHAPES; f++) {
-            t.reg_local[f][0] = (size_t)w;
-            t.reg_local[f][1] = (size_t)h;
+            t.reg_local[f][0] = shape[0];
+            t.reg_local[f][1] = shape[1];
         }
     }
     if (cpu_style) {

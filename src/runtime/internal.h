@@ -149,9 +149,11 @@ typedef struct clv__tuning {
      * timing shapes on a device. */
     size_t reg_local[CLV__SHAPES][2];
     /* Farneback's averaging in one launch (fb_blur_solve) instead of two
-     * (fb_blur_v, fb_blur_h_solve), GPU-style kernels only. From the
-     * device's row of the tuning table; CLV_FB_BLUR=fused|two overrides it. */
+     * (fb_blur_v, fb_blur_h_solve), GPU-style kernels only, and its
+     * work-group before fitting (0: farneback.c's). From the device's row of
+     * the tuning table; CLV_FB_BLUR=fused[:WxH]|two overrides them. */
     int fb_fused;
+    size_t fb_local[2];
 } clv__tuning;
 
 /* u8 register kernels: each has a bit for one-channel images and the bit
