@@ -207,7 +207,8 @@ def main():
 
     for var, val in (("CLV_TUNE", "fast"), ("CLV_FB_BLUR", "one"), ("CLV_FB_BLUR", "fused:"),
                      ("CLV_FB_BLUR", "fused:0x8"), ("CLV_FB_BLUR", "fusedx"),
-                     ("CLV_FB_BLUR", "two:8x8"), ("CLV_U8_REG", "box,blur"), ("CLV_U8_REG", "box2"),
+                     ("CLV_FB_BLUR", "two:8x8"), ("CLV_FB_BLUR", "fused: 4x4"),
+                     ("CLV_FB_BLUR", "fused:+4x4"), ("CLV_REG_LOCAL", "4x 4"), ("CLV_U8_REG", "box,blur"), ("CLV_U8_REG", "box2"),
                      ("CLV_U8_REG", "boxw2"), ("CLV_U8_REG", "gaussw,gaus"),
                      ("CLV_REG_PY", "0"), ("CLV_REG_PY", "33"), ("CLV_REG_PY", "4x"),
                      ("CLV_REG_LOCAL", "8x"), ("CLV_REG_LOCAL", "0x8"), ("CLV_REG_LOCAL", "8"),

@@ -419,8 +419,10 @@ static int parse_u8_reg(const char *s)
 static int parse_shape(const char *s, size_t max_wg, size_t out[2])
 {
     char *end, *end2 = NULL;
+    if (!isdigit((unsigned char)s[0]))
+        return -1;
     const long w = strtol(s, &end, 10);
-    const long h = *end == 'x' ? strtol(end + 1, &end2, 10) : 0;
+    const long h = *end == 'x' && isdigit((unsigned char)end[1]) ? strtol(end + 1, &end2, 10) : 0;
     if (!end2 || *end2 || w < 1 || h < 1 || w > 1024 || h > 1024 || (size_t)(w * h) > max_wg)
         return -1;
     out[0] = (size_t)w;
