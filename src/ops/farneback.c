@@ -584,27 +584,33 @@ static clv_status farneback_run(clv_context *ctx, const clv_arg *a)
         /* fb_blur_v: FB_ROWS rows per work-item */
         const size_t rows = (size_t)t->blur_rows;
         const size_t gbv[2] = {gv[0], vec ? (size_t)h : ((size_t)h + rows - 1) / rows};
-        for (int it = 0; it < p.iterations && ksolve; it++) {
+        if (ksolve) {
             /* the system alternates between m and t: a work-group's next
              * system must not overwrite rows its neighbours still read */
-            const int update = it < p.iterations - 1;
-            cl_mem from = it % 2 ? ws->t : ws->m, to = it % 2 ? ws->m : ws->t;
             const size_t th = slh * rows;
             const size_t ls[2] = {slw, slh};
-            const size_t gs[2] = {((size_t)w + slw - 1) / slw * slw, ((size_t)h + th - 1) / th * slh};
-            CLV_TRY(CLV_LAUNCH(ctx, OP, ksolve, 2, gs, ls, CLV_ARG(from), CLV_ARG(w), CLV_ARG(h),
-                               CLV_ARG(pp), CLV_ARG(wbuf), CLV_ARG(m), CLV_ARG(fl->mem),
-                               CLV_ARG(fp), CLV_ARG(update), CLV_ARG(ws->r0), CLV_ARG(ws->r1),
-                               CLV_ARG(to), CLV_LOCAL(solve_tile_bytes(slw, slh, m))));
-        }
-        for (int it = 0; it < p.iterations && !ksolve; it++) {
-            const int update = it < p.iterations - 1;
-            CLV_TRY(CLV_LAUNCH(ctx, OP, kbv, 2, gbv, NULL, CLV_ARG(ws->m), CLV_ARG(w), CLV_ARG(h),
-                               CLV_ARG(pp), CLV_ARG(wbuf), CLV_ARG(m), CLV_ARG(ws->t)));
-            CLV_TRY(CLV_LAUNCH(ctx, OP, kbh, 2, gv, NULL, CLV_ARG(ws->t), CLV_ARG(w), CLV_ARG(h),
-                               CLV_ARG(pp), CLV_ARG(wbuf), CLV_ARG(m), CLV_ARG(fl->mem), CLV_ARG(fp),
-                               CLV_ARG(update), CLV_ARG(ws->r0), CLV_ARG(ws->r1),
-                               CLV_ARG(ws->m)));
+            const size_t gs[2] = {((size_t)w + slw - 1) / slw * slw,
+                                  ((size_t)h + th - 1) / th * slh};
+            for (int it = 0; it < p.iterations; it++) {
+                const int update = it < p.iterations - 1;
+                cl_mem from = it % 2 ? ws->t : ws->m, to = it % 2 ? ws->m : ws->t;
+                CLV_TRY(CLV_LAUNCH(ctx, OP, ksolve, 2, gs, ls, CLV_ARG(from), CLV_ARG(w),
+                                   CLV_ARG(h), CLV_ARG(pp), CLV_ARG(wbuf), CLV_ARG(m),
+                                   CLV_ARG(fl->mem), CLV_ARG(fp), CLV_ARG(update),
+                                   CLV_ARG(ws->r0), CLV_ARG(ws->r1), CLV_ARG(to),
+                                   CLV_LOCAL(solve_tile_bytes(slw, slh, m))));
+            }
+        } else {
+            for (int it = 0; it < p.iterations; it++) {
+                const int update = it < p.iterations - 1;
+                CLV_TRY(CLV_LAUNCH(ctx, OP, kbv, 2, gbv, NULL, CLV_ARG(ws->m), CLV_ARG(w),
+                                   CLV_ARG(h), CLV_ARG(pp), CLV_ARG(wbuf), CLV_ARG(m),
+                                   CLV_ARG(ws->t)));
+                CLV_TRY(CLV_LAUNCH(ctx, OP, kbh, 2, gv, NULL, CLV_ARG(ws->t), CLV_ARG(w),
+                                   CLV_ARG(h), CLV_ARG(pp), CLV_ARG(wbuf), CLV_ARG(m),
+                                   CLV_ARG(fl->mem), CLV_ARG(fp), CLV_ARG(update),
+                                   CLV_ARG(ws->r0), CLV_ARG(ws->r1), CLV_ARG(ws->m)));
+            }
         }
         prev_flow = fl;
     }
