@@ -186,12 +186,16 @@ static inline void pyr_band_step(__global const T *s CLV_DBG_PARAM(s), int sp, i
         PYR_LEVEL_ROW(s, sp, sh, s_lo, s_hi, shalo, shp, s_top, sy, in_img, row);
         CLV_DBG_PICK(sb, in_img, s, shalo);
         __global PYR_ACC_S *h = ring + (t % 5) * rpitch;
-        for (int i = 0; i < nstrips; i++) {
-            const int s0 = 32 * i;
-            const PYR_ACC v =
-                pyr_strip_row(row CLV_DBG_PASS(sb), row, s0, sw, i >= 1 && i < last_in);
-            GVSTA(PYR_ACC, ring, v, h + 16 * i); /* aligned: rpitch is a multiple of 16 */
-        }
+        /* the inside strips in a loop of their own, the edge strips before
+         * and after: with the choice inside one loop PoCL 5 ran the edge
+         * gather for every strip (pyramid u8 at 1920x1080 on one thread:
+         * 0.73 ms against PoCL 3's 0.37) */
+        for (int i = 1; i < last_in; i++)
+            GVSTA(PYR_ACC, ring, pyr_row_inside(row CLV_DBG_PASS(sb), row + 32 * i),
+                  h + 16 * i); /* aligned: rpitch is a multiple of 16 */
+        for (int i = 0; i < nstrips; i = i == 0 && last_in > 1 ? last_in : i + 1)
+            GVSTA(PYR_ACC, ring, pyr_strip_row(row CLV_DBG_PASS(sb), row, 32 * i, sw, 0),
+                  h + 16 * i);
         if (sy >= c0 && sy < c1) {
             /* inside the level's image: c0 >= s_lo, c1 <= s_hi */
             __global T *crow = ROW(copy, copy_pitch, sy);
