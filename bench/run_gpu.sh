@@ -274,12 +274,12 @@ shapes)
     done
     ;;
 p4)
-    # issue 17 part 4: the host's CPU through PoCL: the box filters' band
-    # kernel by worker count, then the quick side-by-side rows
+    # issue 17 part 4: the host's CPU through PoCL: the box filters' and the
+    # pyramid's band kernels by worker count, then the quick side-by-side rows
     export POCL_AFFINITY=1
     for n in 1 16; do
         echo "POCL_MAX_PTHREAD_COUNT=$n"
-        POCL_MAX_PTHREAD_COUNT=$n timeout 90 build-gpu/bench/clv-bench --device cpu --ops box5,box31 \
+        POCL_MAX_PTHREAD_COUNT=$n timeout 90 build-gpu/bench/clv-bench --device cpu --ops box5,box31,pyramid \
             --sizes 1920x1080 --types u8,f32 --channels 1,3 --reps 10 --warmup 2 2>&1 \
             | grep -E "^op=|rror" | cut -c1-110
     done
