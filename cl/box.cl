@@ -435,7 +435,7 @@ static inline void box_scan_row(__global const float *sums CLV_DBG_PARAM(sums),
             cbuf[l] = last[(v0 + l) % CN];
         carry = vload16(0, cbuf);
         for (int e = v0; e < v1; e += 16) {
-            const float16 d = VLOAD_AT(sums, e + ahead, row) - VLOAD_AT(sums, e - behind, row);
+            const float16 d = VLOADF_AT(sums, e + ahead, row) - VLOADF_AT(sums, e - behind, row);
             const float16 sv = BOX_SCAN(d) + carry;
             VSTORET_AT(dst, FROM_FV(BOX_POST(sv, scale)), e, out);
             carry = BOX_CARRY(sv);
@@ -474,15 +474,15 @@ __kernel void box_band_vec(__global const T *src, int src_pitch, int width, int 
     const int nvals = width * CN;
     __global float *cs = work + (size_t)get_global_id(0) * (size_t)wpitch;
     for (int e = 0; e < nvals; e += VEC)
-        VSTORE_AT(work, (FV)(0.0f), e, cs);
+        VSTOREF_AT(work, (FV)(0.0f), e, cs);
     for (int t = 0; t < ky; t++) { /* row by row: the loads run along rows */
         const int sy = BORDER_INDEX(y0 - ay + t, height);
         if (sy < 0)
             continue;
         __global const T *r = ROW(src, src_pitch, sy);
         for (int e = 0; e < nvals; e += VEC)
-            VSTORE_AT(work, VLOAD_AT(work, e, cs) + BOX_PRE(TO_FV(VLOAD_AT(src, e, r)), scale), e,
-                      cs);
+            VSTOREF_AT(work, VLOADF_AT(work, e, cs) + BOX_PRE(TO_FV(VLOADT_AT(src, e, r)), scale),
+                       e, cs);
     }
     box_scan_row(work CLV_DBG_PASS(work), cs, dst CLV_DBG_PASS(dst), ROW(dst, dst_pitch, y0),
                  width, kx, ax, scale);
@@ -493,12 +493,12 @@ __kernel void box_band_vec(__global const T *src, int src_pitch, int width, int 
         __global const T *rin = ROW(src, src_pitch, yin < 0 ? 0 : yin);
         __global const T *rout = ROW(src, src_pitch, yout < 0 ? 0 : yout);
         for (int e = 0; e < nvals; e += VEC) {
-            FV s = VLOAD_AT(work, e, cs);
+            FV s = VLOADF_AT(work, e, cs);
             if (yin >= 0)
-                s += BOX_PRE(TO_FV(VLOAD_AT(src, e, rin)), scale);
+                s += BOX_PRE(TO_FV(VLOADT_AT(src, e, rin)), scale);
             if (yout >= 0)
-                s -= BOX_PRE(TO_FV(VLOAD_AT(src, e, rout)), scale);
-            VSTORE_AT(work, s, e, cs);
+                s -= BOX_PRE(TO_FV(VLOADT_AT(src, e, rout)), scale);
+            VSTOREF_AT(work, s, e, cs);
         }
         box_scan_row(work CLV_DBG_PASS(work), cs, dst CLV_DBG_PASS(dst),
                      ROW(dst, dst_pitch, y0 + j), width, kx, ax, scale);

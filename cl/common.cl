@@ -254,6 +254,25 @@ static inline int clv_dbg_ok_aligned(const clv_dbg_buf b, ulong addr, uint esize
 /* VEC values of type T from value e of a T row; e % VEC == 0 (rows start at
  * 64-byte boundaries, so the store is aligned). */
 #define VSTORET_AT(b, v, e, p) GVSTA(CAT(T, VEC), b, (v), (p) + (e))
+/* VLOADF_AT / VSTOREF_AT: VEC floats at any float boundary, as VLOAD_AT
+ * and VSTORE_AT on float rows; VLOADT_AT: VEC values of T at any T
+ * boundary. Plain accesses through vector types aligned to their element:
+ * PoCL 3.1 lowers vload16 / vstore16 to 8-byte pieces (vstore16 to three
+ * stores) wherever the value is not folded into one arithmetic
+ * instruction, where these are one unaligned vector access. */
+#ifdef CLV_DEBUG
+#define VLOADF_AT(b, e, p) VLOAD_AT(b, e, p)
+#define VSTOREF_AT(b, v, e, p) VSTORE_AT(b, v, e, p)
+#define VLOADT_AT(b, e, p) VLOAD_AT(b, e, p)
+#else
+typedef FV clv_fv_u __attribute__((aligned(4)));
+#ifdef T
+typedef CAT(T, VEC) clv_tv_u __attribute__((aligned(sizeof(T))));
+#endif
+#define VLOADF_AT(b, e, p) (*(__global const clv_fv_u *)((p) + (e)))
+#define VSTOREF_AT(b, v, e, p) (*(__global clv_fv_u *)((p) + (e)) = (v))
+#define VLOADT_AT(b, e, p) (*(__global const clv_tv_u *)((p) + (e)))
+#endif
 #define TO_FV(v) CAT(convert_float, VEC)(v)
 #if defined(DEPTH_F32)
 #define FROM_FV(v) (v)

@@ -121,6 +121,64 @@ __kernel void gauss_cols(__global const float *tmp, int width, int height, __glo
         (s1) = c0_ + c1_;                                                                      \
     } while (0)
 
+/* As GAUSS_TAPS2 over the 2r + 1 taps of a symmetric window (W at t and at
+ * 2r - t are equal: clv__gaussian_weights computes both from the same
+ * squared distance): the mirrored values are added first, so r + 1
+ * multiply-adds and r additions per output instead of 2r + 1 multiply-adds.
+ * x86 cores with separate adders (AMD Zen) run the additions beside the
+ * multiply-adds. */
+#define GAUSS_SYM2(s0, s1, t, VAL0, VAL1, W, r)                                                 \
+    do {                                                                                       \
+        FV a0_, a1_ = (FV)(0.0f), c0_, c1_ = (FV)(0.0f), p0_, p1_;                             \
+        float w_;                                                                              \
+        {                                                                                      \
+            const int t = (r);                                                                 \
+            w_ = (W);                                                                          \
+            a0_ = (VAL0) * w_;                                                                 \
+            c0_ = (VAL1) * w_;                                                                 \
+        }                                                                                      \
+        int b_ = 0;                                                                            \
+        for (; b_ + 1 < (r); b_ += 2) {                                                        \
+            {                                                                                  \
+                const int t = b_;                                                              \
+                w_ = (W);                                                                      \
+                p0_ = (VAL0);                                                                  \
+                p1_ = (VAL1);                                                                  \
+            }                                                                                  \
+            {                                                                                  \
+                const int t = 2 * (r) - b_;                                                    \
+                a1_ += (p0_ + (VAL0)) * w_;                                                    \
+                c1_ += (p1_ + (VAL1)) * w_;                                                    \
+            }                                                                                  \
+            {                                                                                  \
+                const int t = b_ + 1;                                                          \
+                w_ = (W);                                                                      \
+                p0_ = (VAL0);                                                                  \
+                p1_ = (VAL1);                                                                  \
+            }                                                                                  \
+            {                                                                                  \
+                const int t = 2 * (r) - b_ - 1;                                                \
+                a0_ += (p0_ + (VAL0)) * w_;                                                    \
+                c0_ += (p1_ + (VAL1)) * w_;                                                    \
+            }                                                                                  \
+        }                                                                                      \
+        if (b_ < (r)) {                                                                        \
+            {                                                                                  \
+                const int t = b_;                                                              \
+                w_ = (W);                                                                      \
+                p0_ = (VAL0);                                                                  \
+                p1_ = (VAL1);                                                                  \
+            }                                                                                  \
+            {                                                                                  \
+                const int t = 2 * (r) - b_;                                                    \
+                a1_ += (p0_ + (VAL0)) * w_;                                                    \
+                c1_ += (p1_ + (VAL1)) * w_;                                                    \
+            }                                                                                  \
+        }                                                                                      \
+        (s0) = a0_ + a1_;                                                                      \
+        (s1) = c0_ + c1_;                                                                      \
+    } while (0)
+
 /* CPU variant for windows taller than gauss_band_vec's ring, pass 1:
  * vertical taps, src -> float scratch; each work-item owns VEC values of the
  * flattened row and makes `chunk` rows of them. */
@@ -222,11 +280,11 @@ static inline void gauss_band_row(__global const T *src CLV_DBG_PARAM(src), __gl
     const int nvals = width * CN, b = rx * CN, n = e1 - e0;
     if (!row) { /* constant border beyond the image: a zero row */
         for (int e = 0; e < n; e += VEC)
-            VSTORE_AT(work, (FV)(0.0f), e, out);
+            VSTOREF_AT(work, (FV)(0.0f), e, out);
         return;
     }
     for (int e = 0; e < n; e += VEC)
-        VSTORE_AT(work, TO_FV(VLOAD_AT(src, e0 + e, row)), b + e, pad);
+        VSTOREF_AT(work, TO_FV(VLOADT_AT(src, e0 + e, row)), b + e, pad);
     for (int l = 0; l < b; l++) {
         const int vl = e0 - b + l, vr = e1 + l;
         const int il = vl >= 0 ? vl : clv_border_value(vl, width);
@@ -237,15 +295,15 @@ static inline void gauss_band_row(__global const T *src CLV_DBG_PARAM(src), __gl
     int e = 0;
     for (; e + VEC < n; e += 2 * VEC) {
         FV s0, s1;
-        GAUSS_TAPS2(s0, s1, t, VLOAD_AT(work, e + t * CN, pad),
-                    VLOAD_AT(work, e + VEC + t * CN, pad), GLD(wx, wx, t), 2 * rx + 1);
-        VSTORE_AT(work, s0, e, out);
-        VSTORE_AT(work, s1, e + VEC, out);
+        GAUSS_SYM2(s0, s1, t, VLOADF_AT(work, e + t * CN, pad),
+                   VLOADF_AT(work, e + VEC + t * CN, pad), GLD(wx, wx, t), rx);
+        VSTOREF_AT(work, s0, e, out);
+        VSTOREF_AT(work, s1, e + VEC, out);
     }
     if (e < n) {
         FV s;
-        GAUSS_TAPS(s, t, VLOAD_AT(work, e + t * CN, pad), GLD(wx, wx, t), 2 * rx + 1);
-        VSTORE_AT(work, s, e, out);
+        GAUSS_TAPS(s, t, VLOADF_AT(work, e + t * CN, pad), GLD(wx, wx, t), 2 * rx + 1);
+        VSTOREF_AT(work, s, e, out);
     }
 }
 
@@ -290,14 +348,14 @@ __kernel void gauss_band_vec(__global const T *src, int src_pitch, int width, in
             int e = 0;
             for (; e + VEC < n; e += 2 * VEC) {
                 FV s0, s1;
-                GAUSS_TAPS2(s0, s1, t, VLOAD_AT(work, e + off[t], ring),
-                            VLOAD_AT(work, e + VEC + off[t], ring), GLD(wy, wy, t), k);
+                GAUSS_SYM2(s0, s1, t, VLOADF_AT(work, e + off[t], ring),
+                           VLOADF_AT(work, e + VEC + off[t], ring), GLD(wy, wy, t), ry);
                 VSTORET_AT(dst, FROM_FV(s0), e, out);
                 VSTORET_AT(dst, FROM_FV(s1), e + VEC, out);
             }
             if (e < n) {
                 FV s;
-                GAUSS_TAPS(s, t, VLOAD_AT(work, e + off[t], ring), GLD(wy, wy, t), k);
+                GAUSS_TAPS(s, t, VLOADF_AT(work, e + off[t], ring), GLD(wy, wy, t), k);
                 VSTORET_AT(dst, FROM_FV(s), e, out);
             }
             head = head + 1 == k ? 0 : head + 1;
