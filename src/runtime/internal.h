@@ -464,7 +464,7 @@ clv_status clv__kernel_limits(clv_context *ctx, const char *op, cl_kernel k, siz
  * clv__scratch, too large is CLV_ERROR_UNSUPPORTED). The kernel is launched
  * 1-D over *bands with one work-item per work-group. A band of c rows costs c rows of work plus
  * `overhead` rows to start (the window above it), and the bands run
- * ceil(bands / compute units) rounds; the height is the c in 8..64 of least
+ * ceil(bands / compute units) rounds; the height is the c in 8..CLV_BAND_ROWS_MAX (launch.c) of least
  * estimated time, the smallest (most bands) on a tie. */
 clv_status clv__band_plan(clv_context *ctx, const char *op, int height, int overhead,
                           size_t floats_per_band, int *rows, size_t *bands,

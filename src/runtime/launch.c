@@ -267,12 +267,23 @@ const size_t *clv__reg_local(const clv_context *ctx, int family, size_t global[2
     return l;
 }
 
+/* Tallest band clv__band_plan considers. It was 64, which on 2 cores made
+ * 17-18 bands of 1080 rows, each paying its start-up rows: 13x13 Gaussian
+ * bands start with 12 rows filtered along x, 31x31 box bands with 31 rows.
+ * PoCL 3.1, 2 cores (AMD EPYC, Zen 4), 1920x1080, device ms, two runs each,
+ * 64 -> 540: Gaussian u8 1.00-1.06 -> 0.92, u8 x 3 3.55-3.83 -> 3.10-3.12,
+ * box 31x31 u8 0.75-0.92 -> 0.71, u8 x 3 2.11 -> 2.01; box 5x5, pyramid,
+ * corners unchanged. Many compute units still get short bands (the cost
+ * below counts rounds over them). */
+#define CLV_BAND_ROWS_MAX 1024
+
 static int band_rows(const clv_context *ctx, int height, int overhead)
 {
     const long cu = ctx->info.compute_units > 0 ? (long)ctx->info.compute_units : 1;
+    const int cmax = height < CLV_BAND_ROWS_MAX ? (height > 8 ? height : 8) : CLV_BAND_ROWS_MAX;
     int best = 8;
     long best_cost = -1;
-    for (int c = 8; c <= 64; c++) {
+    for (int c = 8; c <= cmax; c++) {
         const long bands = ((long)height + c - 1) / c;
         const long cost = (bands + cu - 1) / cu * ((long)c + (long)overhead);
         if (best_cost < 0 || cost < best_cost) {
