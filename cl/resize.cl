@@ -51,7 +51,7 @@ __kernel void resize_bilinear(__global const T *src, int src_pitch, int sw, int 
  * its three vectors are constants). */
 #if defined(DEPTH_F32)
 #define HACC float16 /* t, vertical sum */
-#define HLOAD(b, p, e) GVLD(16, b, 0, (p) + (e))
+#define HLOAD(b, p, e) VLOADF_AT(b, e, p)
 #define HPAIR(x, y) ((x) * 0.5f + (y) * 0.5f)
 #define HOUT(top, bot) ((top) * 0.5f + (bot) * 0.5f)
 #else
@@ -62,7 +62,7 @@ __kernel void resize_bilinear(__global const T *src, int src_pitch, int sw, int 
 #define HACC uint16
 #define HSCAL uint
 #endif
-#define HLOAD(b, p, e) CAT(convert_, HACC)(GVLD(16, b, 0, (p) + (e)))
+#define HLOAD(b, p, e) CAT(convert_, HACC)(VLOADT_AT(b, e, p))
 #define HPAIR(x, y) ((x) + (y))
 #define HOUT(top, bot) CAT(convert_, CAT(T, 16))(((top) + (bot) + (HSCAL)2) >> (HSCAL)2)
 #endif
