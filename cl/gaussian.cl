@@ -262,6 +262,22 @@ __kernel void gauss_rows_vec(__global const float *tmp, int tmp_pitch, int width
         }
     }
 }
+/* The b values either side of a strip [e0, e1) of a row through the border
+ * rule, into pad[0, b) and pad[b + e1 - e0, 2 b + e1 - e0). */
+static inline void gauss_band_halo(__global const T *src CLV_DBG_PARAM(src), __global const T *row,
+                                   __global float *work CLV_DBG_PARAM(work), __global float *pad,
+                                   int b, int width, int e0, int e1)
+{
+    const int nvals = width * CN, n = e1 - e0;
+    for (int l = 0; l < b; l++) {
+        const int vl = e0 - b + l, vr = e1 + l;
+        const int il = vl >= 0 ? vl : clv_border_value(vl, width);
+        const int ir = vr < nvals ? vr : clv_border_value(vr, width);
+        GST(work, pad, l, il < 0 ? 0.0f : (float)GLD(src, row, il));
+        GST(work, pad, b + n + l, ir < 0 ? 0.0f : (float)GLD(src, row, ir));
+    }
+}
+
 /* CPU variant, both passes in one, by bands of `chunk` output rows over the
  * whole width (the way a CPU library filters separably): a work-item keeps,
  * in its own part of `work`, a ring of the last ky source rows filtered
@@ -283,14 +299,17 @@ static inline void gauss_band_row(__global const T *src CLV_DBG_PARAM(src), __gl
             VSTOREF_AT(work, (FV)(0.0f), e, out);
         return;
     }
-    for (int e = 0; e < n; e += VEC)
-        VSTOREF_AT(work, TO_FV(VLOADT_AT(src, e0 + e, row)), b + e, pad);
-    for (int l = 0; l < b; l++) {
-        const int vl = e0 - b + l, vr = e1 + l;
-        const int il = vl >= 0 ? vl : clv_border_value(vl, width);
-        const int ir = vr < nvals ? vr : clv_border_value(vr, width);
-        GST(work, pad, l, il < 0 ? 0.0f : (float)GLD(src, row, il));
-        GST(work, pad, b + n + l, ir < 0 ? 0.0f : (float)GLD(src, row, ir));
+    if (e0 >= b && e1 + b <= nvals) {
+        /* the halo values are the row's own: all in whole vectors (each
+         * starts inside the row, so it stays in the row's pitch; the pad
+         * row holds ceil(n / VEC) + ceil(2 b / VEC) vectors) */
+        for (int l = 0; l < n + 2 * b; l += VEC)
+            VSTOREF_AT(work, TO_FV(VLOADT_AT(src, e0 - b + l, row)), l, pad);
+    } else {
+        for (int e = 0; e < n; e += VEC)
+            VSTOREF_AT(work, TO_FV(VLOADT_AT(src, e0 + e, row)), b + e, pad);
+        gauss_band_halo(src CLV_DBG_PASS(src), row, work CLV_DBG_PASS(work), pad, b, width, e0,
+                        e1);
     }
     int e = 0;
     for (; e + VEC < n; e += 2 * VEC) {
