@@ -341,43 +341,76 @@ __kernel void gauss_band_vec(__global const T *src, int src_pitch, int width, in
     if (y0 >= height)
         return;
     const int k = 2 * ry + 1, nvals = width * CN; /* k <= GR_MAX: checked by the host */
-    __global float *ring = work + (size_t)band * (size_t)(k + 1) * (size_t)rpitch;
-    __global float *pad = ring + (size_t)k * (size_t)rpitch;
+    const int slots = k + 1;                           /* ring rows */
+    __global float *ring = work + (size_t)band * (size_t)(slots + 1) * (size_t)rpitch;
+    __global float *pad = ring + (size_t)slots * (size_t)rpitch;
     const int last = min(chunk, height - y0);
     for (int e0 = 0; e0 < nvals; e0 += strip) {
-        const int e1 = min(e0 + strip, nvals);
+        const int e1 = min(e0 + strip, nvals), n = e1 - e0;
         for (int t = 0; t < k - 1; t++) {
             const int sy = BORDER_INDEX(y0 - ry + t, height);
             gauss_band_row(src CLV_DBG_PASS(src), sy < 0 ? 0 : ROW(src, src_pitch, sy),
                            work CLV_DBG_PASS(work), pad, ROW(ring, rpitch, t),
                            wx CLV_DBG_PASS(wx), rx, width, e0, e1);
         }
-        int head = 0; /* ring row of tap 0 */
-        int off[GR_MAX];
-        for (int j = 0; j < last; j++) {
-            const int sy = BORDER_INDEX(y0 + j + ry, height);
-            const int slot = head == 0 ? k - 1 : head - 1;
-            gauss_band_row(src CLV_DBG_PASS(src), sy < 0 ? 0 : ROW(src, src_pitch, sy),
-                           work CLV_DBG_PASS(work), pad, ROW(ring, rpitch, slot),
-                           wx CLV_DBG_PASS(wx), rx, width, e0, e1);
-            for (int t = 0; t < k; t++)
-                off[t] = (head + t < k ? head + t : head + t - k) * rpitch;
+        int head = 0; /* ring slot of output row j's tap 0 */
+        int off[GR_MAX + 1];
+        for (int j = 0; j < last; j += 2) {
+            const int two = j + 1 < last;
+            /* the rows entering: tap k - 1 of output row j (and of j + 1) */
+            for (int i = 0; i <= two; i++) {
+                const int sy = BORDER_INDEX(y0 + j + i + ry, height);
+                int slot = head + k - 1 + i;
+                slot = slot >= slots ? slot - slots : slot;
+                gauss_band_row(src CLV_DBG_PASS(src), sy < 0 ? 0 : ROW(src, src_pitch, sy),
+                               work CLV_DBG_PASS(work), pad, ROW(ring, rpitch, slot),
+                               wx CLV_DBG_PASS(wx), rx, width, e0, e1);
+            }
+            for (int t = 0; t < slots; t++)
+                off[t] = (head + t < slots ? head + t : head + t - slots) * rpitch;
             __global T *out = ROW(dst, dst_pitch, y0 + j) + e0;
-            const int n = e1 - e0;
-            int e = 0;
-            for (; e + VEC < n; e += 2 * VEC) {
-                FV s0, s1;
-                GAUSS_SYM2(s0, s1, t, VLOADF_AT(work, e + off[t], ring),
-                           VLOADF_AT(work, e + VEC + off[t], ring), GLD(wy, wy, t), ry);
-                VSTORET_AT(dst, FROM_FV(s0), e, out);
-                VSTORET_AT(dst, FROM_FV(s1), e + VEC, out);
+            if (two) {
+                /* rows j and j + 1 together: their taps share k - 1 ring
+                 * rows, so each of the k + 1 rows is loaded once for both
+                 * (the mirrored rows added first, as in GAUSS_SYM2) */
+                __global T *out1 = ROW(dst, dst_pitch, y0 + j + 1) + e0;
+                for (int e = 0; e < n; e += VEC) {
+                    FV lo = VLOADF_AT(work, e + off[0], ring);
+                    FV hi1 = VLOADF_AT(work, e + off[k], ring);
+                    FV a0 = (FV)(0.0f), a1 = (FV)(0.0f);
+                    for (int t = 0; t < ry; t++) {
+                        const float w = GLD(wy, wy, t);
+                        const FV lo1 = VLOADF_AT(work, e + off[t + 1], ring);
+                        const FV hi = VLOADF_AT(work, e + off[2 * ry - t], ring);
+                        a0 += (lo + hi) * w;
+                        a1 += (lo1 + hi1) * w;
+                        lo = lo1;
+                        hi1 = hi;
+                    }
+                    /* lo, hi1: ring rows ry and ry + 1, the two centres */
+                    const float wc = GLD(wy, wy, ry);
+                    a0 += lo * wc;
+                    a1 += hi1 * wc;
+                    VSTORET_AT(dst, FROM_FV(a0), e, out);
+                    VSTORET_AT(dst, FROM_FV(a1), e, out1);
+                }
+            } else {
+                int e = 0;
+                for (; e + VEC < n; e += 2 * VEC) {
+                    FV s0, s1;
+                    GAUSS_SYM2(s0, s1, t, VLOADF_AT(work, e + off[t], ring),
+                               VLOADF_AT(work, e + VEC + off[t], ring), GLD(wy, wy, t), ry);
+                    VSTORET_AT(dst, FROM_FV(s0), e, out);
+                    VSTORET_AT(dst, FROM_FV(s1), e + VEC, out);
+                }
+                if (e < n) {
+                    FV s;
+                    GAUSS_TAPS(s, t, VLOADF_AT(work, e + off[t], ring), GLD(wy, wy, t), k);
+                    VSTORET_AT(dst, FROM_FV(s), e, out);
+                }
             }
-            if (e < n) {
-                FV s;
-                GAUSS_TAPS(s, t, VLOADF_AT(work, e + off[t], ring), GLD(wy, wy, t), k);
-                VSTORET_AT(dst, FROM_FV(s), e, out);
-            }
-            head = head + 1 == k ? 0 : head + 1;
+            head += 2;
+            head = head >= slots ? head - slots : head;
         }
     }
 }

@@ -273,7 +273,7 @@ static clv_status gauss_choose(clv_context *ctx, const clv_image *src, int kx, i
              * multiple of 2 vec (the kernel's stores are aligned, two vectors
              * a step), but at least 8 halos wide: a strip filters 2 rx cn
              * values more along x than it keeps */
-            int strip = (int)((size_t)t->band_ring_bytes / ((size_t)(ky + 1) * sizeof(float)));
+            int strip = (int)((size_t)t->band_ring_bytes / ((size_t)(ky + 2) * sizeof(float)));
             strip = strip > 8 * rx * cn ? strip : 8 * rx * cn;
             strip = strip / (2 * vec) * (2 * vec);
             pl->strip = strip < 2 * vec ? 2 * vec : strip;
@@ -281,10 +281,11 @@ static clv_status gauss_choose(clv_context *ctx, const clv_image *src, int kx, i
                 pl->strip = nv;
             pl->pitch = (pl->strip + vec - 1) / vec * vec + (2 * rx * cn + vec - 1) / vec * vec;
             size_t nb;
-            /* per band: ky ring rows and the padded source row */
-            CLV_TRY(clv__band_plan(ctx, OP, h, (ky - 1) / 2, (size_t)(ky + 1) * (size_t)pl->pitch,
+            /* per band: ky + 1 ring rows (output rows are made two at a
+             * time) and the padded source row */
+            CLV_TRY(clv__band_plan(ctx, OP, h, (ky - 1) / 2, (size_t)(ky + 2) * (size_t)pl->pitch,
                                    &pl->bchunk, &nb, &pl->tmp));
-            pl->tmp_bytes = nb * (size_t)(ky + 1) * (size_t)pl->pitch * sizeof(float);
+            pl->tmp_bytes = nb * (size_t)(ky + 2) * (size_t)pl->pitch * sizeof(float);
             pl->g[0] = nb;
             pl->l[0] = 1;
             return CLV_OK;
