@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Build, test and benchmark on the lent NVIDIA machine (used for the GPU
 # numbers in bench/RESULTS.md). Writes logs and tables under $OUT.
-# Usage: bash bench/run_gpu.sh tests|suite|up|shapes|p4|fbprof|fbfused|bench|embed|late|sizes|verify|final|flow|kern|heavy|host|table2|twin|reg|wide|final17
+# Usage: bash bench/run_gpu.sh tests|suite|up|shapes|p4|fbprof|fbfused|next17|bench|embed|late|sizes|verify|final|flow|kern|heavy|host|table2|twin|reg|wide|final17
 set -u
 what=${1:-tests}
 OUT=${OUT:-/tmp/clv-gpu-out}
@@ -322,6 +322,12 @@ fbfused)
             --ops farneback --sizes 1920x1080 --reps 20 --warmup 3 > "$OUT/fb_$mode.txt" 2>&1
         grep kernel "$OUT/fb_$mode.txt" | awk '{n[$3]++; t[$3]+=$4} END {for (k in n) printf "%-24s %4d calls %9.3f ms/frame\n", k, n[k]/23, t[k]/23}' | sort -k4 -rn
     done
+    ;;
+next17)
+    # issue 17's two pending device runs in one call: fbfused, then p4 (each
+    # writes its own files under $OUT; about 8 minutes together)
+    bash "$0" fbfused
+    bash "$0" p4
     ;;
 suite)
     # the whole suite on the H200 with the current defaults, then the filter
