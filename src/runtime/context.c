@@ -458,7 +458,9 @@ static const gpu_row gpu_rows[] = {
      "H200",
      GPU_REG_H200,
      {[CLV__SHAPE_FILTER] = {16, 16}, [CLV__SHAPE_TRANSPOSE] = {8, 32}, [CLV__SHAPE_UP] = {64, 1}},
-     /* fb_blur_solve: not yet timed on the H200 (bench/run_gpu.sh fbfused) */
+     /* fb_blur_solve off: slower on the H200 at every shape tried (Farneback
+      * device ms, 2026-12-05: 1920x1080 0.88-0.90 two passes against
+      * 0.92-1.12 in one launch; 3840x2160 2.68-2.70 against 2.79-3.47) */
      0,
      {0, 0}},
     /* any other GPU */
