@@ -134,7 +134,9 @@ static void usage(FILE *f)
             "size, op=raw_enqueue: a plain kernel with resize's 8 arguments enqueued\n"
             "straight on the queue, the driver's floor for the host figures; per size,\n"
             "type and channels, op=raw_copy: a plain copy of the image's bytes, the\n"
-            "memory floor under the device figures.\n"
+            "memory floor under the device figures. Before all, op=raw_empty: a kernel\n"
+            "that does nothing, one work-item per compute unit, run alone (enqueue to\n"
+            "clFinish): the wall and device floor of any one-launch op.\n"
             "SPEC: \"gpu\", \"cpu\", \"P:D\" or a name substring (as CLV_DEVICE).\n");
 }
 
@@ -953,6 +955,78 @@ static const char raw_copy_source[] =
     "        d[i] = s[i];\n"
     "}\n";
 
+/* The launch floor beside chain mode: a kernel that does nothing, one
+ * work-item per compute unit (each its own work-group), enqueued and
+ * finished alone on pctx (profiling on) as a single op is: wall from before
+ * the enqueue to clFinish's return, dev from its event. No op that is one
+ * launch can take less wall time on this device through this driver. */
+static const char raw_empty_source[] =
+    "__kernel void raw_empty(__global uint *d, uint n)\n"
+    "{\n"
+    "    if ((uint)get_global_id(0) >= n)\n"
+    "        d[0] = 0u;\n"
+    "}\n";
+
+static int run_raw_empty(clv_context *pctx, const bench_config *cfg)
+{
+#define RAW_WHO "raw_empty"
+    int ok = 1;
+    raw_kit r;
+    cl_event ev = NULL;
+    clv_device_info info;
+    double *v = malloc(sizeof *v * 2 * (size_t)cfg->reps);
+    cl_command_queue q = clv_context_cl_queue(pctx);
+    if (!v) {
+        fprintf(stderr, "clv-bench: raw_empty: out of memory\n");
+        return 0;
+    }
+    memset(&r, 0, sizeof r);
+    if (clv_context_device_info(pctx, &info) != CLV_OK) {
+        fprintf(stderr, "clv-bench: raw_empty: %s\n", clv_last_error(pctx));
+        ok = 0;
+        goto out;
+    }
+    if (!raw_kit_make(pctx, RAW_WHO, raw_empty_source, "raw_empty", 16, 16, &r)) {
+        ok = 0;
+        goto out;
+    }
+    const size_t g = info.compute_units > 0 ? info.compute_units : 1, l = 1;
+    const cl_uint n = (cl_uint)g;
+    RAW_CHECK(clSetKernelArg(r.k, 0, sizeof r.dst, &r.dst), "clSetKernelArg");
+    RAW_CHECK(clSetKernelArg(r.k, 1, sizeof n, &n), "clSetKernelArg");
+    double *wall = v, *devt = v + cfg->reps;
+    for (int i = -cfg->warmup; i < cfg->reps; i++) {
+        const double t0 = now_ms();
+        RAW_CHECK(clEnqueueNDRangeKernel(q, r.k, 1, NULL, &g, &l, 0, NULL, &ev),
+                  "clEnqueueNDRangeKernel");
+        RAW_CHECK(clFinish(q), "clFinish");
+        const double t1 = now_ms();
+        cl_ulong a = 0, b = 0;
+        RAW_CHECK(clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_START, sizeof a, &a, NULL),
+                  "clGetEventProfilingInfo");
+        RAW_CHECK(clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_END, sizeof b, &b, NULL),
+                  "clGetEventProfilingInfo");
+        RAW_CHECK(clReleaseEvent(ev), "clReleaseEvent");
+        ev = NULL;
+        if (i >= 0) {
+            wall[i] = (t1 - t0) * 1e3;
+            devt[i] = (double)(b - a) * 1e-3;
+        }
+    }
+    const double wmed = median(wall, cfg->reps), dmed = median(devt, cfg->reps);
+    printf("mode=chain op=raw_empty groups=%zu wall_us_median=%.2f wall_us_min=%.2f "
+           "dev_us_median=%.2f reps=%d\n",
+           g, wmed, wall[0], dmed, cfg->reps);
+    fflush(stdout);
+out:
+    if (ev)
+        (void)clReleaseEvent(ev);
+    raw_kit_release(&r);
+    free(v);
+    return ok;
+#undef RAW_WHO
+}
+
 static int run_raw_copy(clv_context *pctx, const bench_config *cfg, bench_size size,
                         clv_pixel_type type, int cn)
 {
@@ -1187,6 +1261,8 @@ int main(int argc, char **argv)
     }
     fflush(stdout);
 
+    if (cfg.chain && !run_raw_empty(pctx, &cfg))
+        st = CLV_ERROR_OPENCL;
     for (int s = 0; s < cfg.n_sizes && st == CLV_OK && cfg.chain; s++) {
         if (!run_raw_chain(ctx, &cfg, cfg.sizes[s]))
             st = CLV_ERROR_OPENCL;

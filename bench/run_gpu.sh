@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Build, test and benchmark on the lent NVIDIA machine (used for the GPU
 # numbers in bench/RESULTS.md). Writes logs and tables under $OUT.
-# Usage: bash bench/run_gpu.sh tests|suite|up|shapes|p4|fbprof|fbfused|next17|bench|embed|late|sizes|verify|final|flow|kern|heavy|host|table2|twin|reg|wide|final17
+# Usage: bash bench/run_gpu.sh tests|suite|p4floor|up|shapes|p4|fbprof|fbfused|next17|bench|embed|late|sizes|verify|final|flow|kern|heavy|host|table2|twin|reg|wide|final17
 set -u
 what=${1:-tests}
 OUT=${OUT:-/tmp/clv-gpu-out}
@@ -287,6 +287,31 @@ p4)
         --ocl-device :CPU: --no-python --quick --ops ${OPS:-box5,box31,resize,pyramid,gaussian,transpose} \
         --types u8 --channels 1,3 --markdown "$OUT/p4.md" > "$OUT/p4.txt" 2>&1
     echo "p4 rc=$?"; grep -E "^\||Load" "$OUT/p4.md"
+    ;;
+p4floor)
+    # issue 17 part 4's rows still over 1.0 (halving u8, pyramid) on the
+    # host's CPU: the launch floor (raw_empty: an empty kernel, one
+    # work-item per compute unit, enqueue to clFinish) and the ops by worker
+    # count; then the GPU's floor and its pyramid launch by launch
+    export POCL_AFFINITY=1
+    for n in 1 2 4 8 16; do
+        echo "POCL_MAX_PTHREAD_COUNT=$n"
+        POCL_MAX_PTHREAD_COUNT=$n timeout 60 build-gpu/bench/clv-bench --device cpu --mode chain \
+            --ops resize --sizes 1920x1080 --types u8 --channels 1 --reps 15 2>&1 \
+            | grep -E "raw_empty|raw_copy|op=resize|rror" | cut -c1-160
+        POCL_MAX_PTHREAD_COUNT=$n timeout 90 build-gpu/bench/clv-bench --device cpu \
+            --ops resize,pyramid,box5 --sizes 1920x1080 --types u8 --channels 1,3 --reps 15 2>&1 \
+            | grep -E "^op=|rror" | cut -c1-120
+    done
+    timeout 60 build-gpu/bench/clv-bench --device gpu --mode chain --ops resize \
+        --sizes 1920x1080 --types u8 --channels 1 --reps 15 2>&1 | grep -E "raw_|op=resize|rror" | cut -c1-160
+    CLV_PROFILE=2 timeout 60 build-gpu/bench/clv-bench --device gpu --ops pyramid \
+        --sizes 1920x1080,3840x2160 --reps 10 --warmup 3 > "$OUT/pyr_profile.txt" 2>&1
+    grep -E "^op=" "$OUT/pyr_profile.txt"; grep kernel "$OUT/pyr_profile.txt" | tail -6
+    timeout 200 python3 bench/compare.py --clv-bench build-gpu/bench/clv-bench --clv-device cpu \
+        --ocl-device :CPU: --no-python --quick --ops resize,pyramid \
+        --types u8 --channels 1,3 --markdown "$OUT/p4floor.md" > "$OUT/p4floor.txt" 2>&1
+    echo "compare rc=$?"; grep -E "^\||Load" "$OUT/p4floor.md"
     ;;
 fbprof)
     # a per-kernel Farneback breakdown at 1080p (device ms per frame)
