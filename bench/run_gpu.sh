@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Build, test and benchmark on the lent NVIDIA machine (used for the GPU
 # numbers in bench/RESULTS.md). Writes logs and tables under $OUT.
-# Usage: bash bench/run_gpu.sh tests|suite|p4floor|up|shapes|p4|fbprof|fbfused|next17|bench|embed|late|sizes|verify|final|flow|kern|heavy|host|table2|twin|reg|wide|final17
+# Usage: bash bench/run_gpu.sh tests|suite|s4|p4floor|pyr2|up|shapes|p4|fbprof|fbfused|next17|bench|embed|late|sizes|verify|final|flow|kern|heavy|host|table2|twin|reg|wide|final17
 set -u
 what=${1:-tests}
 OUT=${OUT:-/tmp/clv-gpu-out}
@@ -313,6 +313,33 @@ p4floor)
         --types u8 --channels 1,3 --markdown "$OUT/p4floor.md" > "$OUT/p4floor.txt" 2>&1
     echo "compare rc=$?"; grep -E "^\||Load" "$OUT/p4floor.md"
     ;;
+pyr2)
+    # the pyramid's two steps per launch (pyr_reg2) against pyr_reg's one:
+    # the pyramid tests on the GPU, the op interleaved, work-group sizes,
+    # then launch by launch
+    export CLV_CACHE_DIR=$PWD/build-gpu/cache
+    timeout 200 meson test -C build-gpu pyramid-gpu pyramid --print-errorlogs \
+        --timeout-multiplier 3 > "$OUT/tests.txt" 2>&1
+    echo "tests rc=$?"; grep -E "^ *[0-9]+/|Ok:|Fail:" "$OUT/tests.txt"
+    base=box1,pyr1,half,transpose1,boxw,gaussw,up
+    for round in 1 2 3; do
+        for reg in $base $base,pyr2; do
+            echo "round $round CLV_U8_REG=$reg"
+            CLV_U8_REG=$reg timeout 60 build-gpu/bench/clv-bench --device gpu --ops pyramid \
+                --sizes 1920x1080,3840x2160 --reps 15 2>&1 | grep -E "^op=|rror" | cut -c1-120
+        done
+    done
+    for rl in 32x8 64x4 32x16 8x8; do
+        echo "CLV_U8_REG=$base,pyr2 CLV_REG_LOCAL=$rl"
+        CLV_REG_LOCAL=$rl CLV_U8_REG=$base,pyr2 timeout 60 build-gpu/bench/clv-bench --device gpu \
+            --ops pyramid --sizes 1920x1080,3840x2160 --reps 15 2>&1 | grep -E "^op=|rror" | cut -c1-120
+    done
+    for reg in $base $base,pyr2; do
+        echo "CLV_U8_REG=$reg, 3840x2160, launch by launch (last rep)"
+        CLV_U8_REG=$reg CLV_PROFILE=2 timeout 60 build-gpu/bench/clv-bench --device gpu \
+            --ops pyramid --sizes 3840x2160 --reps 10 --warmup 3 2>&1 | grep kernel | tail -3
+    done
+    ;;
 fbprof)
     # a per-kernel Farneback breakdown at 1080p (device ms per frame)
     CLV_PROFILE=2 timeout 60 build-gpu/bench/clv-bench --device gpu --ops farneback \
@@ -347,6 +374,11 @@ fbfused)
             --ops farneback --sizes 1920x1080 --reps 20 --warmup 3 > "$OUT/fb_$mode.txt" 2>&1
         grep kernel "$OUT/fb_$mode.txt" | awk '{n[$3]++; t[$3]+=$4} END {for (k in n) printf "%-24s %4d calls %9.3f ms/frame\n", k, n[k]/23, t[k]/23}' | sort -k4 -rn
     done
+    ;;
+s4)
+    # this session's pending device runs in one call: pyr2, then p4floor
+    bash "$0" pyr2
+    bash "$0" p4floor
     ;;
 next17)
     # issue 17's two pending device runs in one call: fbfused, then p4 (each

@@ -382,4 +382,104 @@ __kernel void pyr_reg(__global const uchar *restrict src, int src_pitch, int sw,
                       convert_uchar4((a + 128) >> 8), dw - x0);
     }
 }
+
+/* GPUs, u8, one channel: two pyramid steps in one launch, level k -> k + 1
+ * -> k + 2, the step between them in local memory. A work-group makes a
+ * tile of P2_TX x P2_TY values of level k + 2 (x0 = X0 .. X0 + P2_TX - 1,
+ * y0 likewise) and the level k + 1 values it owns, columns 2 X0 .. 2 X0 +
+ * 2 P2_TX - 1 and rows 2 Y0 .. 2 Y0 + 2 P2_TY - 1, so the work-groups tile
+ * both levels; with copy_on also the level k bytes under those (4 X0 ..,
+ * 4 Y0 ..), as pyr_reg does. Phase 1 makes level k + 1's columns 2 X0 - 4
+ * .. 2 X0 + 2 P2_TX + 3 and rows 2 Y0 - 2 .. 2 Y0 + 2 P2_TY, wherever they
+ * are inside level k + 1, into `tile` (the values outside the owned block
+ * are its neighbours', made again: 2 + 1 rows and 4 + 4 columns); tasks of
+ * 4 columns and P2_R rows as pyr_reg's work-items (the same integer sums:
+ * OpenCV's bytes). Phase 2 makes level k + 2 from the tile, 4 values of a
+ * row per task, every tap through the border rule of level k + 1: the
+ * reflected index of a tap outside level k + 1 is at most 3 values inside
+ * it, within the tile. Any work-group size (both phases loop over their
+ * tasks); the tile is (2 P2_TY + 3) x (2 P2_TX + 8) bytes. */
+#ifdef P2_TX
+#define P2_R 5
+#define P2_LW (2 * P2_TX + 8)
+#define P2_LH (2 * P2_TY + 3)
+__kernel void pyr_reg2(__global const uchar *restrict src, int src_pitch, int sw, int sh,
+                       __global uchar *restrict d1, int p1, int w1, int h1,
+                       __global uchar *restrict d2, int p2, int w2, int h2,
+                       __global uchar *restrict copy, int copy_pitch, int copy_on CLV_DBG_PARAMS)
+{
+    CLV_DBG_BUF(src, 0);
+    CLV_DBG_BUF(d1, 4);
+    CLV_DBG_BUF(d2, 8);
+    CLV_DBG_BUF(copy, 12);
+    __local uchar tile[P2_LH * P2_LW];
+    const int X0 = (int)get_group_id(0) * P2_TX, Y0 = (int)get_group_id(1) * P2_TY;
+    const int c0 = 2 * X0 - 4, r0 = 2 * Y0 - 2; /* the tile's first level k + 1 column, row */
+    const int lid = (int)(get_local_id(1) * get_local_size(0) + get_local_id(0));
+    const int nl = (int)(get_local_size(0) * get_local_size(1));
+    /* the level k + 1 block this group owns */
+    const int ox0 = 2 * X0, ox1 = min(2 * X0 + 2 * P2_TX, w1);
+    const int oy0 = 2 * Y0, oy1 = min(2 * Y0 + 2 * P2_TY, h1);
+    const int ncg = P2_LW / 4, nrb = (P2_LH + P2_R - 1) / P2_R;
+    for (int t = lid; t < ncg * nrb; t += nl) {
+        const int x1 = c0 + 4 * (t % ncg), rb = r0 + P2_R * (t / ncg);
+        const int ys = max(rb, 0), ye = min(min(rb + P2_R, r0 + P2_LH), h1);
+        if (x1 < 0 || x1 >= w1 || ys >= ye)
+            continue;
+        const int inside = x1 >= 2 && 2 * x1 + 12 <= sw;
+        const int own_x = x1 >= ox0 && x1 < ox1;
+        /* level k rows this task copies: those under its owned rows */
+        const int cy0 = 2 * max(ys, oy0), cy1 = copy_on && own_x ? min(2 * min(ye, oy1), sh) : 0;
+        int4 h[5];
+        h[2] = pyr_reg_row(src CLV_DBG_PASS(src), src_pitch, sw, sh, 2 * ys - 2, x1, inside,
+                           copy CLV_DBG_PASS(copy), copy_pitch, 0);
+        h[3] = pyr_reg_row(src CLV_DBG_PASS(src), src_pitch, sw, sh, 2 * ys - 1, x1, inside,
+                           copy CLV_DBG_PASS(copy), copy_pitch, 0);
+        h[4] = pyr_reg_row(src CLV_DBG_PASS(src), src_pitch, sw, sh, 2 * ys, x1, inside,
+                           copy CLV_DBG_PASS(copy), copy_pitch, 2 * ys >= cy0 && 2 * ys < cy1);
+        CLV_NO_UNROLL
+        for (int y1 = ys; y1 < ye; y1++) {
+            const int y = 2 * y1;
+            h[0] = h[2];
+            h[1] = h[3];
+            h[2] = h[4];
+            h[3] = pyr_reg_row(src CLV_DBG_PASS(src), src_pitch, sw, sh, y + 1, x1, inside,
+                               copy CLV_DBG_PASS(copy), copy_pitch, y + 1 >= cy0 && y + 1 < cy1);
+            h[4] = pyr_reg_row(src CLV_DBG_PASS(src), src_pitch, sw, sh, y + 2, x1, inside,
+                               copy CLV_DBG_PASS(copy), copy_pitch, y + 2 >= cy0 && y + 2 < cy1);
+            const int4 a = h[0] + (h[1] + h[3]) * 4 + h[2] * 6 + h[4];
+            const uchar4 o = convert_uchar4((a + 128) >> 8);
+            vstore4(o, 0, tile + (y1 - r0) * P2_LW + (x1 - c0));
+            if (own_x && y1 >= oy0 && y1 < oy1)
+                clv_u8_store4(d1 CLV_DBG_PASS(d1), ROW(d1, p1, y1) + x1, o, w1 - x1);
+        }
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (int t = lid; t < (P2_TX / 4) * P2_TY; t += nl) {
+        const int x = X0 + 4 * (t % (P2_TX / 4)), y = Y0 + t / (P2_TX / 4);
+        if (x >= w2 || y >= h2)
+            continue;
+        int ci[11];
+        CLV_UNROLL
+        for (int j = 0; j < 11; j++)
+            ci[j] = BORDER_INDEX(2 * x - 2 + j, w1) - c0;
+        int4 acc = (int4)(0);
+        CLV_UNROLL
+        for (int k = 0; k < 5; k++) {
+            __local const uchar *row = tile + (BORDER_INDEX(2 * y - 2 + k, h1) - r0) * P2_LW;
+            int v[11];
+            CLV_UNROLL
+            for (int j = 0; j < 11; j++)
+                v[j] = row[ci[j]];
+            const int4 r = (int4)(v[2] * 6 + (v[1] + v[3]) * 4 + v[0] + v[4],
+                                  v[4] * 6 + (v[3] + v[5]) * 4 + v[2] + v[6],
+                                  v[6] * 6 + (v[5] + v[7]) * 4 + v[4] + v[8],
+                                  v[8] * 6 + (v[7] + v[9]) * 4 + v[6] + v[10]);
+            acc += r * (k == 2 ? 6 : k == 1 || k == 3 ? 4 : 1);
+        }
+        clv_u8_store4(d2 CLV_DBG_PASS(d2), ROW(d2, p2, y) + x, convert_uchar4((acc + 128) >> 8),
+                      w2 - x);
+    }
+}
+#endif
 #endif

@@ -56,7 +56,8 @@ def main():
         # inputs, on the normal device
         crops = [("chelsea.png", "24x17", "c.png"), ("camera.png", "24x17", "g.png"),
                  ("flow_camera0.png", "40x32", "f0.png"), ("flow_camera1.png", "40x32", "f1.png"),
-                 ("studio_256.exr", "24x17", "h.pfm"), ("camera.png", "20x2000", "t.png")]
+                 ("studio_256.exr", "24x17", "h.pfm"), ("camera.png", "20x2000", "t.png"),
+                 ("camera.png", "300x40", "w.png")]
         for src, size, dst in crops:
             r = run([CLI, "resize", "--size", size, os.path.join(DATA, src), dst], env=base,
                     cwd=tmp)
@@ -103,13 +104,17 @@ def main():
         runs = [(op, "generic") for op in ops] + \
             [(op, "gpu") for op in ops if op[0] in ("gaussian", "flow")] + \
             [(op, "wide") for op in wide + [op for op in ops if op[0] == "gaussian"]] + \
+            [(["pyramid", "--levels", "4", "w.png", "pyr.png"], "pyr2")] + \
             [(["pyramid", "--levels", "5", "t.png", "pyr.png"], "cpu")] + \
             [(op, "cpu") for op in ops if op[0] in ("gaussian", "box")]
         for op, tune in runs:
-            env["CLV_TUNE"] = "gpu" if tune == "wide" else tune
-            env["CLV_U8_REG"] = "boxw,gaussw" if tune == "wide" else ""
-            if tune == "wide":
-                tune = "gpu, CLV_U8_REG=boxw,gaussw"
+            # pyr2: the GPUs' pyramid, two steps per launch (pyr_reg2's tile
+            # in local memory), the last level by pyr_reg
+            reg = {"wide": "boxw,gaussw", "pyr2": "pyr,pyr2"}.get(tune, "")
+            env["CLV_TUNE"] = "gpu" if reg else tune
+            env["CLV_U8_REG"] = reg
+            if reg:
+                tune = "gpu, CLV_U8_REG=" + reg
             cmd = [OCLGRIND, "--data-races", "--check-api", CLI, "--device", "Oclgrind"] + op
             r = run(cmd, env=env, cwd=tmp)
             bad = r.returncode != 0 or r.stderr.strip() != "" or REPORT.search(r.stdout)

@@ -169,6 +169,12 @@ out:
  * level's size); pyr_down, the local-memory kernel, 57. */
 enum { PYR_REG_PY = 1 };
 
+/* pyr_reg2 (two steps per launch, GPUs, u8 gray): the level k + 2 values a
+ * work-group makes (P2_TX x P2_TY; its tile of level k + 1 in local memory
+ * is (2 P2_TY + 3) x (2 P2_TX + 8) bytes, 4760 here) and the work-group it
+ * asks for first (halved to the kernel's limit; any size is correct). */
+enum { PYR2_TX = 64, PYR2_TY = 16, PYR2_LX = 16, PYR2_LY = 16 };
+
 /* pyr_down_band's steps per launch at most (the kernel's l1..l3). */
 enum { PYR_BAND_STEPS = 3 };
 
@@ -190,6 +196,8 @@ typedef struct pyr_plan {
     pyr_variant variant;
     cl_kernel k;
     size_t g[2], l[2]; /* l: PYR_DOWN_TILED only */
+    cl_kernel k2;      /* PYR_DOWN_REG with CLV__REG_PYR2: pyr_reg2, else NULL */
+    size_t l2[2];      /* its work-group */
     size_t bytes;      /* PYR_DOWN_TILED: local memory */
     /* PYR_DOWN_BAND: steps, last-level rows per band, values per ring row,
      * a band's scratch and its ring's part (bytes), values per halo row of
@@ -250,12 +258,26 @@ static clv_status pyr_down_choose(clv_context *ctx, const clv_image *src,
     if (CLV__REG_ON(ctx, CLV__REG_PYR, src->channels) && src->type == CLV_U8 && src->channels == 1) {
         const int py = CLV__REG_PY(ctx, PYR_REG_PY);
         len = strlen(opts);
-        snprintf(opts + len, sizeof opts - len, " -DPR_PY=%d", py);
+        snprintf(opts + len, sizeof opts - len, " -DPR_PY=%d -DP2_TX=%d -DP2_TY=%d", py,
+                 (int)PYR2_TX, (int)PYR2_TY);
         pl->variant = PYR_DOWN_REG;
         CLV_TRY(clv__get_kernel(ctx, CLV__SRC_PYRAMID, opts, "pyr_reg", &pl->k));
         pl->g[0] = ((size_t)dst->width + 3) / 4;
         pl->g[1] = ((size_t)dst->height + (size_t)py - 1) / (size_t)py;
-        return CLV_OK; /* the launch picks the groups */
+        if (CLV__REG_ON(ctx, CLV__REG_PYR2, 1)) {
+            CLV_TRY(clv__get_kernel(ctx, CLV__SRC_PYRAMID, opts, "pyr_reg2", &pl->k2));
+            size_t max_wg;
+            CLV_TRY(clv__kernel_limits(ctx, OP, pl->k2, &max_wg, NULL));
+            /* the tuning's pyramid shape where it has one (CLV_REG_LOCAL) */
+            const size_t *shape = ctx->tune.reg_local[CLV__SHAPE_PYR];
+            pl->l2[0] = shape[0] && shape[1] ? shape[0] : PYR2_LX;
+            pl->l2[1] = shape[0] && shape[1] ? shape[1] : PYR2_LY;
+            while (pl->l2[0] * pl->l2[1] > max_wg && pl->l2[1] > 1)
+                pl->l2[1] /= 2;
+            while (pl->l2[0] * pl->l2[1] > max_wg && pl->l2[0] > 1)
+                pl->l2[0] /= 2;
+        }
+        return CLV_OK; /* pyr_reg: the launch picks the groups */
     }
     pl->variant = PYR_DOWN_TILED;
     CLV_TRY(clv__get_kernel(ctx, CLV__SRC_PYRAMID, opts, "pyr_down", &pl->k));
@@ -339,6 +361,27 @@ out:
     return status;
 }
 
+/* Two pyrDown steps src -> d1 -> d2 in one pyr_reg2 launch (pl: src ->
+ * d1's PYR_DOWN_REG plan with k2), with level 0 copied as pyr_down does. */
+static clv_status pyr_down2(clv_context *ctx, const pyr_plan *pl, const clv_image *src,
+                            clv_image *d1, clv_image *d2, clv_image *copy)
+{
+    clv_status status = CLV_OK;
+    const int copy_on = copy != NULL;
+    const clv_image *c = copy ? copy : d1; /* unused without copy_on */
+    const size_t gx = ((size_t)d2->width + PYR2_TX - 1) / PYR2_TX;
+    const size_t gy = ((size_t)d2->height + PYR2_TY - 1) / PYR2_TY;
+    const size_t g[2] = {gx * pl->l2[0], gy * pl->l2[1]};
+    const int sp = clv__pitch(src), p1 = clv__pitch(d1), p2 = clv__pitch(d2), cp = clv__pitch(c);
+    CLV_TRY(CLV_LAUNCH(ctx, OP, pl->k2, 2, g, pl->l2, CLV_ARG(src->mem), CLV_ARG(sp),
+                       CLV_ARG(src->width), CLV_ARG(src->height), CLV_ARG(d1->mem), CLV_ARG(p1),
+                       CLV_ARG(d1->width), CLV_ARG(d1->height), CLV_ARG(d2->mem), CLV_ARG(p2),
+                       CLV_ARG(d2->width), CLV_ARG(d2->height), CLV_ARG(c->mem), CLV_ARG(cp),
+                       CLV_ARG(copy_on)));
+out:
+    return status;
+}
+
 static clv_status pyramid_build_run(clv_context *ctx, const clv_arg *a)
 {
     clv_status status = CLV_OK;
@@ -358,12 +401,20 @@ static clv_status pyramid_build_run(clv_context *ctx, const clv_arg *a)
         pyr_plan pl;
         CLV_TRY(pyr_down_plan(ctx, src, &pyr->level[1], 1, &pl));
         if (pl.variant == PYR_DOWN_BAND || pl.variant == PYR_DOWN_REG) {
-            /* the band kernel makes up to PYR_BAND_STEPS levels per launch */
-            const int per = pl.variant == PYR_DOWN_BAND ? PYR_BAND_STEPS : 1;
+            /* the band kernel makes up to PYR_BAND_STEPS levels per launch,
+             * pyr_reg2 two */
+            const int per = pl.variant == PYR_DOWN_BAND ? PYR_BAND_STEPS : pl.k2 ? 2 : 1;
             for (int k = 1; k < pyr->levels; k += per) {
                 const int n = pyr->levels - k < per ? pyr->levels - k : per;
-                CLV_TRY(pyr_down(ctx, k == 1 ? src : pyr->level[k - 1], &pyr->level[k], n,
-                                 k == 1 ? l0 : NULL));
+                const clv_image *from = k == 1 ? src : pyr->level[k - 1];
+                if (pl.variant == PYR_DOWN_REG && n == 2) {
+                    pyr_plan p2;
+                    CLV_TRY(pyr_down_plan(ctx, from, &pyr->level[k], 1, &p2));
+                    CLV_TRY(pyr_down2(ctx, &p2, from, pyr->level[k], pyr->level[k + 1],
+                                      k == 1 ? l0 : NULL));
+                } else {
+                    CLV_TRY(pyr_down(ctx, from, &pyr->level[k], n, k == 1 ? l0 : NULL));
+                }
             }
             goto out;
         }
