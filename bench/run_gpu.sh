@@ -314,7 +314,8 @@ p4floor)
     echo "compare rc=$?"; grep -E "^\||Load" "$OUT/p4floor.md"
     ;;
 pyr2)
-    # the pyramid's two steps per launch (pyr_reg2) against pyr_reg's one:
+    # the pyramid's two and three steps per launch (pyr_reg2, pyr_reg3)
+    # against pyr_reg's one:
     # the pyramid tests on the GPU, the op interleaved, work-group sizes,
     # then launch by launch
     export CLV_CACHE_DIR=$PWD/build-gpu/cache
@@ -323,18 +324,18 @@ pyr2)
     echo "tests rc=$?"; grep -E "^ *[0-9]+/|Ok:|Fail:" "$OUT/tests.txt"
     base=box1,pyr1,half,transpose1,boxw,gaussw,up
     for round in 1 2 3; do
-        for reg in $base $base,pyr2; do
+        for reg in $base $base,pyr2 $base,pyr3; do
             echo "round $round CLV_U8_REG=$reg"
             CLV_U8_REG=$reg timeout 60 build-gpu/bench/clv-bench --device gpu --ops pyramid \
                 --sizes 1920x1080,3840x2160 --reps 15 2>&1 | grep -E "^op=|rror" | cut -c1-120
         done
     done
     for rl in 32x8 64x4 32x16 8x8; do
-        echo "CLV_U8_REG=$base,pyr2 CLV_REG_LOCAL=$rl"
-        CLV_REG_LOCAL=$rl CLV_U8_REG=$base,pyr2 timeout 60 build-gpu/bench/clv-bench --device gpu \
+        echo "CLV_U8_REG=$base,pyr3 CLV_REG_LOCAL=$rl"
+        CLV_REG_LOCAL=$rl CLV_U8_REG=$base,pyr3 timeout 60 build-gpu/bench/clv-bench --device gpu \
             --ops pyramid --sizes 1920x1080,3840x2160 --reps 15 2>&1 | grep -E "^op=|rror" | cut -c1-120
     done
-    for reg in $base $base,pyr2; do
+    for reg in $base $base,pyr2 $base,pyr3; do
         echo "CLV_U8_REG=$reg, 3840x2160, launch by launch (last rep)"
         CLV_U8_REG=$reg CLV_PROFILE=2 timeout 60 build-gpu/bench/clv-bench --device gpu \
             --ops pyramid --sizes 3840x2160 --reps 10 --warmup 3 2>&1 | grep kernel | tail -3

@@ -383,47 +383,40 @@ __kernel void pyr_reg(__global const uchar *restrict src, int src_pitch, int sw,
     }
 }
 
-/* GPUs, u8, one channel: two pyramid steps in one launch, level k -> k + 1
- * -> k + 2, the step between them in local memory. A work-group makes a
- * tile of P2_TX x P2_TY values of level k + 2 (x0 = X0 .. X0 + P2_TX - 1,
- * y0 likewise) and the level k + 1 values it owns, columns 2 X0 .. 2 X0 +
- * 2 P2_TX - 1 and rows 2 Y0 .. 2 Y0 + 2 P2_TY - 1, so the work-groups tile
- * both levels; with copy_on also the level k bytes under those (4 X0 ..,
- * 4 Y0 ..), as pyr_reg does. Phase 1 makes level k + 1's columns 2 X0 - 4
- * .. 2 X0 + 2 P2_TX + 3 and rows 2 Y0 - 2 .. 2 Y0 + 2 P2_TY, wherever they
- * are inside level k + 1, into `tile` (the values outside the owned block
- * are its neighbours', made again: 2 + 1 rows and 4 + 4 columns); tasks of
- * 4 columns and P2_R rows as pyr_reg's work-items (the same integer sums:
- * OpenCV's bytes). Phase 2 makes level k + 2 from the tile, 4 values of a
- * row per task, every tap through the border rule of level k + 1: the
- * reflected index of a tap outside level k + 1 is at most 3 values inside
- * it, within the tile. Any work-group size (both phases loop over their
- * tasks); the tile is (2 P2_TY + 3) x (2 P2_TX + 8) bytes. */
-#ifdef P2_TX
-#define P2_R 5
-#define P2_LW (2 * P2_TX + 8)
-#define P2_LH (2 * P2_TY + 3)
-__kernel void pyr_reg2(__global const uchar *restrict src, int src_pitch, int sw, int sh,
-                       __global uchar *restrict d1, int p1, int w1, int h1,
-                       __global uchar *restrict d2, int p2, int w2, int h2,
-                       __global uchar *restrict copy, int copy_pitch, int copy_on CLV_DBG_PARAMS)
+/* GPUs, u8, one channel: two or three pyramid steps in one launch (pyr_reg2,
+ * pyr_reg3), the levels between in local memory. A work-group makes a tile
+ * of TX x TY values of the launch's last level (X0 .. X0 + TX - 1, Y0 ..)
+ * and the blocks under it of every level before, which it owns: at n steps
+ * above the last, columns 2^n X0 .. 2^n (X0 + TX) - 1 and the rows
+ * likewise, so the work-groups tile every level; with copy_on also the
+ * level k bytes under its level k + 1 block, as pyr_reg does (a pyramid's
+ * level 0). Each level between is made, wherever it lies inside its level,
+ * over the region the next one's taps reach: the owned block, a few values
+ * each side (its neighbours', made again); a tap outside a level reflects
+ * to at most 3 values inside it, within that region. Level k + 1 comes from
+ * global memory in tasks of 4 columns and several rows, as pyr_reg's
+ * work-items (the same integer sums: OpenCV's bytes); every later level
+ * from the local tile before it, 4 values of a row per task. Any
+ * work-group size (every stage loops over its tasks). */
+#if defined(P2_TX) && defined(P3_TX)
+
+/* Stage 1: level k + 1's values at columns c0 .. c0 + tw - 1 (c0 and tw
+ * multiples of 4) and rows r0 .. r0 + th - 1 that lie inside it (w1 x h1),
+ * into tile (pitch tw); those in the owned block [ox0, ox1) x [oy0, oy1)
+ * (clipped to the level) also to d1, and with copy_on the level k rows
+ * under owned rows, at owned columns, to copy. Tasks of 4 columns by about
+ * th / (nl / (tw / 4)) rows: about one per work-item. */
+static inline void pyr_stage1(__global const uchar *restrict src CLV_DBG_PARAM(src),
+                              int src_pitch, int sw, int sh,
+                              __global uchar *restrict d1 CLV_DBG_PARAM(d1), int p1, int w1,
+                              int h1, __global uchar *restrict copy CLV_DBG_PARAM(copy),
+                              int copy_pitch, int copy_on, __local uchar *tile, int tw, int th,
+                              int c0, int r0, int ox0, int ox1, int oy0, int oy1, int lid, int nl)
 {
-    CLV_DBG_BUF(src, 0);
-    CLV_DBG_BUF(d1, 4);
-    CLV_DBG_BUF(d2, 8);
-    CLV_DBG_BUF(copy, 12);
-    __local uchar tile[P2_LH * P2_LW];
-    const int X0 = (int)get_group_id(0) * P2_TX, Y0 = (int)get_group_id(1) * P2_TY;
-    const int c0 = 2 * X0 - 4, r0 = 2 * Y0 - 2; /* the tile's first level k + 1 column, row */
-    const int lid = (int)(get_local_id(1) * get_local_size(0) + get_local_id(0));
-    const int nl = (int)(get_local_size(0) * get_local_size(1));
-    /* the level k + 1 block this group owns */
-    const int ox0 = 2 * X0, ox1 = min(2 * X0 + 2 * P2_TX, w1);
-    const int oy0 = 2 * Y0, oy1 = min(2 * Y0 + 2 * P2_TY, h1);
-    const int ncg = P2_LW / 4, nrb = (P2_LH + P2_R - 1) / P2_R;
+    const int ncg = tw / 4, nrb = max(1, nl / ncg), rows = (th + nrb - 1) / nrb;
     for (int t = lid; t < ncg * nrb; t += nl) {
-        const int x1 = c0 + 4 * (t % ncg), rb = r0 + P2_R * (t / ncg);
-        const int ys = max(rb, 0), ye = min(min(rb + P2_R, r0 + P2_LH), h1);
+        const int x1 = c0 + 4 * (t % ncg), rb = r0 + rows * (t / ncg);
+        const int ys = max(rb, 0), ye = min(min(rb + rows, r0 + th), h1);
         if (x1 < 0 || x1 >= w1 || ys >= ye)
             continue;
         const int inside = x1 >= 2 && 2 * x1 + 12 <= sw;
@@ -449,37 +442,129 @@ __kernel void pyr_reg2(__global const uchar *restrict src, int src_pitch, int sw
                                copy CLV_DBG_PASS(copy), copy_pitch, y + 2 >= cy0 && y + 2 < cy1);
             const int4 a = h[0] + (h[1] + h[3]) * 4 + h[2] * 6 + h[4];
             const uchar4 o = convert_uchar4((a + 128) >> 8);
-            vstore4(o, 0, tile + (y1 - r0) * P2_LW + (x1 - c0));
+            vstore4(o, 0, tile + (y1 - r0) * tw + (x1 - c0));
             if (own_x && y1 >= oy0 && y1 < oy1)
                 clv_u8_store4(d1 CLV_DBG_PASS(d1), ROW(d1, p1, y1) + x1, o, w1 - x1);
         }
     }
-    barrier(CLK_LOCAL_MEM_FENCE);
-    for (int t = lid; t < (P2_TX / 4) * P2_TY; t += nl) {
-        const int x = X0 + 4 * (t % (P2_TX / 4)), y = Y0 + t / (P2_TX / 4);
-        if (x >= w2 || y >= h2)
-            continue;
-        int ci[11];
+}
+
+/* Values x .. x + 3 of row y of the level after the one in tile (that level
+ * wp x hp; tile holds its columns tc0 .., rows tr0 .., pitch tw, th rows),
+ * pyrDown's rounded sums. Taps through the border rule of that level; the
+ * tile index is clamped into the tile, which only values that nothing uses
+ * (outside their level, or at a tile's outer columns) can need. */
+static inline uchar4 pyr_tile4(__local const uchar *tile, int tw, int th, int tc0, int tr0,
+                               int wp, int hp, int x, int y)
+{
+    int ci[11];
+    CLV_UNROLL
+    for (int j = 0; j < 11; j++)
+        ci[j] = clamp(BORDER_INDEX(2 * x - 2 + j, wp) - tc0, 0, tw - 1);
+    int4 acc = (int4)(0);
+    CLV_UNROLL
+    for (int k = 0; k < 5; k++) {
+        __local const uchar *row =
+            tile + clamp(BORDER_INDEX(2 * y - 2 + k, hp) - tr0, 0, th - 1) * tw;
+        int v[11];
         CLV_UNROLL
         for (int j = 0; j < 11; j++)
-            ci[j] = BORDER_INDEX(2 * x - 2 + j, w1) - c0;
-        int4 acc = (int4)(0);
-        CLV_UNROLL
-        for (int k = 0; k < 5; k++) {
-            __local const uchar *row = tile + (BORDER_INDEX(2 * y - 2 + k, h1) - r0) * P2_LW;
-            int v[11];
-            CLV_UNROLL
-            for (int j = 0; j < 11; j++)
-                v[j] = row[ci[j]];
-            const int4 r = (int4)(v[2] * 6 + (v[1] + v[3]) * 4 + v[0] + v[4],
-                                  v[4] * 6 + (v[3] + v[5]) * 4 + v[2] + v[6],
-                                  v[6] * 6 + (v[5] + v[7]) * 4 + v[4] + v[8],
-                                  v[8] * 6 + (v[7] + v[9]) * 4 + v[6] + v[10]);
-            acc += r * (k == 2 ? 6 : k == 1 || k == 3 ? 4 : 1);
-        }
-        clv_u8_store4(d2 CLV_DBG_PASS(d2), ROW(d2, p2, y) + x, convert_uchar4((acc + 128) >> 8),
-                      w2 - x);
+            v[j] = row[ci[j]];
+        const int4 r = (int4)(v[2] * 6 + (v[1] + v[3]) * 4 + v[0] + v[4],
+                              v[4] * 6 + (v[3] + v[5]) * 4 + v[2] + v[6],
+                              v[6] * 6 + (v[5] + v[7]) * 4 + v[4] + v[8],
+                              v[8] * 6 + (v[7] + v[9]) * 4 + v[6] + v[10]);
+        acc += r * (k == 2 ? 6 : k == 1 || k == 3 ? 4 : 1);
     }
+    return convert_uchar4((acc + 128) >> 8);
+}
+
+/* The launch's last level: its TX x TY tile at (X0, Y0) from tile (the
+ * level before, wp x hp), into d (w x h). TX is a multiple of 4. */
+static inline void pyr_last(__local const uchar *tile, int tw, int th, int tc0, int tr0, int wp,
+                            int hp, __global uchar *restrict d CLV_DBG_PARAM(d), int pd, int w,
+                            int h, int X0, int Y0, int TX, int TY, int lid, int nl)
+{
+    for (int t = lid; t < (TX / 4) * TY; t += nl) {
+        const int x = X0 + 4 * (t % (TX / 4)), y = Y0 + t / (TX / 4);
+        if (x < w && y < h)
+            clv_u8_store4(d CLV_DBG_PASS(d), ROW(d, pd, y) + x,
+                          pyr_tile4(tile, tw, th, tc0, tr0, wp, hp, x, y), w - x);
+    }
+}
+
+/* Two steps: level k + 1's tile is columns 2 X0 - 4 .. 2 X0 + 2 P2_TX + 3
+ * and rows 2 Y0 - 2 .. 2 Y0 + 2 P2_TY, (2 P2_TY + 3) x (2 P2_TX + 8) bytes. */
+#define P2_LW (2 * P2_TX + 8)
+#define P2_LH (2 * P2_TY + 3)
+__kernel void pyr_reg2(__global const uchar *restrict src, int src_pitch, int sw, int sh,
+                       __global uchar *restrict d1, int p1, int w1, int h1,
+                       __global uchar *restrict d2, int p2, int w2, int h2,
+                       __global uchar *restrict copy, int copy_pitch, int copy_on CLV_DBG_PARAMS)
+{
+    CLV_DBG_BUF(src, 0);
+    CLV_DBG_BUF(d1, 4);
+    CLV_DBG_BUF(d2, 8);
+    CLV_DBG_BUF(copy, 12);
+    __local uchar tile[P2_LH * P2_LW];
+    const int X0 = (int)get_group_id(0) * P2_TX, Y0 = (int)get_group_id(1) * P2_TY;
+    const int c0 = 2 * X0 - 4, r0 = 2 * Y0 - 2;
+    const int lid = (int)(get_local_id(1) * get_local_size(0) + get_local_id(0));
+    const int nl = (int)(get_local_size(0) * get_local_size(1));
+    pyr_stage1(src CLV_DBG_PASS(src), src_pitch, sw, sh, d1 CLV_DBG_PASS(d1), p1, w1, h1,
+               copy CLV_DBG_PASS(copy), copy_pitch, copy_on, tile, P2_LW, P2_LH, c0, r0, 2 * X0,
+               min(2 * X0 + 2 * P2_TX, w1), 2 * Y0, min(2 * Y0 + 2 * P2_TY, h1), lid, nl);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    pyr_last(tile, P2_LW, P2_LH, c0, r0, w1, h1, d2 CLV_DBG_PASS(d2), p2, w2, h2, X0, Y0, P2_TX,
+             P2_TY, lid, nl);
+}
+
+/* Three steps: level k + 2's tile is columns 2 X0 - 4 .. 2 X0 + 2 P3_TX + 3
+ * and rows 2 Y0 - 2 .. 2 Y0 + 2 P3_TY (P3_W2 x P3_H2, 4-aligned so that its
+ * owned values go out 4 at a time; the last level reads its columns 2 X0 - 2
+ * .. 2 X0 + 2 P3_TX); level k + 1's covers what those reach: columns
+ * 4 X0 - 8 .. 4 X0 + 4 P3_TX + 3, rows 4 Y0 - 6 .. 4 Y0 + 4 P3_TY + 2 (the
+ * level k + 2 values at the tile's outer two columns each side come out
+ * wrong, through the clamp, and nothing uses them). */
+#define P3_W2 (2 * P3_TX + 8)
+#define P3_H2 (2 * P3_TY + 3)
+#define P3_W1 (4 * P3_TX + 12)
+#define P3_H1 (4 * P3_TY + 9)
+__kernel void pyr_reg3(__global const uchar *restrict src, int src_pitch, int sw, int sh,
+                       __global uchar *restrict d1, int p1, int w1, int h1,
+                       __global uchar *restrict d2, int p2, int w2, int h2,
+                       __global uchar *restrict d3, int p3, int w3, int h3,
+                       __global uchar *restrict copy, int copy_pitch, int copy_on CLV_DBG_PARAMS)
+{
+    CLV_DBG_BUF(src, 0);
+    CLV_DBG_BUF(d1, 4);
+    CLV_DBG_BUF(d2, 8);
+    CLV_DBG_BUF(d3, 12);
+    CLV_DBG_BUF(copy, 16);
+    __local uchar t1[P3_H1 * P3_W1];
+    __local uchar t2[P3_H2 * P3_W2];
+    const int X0 = (int)get_group_id(0) * P3_TX, Y0 = (int)get_group_id(1) * P3_TY;
+    const int c2 = 2 * X0 - 4, r2 = 2 * Y0 - 2, c1 = 4 * X0 - 8, r1 = 4 * Y0 - 6;
+    const int lid = (int)(get_local_id(1) * get_local_size(0) + get_local_id(0));
+    const int nl = (int)(get_local_size(0) * get_local_size(1));
+    pyr_stage1(src CLV_DBG_PASS(src), src_pitch, sw, sh, d1 CLV_DBG_PASS(d1), p1, w1, h1,
+               copy CLV_DBG_PASS(copy), copy_pitch, copy_on, t1, P3_W1, P3_H1, c1, r1, 4 * X0,
+               min(4 * X0 + 4 * P3_TX, w1), 4 * Y0, min(4 * Y0 + 4 * P3_TY, h1), lid, nl);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    /* level k + 2 over t2's region, its owned block also to d2 */
+    const int ox1 = min(2 * X0 + 2 * P3_TX, w2), oy1 = min(2 * Y0 + 2 * P3_TY, h2);
+    for (int t = lid; t < (P3_W2 / 4) * P3_H2; t += nl) {
+        const int x = c2 + 4 * (t % (P3_W2 / 4)), y = r2 + t / (P3_W2 / 4);
+        if (x < 0 || x >= w2 || y < 0 || y >= h2)
+            continue;
+        const uchar4 o = pyr_tile4(t1, P3_W1, P3_H1, c1, r1, w1, h1, x, y);
+        vstore4(o, 0, t2 + (y - r2) * P3_W2 + (x - c2));
+        if (x >= 2 * X0 && x < ox1 && y >= 2 * Y0 && y < oy1)
+            clv_u8_store4(d2 CLV_DBG_PASS(d2), ROW(d2, p2, y) + x, o, w2 - x);
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    pyr_last(t2, P3_W2, P3_H2, c2, r2, w2, h2, d3 CLV_DBG_PASS(d3), p3, w3, h3, X0, Y0, P3_TX,
+             P3_TY, lid, nl);
 }
 #endif
 #endif

@@ -104,13 +104,14 @@ def main():
         runs = [(op, "generic") for op in ops] + \
             [(op, "gpu") for op in ops if op[0] in ("gaussian", "flow")] + \
             [(op, "wide") for op in wide + [op for op in ops if op[0] == "gaussian"]] + \
-            [(["pyramid", "--levels", "4", "w.png", "pyr.png"], "pyr2")] + \
+            [(["pyramid", "--levels", n, "w.png", "pyr.png"], "pyr2") for n in ("3", "5")] + \
             [(["pyramid", "--levels", "5", "t.png", "pyr.png"], "cpu")] + \
             [(op, "cpu") for op in ops if op[0] in ("gaussian", "box")]
         for op, tune in runs:
-            # pyr2: the GPUs' pyramid, two steps per launch (pyr_reg2's tile
-            # in local memory), the last level by pyr_reg
-            reg = {"wide": "boxw,gaussw", "pyr2": "pyr,pyr2"}.get(tune, "")
+            # pyr2: the GPUs' pyramid, two or three steps per launch (the
+            # levels between in local memory): 3 levels by pyr_reg2, 5 by
+            # pyr_reg3 and pyr_reg
+            reg = {"wide": "boxw,gaussw", "pyr2": "pyr,pyr3"}.get(tune, "")
             env["CLV_TUNE"] = "gpu" if reg else tune
             env["CLV_U8_REG"] = reg
             if reg:

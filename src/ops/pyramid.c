@@ -169,11 +169,20 @@ out:
  * level's size); pyr_down, the local-memory kernel, 57. */
 enum { PYR_REG_PY = 1 };
 
-/* pyr_reg2 (two steps per launch, GPUs, u8 gray): the level k + 2 values a
- * work-group makes (P2_TX x P2_TY; its tile of level k + 1 in local memory
- * is (2 P2_TY + 3) x (2 P2_TX + 8) bytes, 4760 here) and the work-group it
- * asks for first (halved to the kernel's limit; any size is correct). */
-enum { PYR2_TX = 64, PYR2_TY = 16, PYR2_LX = 16, PYR2_LY = 16 };
+/* pyr_reg2 and pyr_reg3 (two and three steps per launch, GPUs, u8 gray):
+ * the last level's values a work-group makes (TX x TY; pyr_reg2's tile of
+ * level k + 1 in local memory is (2 TY + 3) x (2 TX + 8) bytes, 4760 here;
+ * pyr_reg3's two tiles (4 TY + 9) x (4 TX + 12) and (2 TY + 3) x (2 TX + 8),
+ * 7108) and the work-group both ask for first (halved to the kernel's
+ * limit; any size is correct). */
+enum {
+    PYR2_TX = 64,
+    PYR2_TY = 16,
+    PYR3_TX = 32,
+    PYR3_TY = 8,
+    PYRN_LX = 16,
+    PYRN_LY = 16
+};
 
 /* pyr_down_band's steps per launch at most (the kernel's l1..l3). */
 enum { PYR_BAND_STEPS = 3 };
@@ -183,6 +192,25 @@ enum { PYR_BAND_STEPS = 3 };
  * the rows beyond its own that a band needs and adds the taps' reach, 2 rows
  * above and 1 below. */
 static int pyr_halo_rows(int n) { return ((1 << (n + 1)) - 2) + ((1 << n) - 1); }
+
+/* The work-group of pyr_reg2 or pyr_reg3 (k): the tuning's pyramid shape
+ * where it has one (CLV_REG_LOCAL), else PYRN_LX x PYRN_LY, halved to k's
+ * limit on the device. */
+static clv_status pyrn_group(clv_context *ctx, cl_kernel k, size_t l[2])
+{
+    clv_status status = CLV_OK;
+    size_t max_wg;
+    CLV_TRY(clv__kernel_limits(ctx, OP, k, &max_wg, NULL));
+    const size_t *shape = ctx->tune.reg_local[CLV__SHAPE_PYR];
+    l[0] = shape[0] && shape[1] ? shape[0] : PYRN_LX;
+    l[1] = shape[0] && shape[1] ? shape[1] : PYRN_LY;
+    while (l[0] * l[1] > max_wg && l[1] > 1)
+        l[1] /= 2;
+    while (l[0] * l[1] > max_wg && l[0] > 1)
+        l[0] /= 2;
+out:
+    return status;
+}
 
 typedef enum pyr_variant {
     PYR_DOWN_BAND,  /* CPU, one channel: bands of full rows, a ring of row sums, up to
@@ -196,8 +224,9 @@ typedef struct pyr_plan {
     pyr_variant variant;
     cl_kernel k;
     size_t g[2], l[2]; /* l: PYR_DOWN_TILED only */
-    cl_kernel k2;      /* PYR_DOWN_REG with CLV__REG_PYR2: pyr_reg2, else NULL */
-    size_t l2[2];      /* its work-group */
+    cl_kernel k2, k3;  /* PYR_DOWN_REG: pyr_reg2 (CLV__REG_PYR2 or PYR3) and pyr_reg3
+                        * (CLV__REG_PYR3), else NULL */
+    size_t l2[2], l3[2]; /* their work-groups */
     size_t bytes;      /* PYR_DOWN_TILED: local memory */
     /* PYR_DOWN_BAND: steps, last-level rows per band, values per ring row,
      * a band's scratch and its ring's part (bytes), values per halo row of
@@ -258,24 +287,21 @@ static clv_status pyr_down_choose(clv_context *ctx, const clv_image *src,
     if (CLV__REG_ON(ctx, CLV__REG_PYR, src->channels) && src->type == CLV_U8 && src->channels == 1) {
         const int py = CLV__REG_PY(ctx, PYR_REG_PY);
         len = strlen(opts);
-        snprintf(opts + len, sizeof opts - len, " -DPR_PY=%d -DP2_TX=%d -DP2_TY=%d", py,
-                 (int)PYR2_TX, (int)PYR2_TY);
+        snprintf(opts + len, sizeof opts - len,
+                 " -DPR_PY=%d -DP2_TX=%d -DP2_TY=%d -DP3_TX=%d -DP3_TY=%d", py, (int)PYR2_TX,
+                 (int)PYR2_TY, (int)PYR3_TX, (int)PYR3_TY);
         pl->variant = PYR_DOWN_REG;
         CLV_TRY(clv__get_kernel(ctx, CLV__SRC_PYRAMID, opts, "pyr_reg", &pl->k));
         pl->g[0] = ((size_t)dst->width + 3) / 4;
         pl->g[1] = ((size_t)dst->height + (size_t)py - 1) / (size_t)py;
-        if (CLV__REG_ON(ctx, CLV__REG_PYR2, 1)) {
+        const int three = CLV__REG_ON(ctx, CLV__REG_PYR3, 1);
+        if (three || CLV__REG_ON(ctx, CLV__REG_PYR2, 1)) {
             CLV_TRY(clv__get_kernel(ctx, CLV__SRC_PYRAMID, opts, "pyr_reg2", &pl->k2));
-            size_t max_wg;
-            CLV_TRY(clv__kernel_limits(ctx, OP, pl->k2, &max_wg, NULL));
-            /* the tuning's pyramid shape where it has one (CLV_REG_LOCAL) */
-            const size_t *shape = ctx->tune.reg_local[CLV__SHAPE_PYR];
-            pl->l2[0] = shape[0] && shape[1] ? shape[0] : PYR2_LX;
-            pl->l2[1] = shape[0] && shape[1] ? shape[1] : PYR2_LY;
-            while (pl->l2[0] * pl->l2[1] > max_wg && pl->l2[1] > 1)
-                pl->l2[1] /= 2;
-            while (pl->l2[0] * pl->l2[1] > max_wg && pl->l2[0] > 1)
-                pl->l2[0] /= 2;
+            CLV_TRY(pyrn_group(ctx, pl->k2, pl->l2));
+        }
+        if (three) {
+            CLV_TRY(clv__get_kernel(ctx, CLV__SRC_PYRAMID, opts, "pyr_reg3", &pl->k3));
+            CLV_TRY(pyrn_group(ctx, pl->k3, pl->l3));
         }
         return CLV_OK; /* pyr_reg: the launch picks the groups */
     }
@@ -361,23 +387,37 @@ out:
     return status;
 }
 
-/* Two pyrDown steps src -> d1 -> d2 in one pyr_reg2 launch (pl: src ->
- * d1's PYR_DOWN_REG plan with k2), with level 0 copied as pyr_down does. */
-static clv_status pyr_down2(clv_context *ctx, const pyr_plan *pl, const clv_image *src,
-                            clv_image *d1, clv_image *d2, clv_image *copy)
+/* n = 2 or 3 pyrDown steps src -> d[0] -> .. -> d[n - 1] in one launch of
+ * pyr_reg2 or pyr_reg3 (pl: src -> d[0]'s PYR_DOWN_REG plan with k2 and
+ * k3), with level 0 copied as pyr_down does. */
+static clv_status pyr_down_n(clv_context *ctx, const pyr_plan *pl, const clv_image *src,
+                             clv_image *const *d, int n, clv_image *copy)
 {
     clv_status status = CLV_OK;
     const int copy_on = copy != NULL;
-    const clv_image *c = copy ? copy : d1; /* unused without copy_on */
-    const size_t gx = ((size_t)d2->width + PYR2_TX - 1) / PYR2_TX;
-    const size_t gy = ((size_t)d2->height + PYR2_TY - 1) / PYR2_TY;
-    const size_t g[2] = {gx * pl->l2[0], gy * pl->l2[1]};
-    const int sp = clv__pitch(src), p1 = clv__pitch(d1), p2 = clv__pitch(d2), cp = clv__pitch(c);
-    CLV_TRY(CLV_LAUNCH(ctx, OP, pl->k2, 2, g, pl->l2, CLV_ARG(src->mem), CLV_ARG(sp),
-                       CLV_ARG(src->width), CLV_ARG(src->height), CLV_ARG(d1->mem), CLV_ARG(p1),
-                       CLV_ARG(d1->width), CLV_ARG(d1->height), CLV_ARG(d2->mem), CLV_ARG(p2),
-                       CLV_ARG(d2->width), CLV_ARG(d2->height), CLV_ARG(c->mem), CLV_ARG(cp),
-                       CLV_ARG(copy_on)));
+    const clv_image *c = copy ? copy : d[0]; /* unused without copy_on */
+    const clv_image *last = d[n - 1];
+    const size_t tx = n == 3 ? PYR3_TX : PYR2_TX, ty = n == 3 ? PYR3_TY : PYR2_TY;
+    const size_t *l = n == 3 ? pl->l3 : pl->l2;
+    const size_t g[2] = {((size_t)last->width + tx - 1) / tx * l[0],
+                         ((size_t)last->height + ty - 1) / ty * l[1]};
+    const int sp = clv__pitch(src), cp = clv__pitch(c);
+    const int p1 = clv__pitch(d[0]), p2 = clv__pitch(d[1]), p3 = clv__pitch(last);
+    if (n == 3)
+        CLV_TRY(CLV_LAUNCH(ctx, OP, pl->k3, 2, g, l, CLV_ARG(src->mem), CLV_ARG(sp),
+                           CLV_ARG(src->width), CLV_ARG(src->height), CLV_ARG(d[0]->mem),
+                           CLV_ARG(p1), CLV_ARG(d[0]->width), CLV_ARG(d[0]->height),
+                           CLV_ARG(d[1]->mem), CLV_ARG(p2), CLV_ARG(d[1]->width),
+                           CLV_ARG(d[1]->height), CLV_ARG(last->mem), CLV_ARG(p3),
+                           CLV_ARG(last->width), CLV_ARG(last->height), CLV_ARG(c->mem),
+                           CLV_ARG(cp), CLV_ARG(copy_on)));
+    else
+        CLV_TRY(CLV_LAUNCH(ctx, OP, pl->k2, 2, g, l, CLV_ARG(src->mem), CLV_ARG(sp),
+                           CLV_ARG(src->width), CLV_ARG(src->height), CLV_ARG(d[0]->mem),
+                           CLV_ARG(p1), CLV_ARG(d[0]->width), CLV_ARG(d[0]->height),
+                           CLV_ARG(d[1]->mem), CLV_ARG(p2), CLV_ARG(d[1]->width),
+                           CLV_ARG(d[1]->height), CLV_ARG(c->mem), CLV_ARG(cp),
+                           CLV_ARG(copy_on)));
 out:
     return status;
 }
@@ -402,16 +442,15 @@ static clv_status pyramid_build_run(clv_context *ctx, const clv_arg *a)
         CLV_TRY(pyr_down_plan(ctx, src, &pyr->level[1], 1, &pl));
         if (pl.variant == PYR_DOWN_BAND || pl.variant == PYR_DOWN_REG) {
             /* the band kernel makes up to PYR_BAND_STEPS levels per launch,
-             * pyr_reg2 two */
-            const int per = pl.variant == PYR_DOWN_BAND ? PYR_BAND_STEPS : pl.k2 ? 2 : 1;
+             * pyr_reg3 three, pyr_reg2 two (where two are left) */
+            const int per = pl.variant == PYR_DOWN_BAND ? PYR_BAND_STEPS : pl.k3 ? 3 : pl.k2 ? 2 : 1;
             for (int k = 1; k < pyr->levels; k += per) {
                 const int n = pyr->levels - k < per ? pyr->levels - k : per;
                 const clv_image *from = k == 1 ? src : pyr->level[k - 1];
-                if (pl.variant == PYR_DOWN_REG && n == 2) {
-                    pyr_plan p2;
-                    CLV_TRY(pyr_down_plan(ctx, from, &pyr->level[k], 1, &p2));
-                    CLV_TRY(pyr_down2(ctx, &p2, from, pyr->level[k], pyr->level[k + 1],
-                                      k == 1 ? l0 : NULL));
+                if (pl.variant == PYR_DOWN_REG && n > 1) {
+                    pyr_plan pn;
+                    CLV_TRY(pyr_down_plan(ctx, from, &pyr->level[k], 1, &pn));
+                    CLV_TRY(pyr_down_n(ctx, &pn, from, &pyr->level[k], n, k == 1 ? l0 : NULL));
                 } else {
                     CLV_TRY(pyr_down(ctx, from, &pyr->level[k], n, k == 1 ? l0 : NULL));
                 }

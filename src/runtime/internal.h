@@ -137,8 +137,9 @@ typedef struct clv__tuning {
      * (else the local-memory kernels), and the u8 box's and Gaussian's two
      * wide passes through a u16 image (box_wh and box_wv, else box_small or
      * the float passes; gauss_wh and gauss_wv, else gauss_fused), and
-     * resize_up_reg (else resize_bilinear), and pyr_reg2 (two pyramid
-     * steps per launch, else pyr_reg's one). CLV_U8_REG overrides it. */
+     * resize_up_reg (else resize_bilinear), and pyr_reg2 and pyr_reg3 (two
+     * and three pyramid steps per launch, else pyr_reg's one). CLV_U8_REG
+     * overrides it. */
     int u8_reg;
     /* Rows per work-item of box_reg, gauss_reg, pyr_reg, resize_half_reg
      * and resize_up_reg; 0: each op's own (its tile table). CLV_REG_PY
@@ -169,7 +170,8 @@ enum {
     CLV__REG_GAUSSW = 4096, /* gauss_wh + gauss_wv: the same for the Gaussian */
     CLV__REG_UP = 16384,    /* resize_up_reg: upscaling through the coordinate table */
     CLV__REG_PYR2 = 65536,  /* pyr_reg2: two pyramid steps per launch (one channel) */
-    CLV__REG_ALL = 0x3ffff
+    CLV__REG_PYR3 = 262144, /* pyr_reg3: three (and pyr_reg2 where two are left) */
+    CLV__REG_ALL = 0xfffff
 };
 #define CLV__REG_ANY(k) ((k) | (k) << 1)
 /* 1 when register kernel k runs on images of cn channels on ctx. */
