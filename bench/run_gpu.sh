@@ -146,7 +146,7 @@ heavy)
 twin)
     # the same kernel text through CUDA and through OpenCL (bench/twin), then
     # clvision's box5 and the copy floor on the same bytes
-    PATH=/usr/local/cuda/bin:$PATH bash bench/twin/run.sh "$OUT/twin" > "$OUT/twin.txt" 2>&1
+    PATH=/usr/local/cuda/bin:$PATH bash bench/twin/run.sh "${TWIN_DIR:-$OUT/twin}" > "$OUT/twin.txt" 2>&1
     echo "twin rc=$?"; grep -E "^api=|rror" "$OUT/twin.txt"
     timeout 60 build-gpu/bench/clv-bench --device gpu --mode chain --ops box5 \
         --sizes 3840x2160 --types u8 --channels 1 --reps 7 2>&1 | grep -E "^mode="
@@ -379,8 +379,9 @@ fbfused)
 s4)
     # this session's pending device runs in one call: pyr2, the twin (its
     # OpenCL column was never timed on the H200), then p4floor
+    # (the twin's binaries outside $OUT: a call brings back 8 files at most)
     bash "$0" pyr2
-    bash "$0" twin
+    TWIN_DIR=/tmp/clv-twin bash "$0" twin
     bash "$0" p4floor
     ;;
 next17)
