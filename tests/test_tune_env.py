@@ -83,6 +83,10 @@ def main():
             args = ["--time", "gaussian", "--sigma", "1.5", paths[name], out]
         elif op == "resize":
             args = ["--time", "resize", "--size", "37x20", paths[name], out]
+        elif op == "pyramid":
+            args = ["--time", "pyramid", "--levels", "4", paths[name],
+                    os.path.join(tmp, "pyr.png")]
+            out = os.path.join(tmp, "pyr_3.png")  # the last level
         elif op == "flow":
             out = os.path.join(tmp, "out.flo")
             args = ["--time", "flow", "--levels", "1", paths[name], paths[name], out]
@@ -170,6 +174,24 @@ def main():
         if got is not None:
             near(what, got, resize_ref(gray if name == "gray" else rgb, 37, 20))
 
+    # the u8 gray pyramid's steps per launch: pyr_reg one, pyr2 pyr_reg2's two,
+    # pyr3 pyr_reg3's three (4 levels: one launch), at any work-group shape;
+    # both words only where pyr runs (else pyr_down); every one the same bytes
+    pyr_want = None
+    for env, want, not_want in (
+            ({"CLV_TUNE": "gpu", "CLV_U8_REG": "pyr"}, "pyr_reg", "pyr_reg2"),
+            ({"CLV_TUNE": "gpu", "CLV_U8_REG": "pyr,pyr2"}, "pyr_reg2", "pyr_reg3"),
+            ({"CLV_TUNE": "gpu", "CLV_U8_REG": "pyr,pyr3"}, "pyr_reg3", "pyr_reg2"),
+            ({"CLV_TUNE": "gpu", "CLV_U8_REG": "pyr,pyr3", "CLV_REG_LOCAL": "3x5"}, "pyr_reg3",
+             "pyr_reg2"),
+            ({"CLV_TUNE": "gpu"}, "pyr_reg3", "pyr_down"),
+            ({"CLV_TUNE": "gpu", "CLV_U8_REG": "pyr2,pyr3"}, "pyr_down", "pyr_reg")):
+        what, got = ran(env, "gray", "pyramid", want, not_want)
+        if got is not None:
+            if pyr_want is None:
+                pyr_want = got
+            check(got == pyr_want, what + ": level 3 as pyr_reg's", "")
+
     # the Gaussian's wide passes: named, they run, and agree with gauss_fused
     # within the u8 rounding
     for name in ("gray", "rgb"):
@@ -212,7 +234,8 @@ def main():
                      ("CLV_U8_REG", "boxw2"), ("CLV_U8_REG", "gaussw,gaus"),
                      ("CLV_REG_PY", "0"), ("CLV_REG_PY", "33"), ("CLV_REG_PY", "4x"),
                      ("CLV_REG_LOCAL", "8x"), ("CLV_REG_LOCAL", "0x8"), ("CLV_REG_LOCAL", "8"),
-                     ("CLV_REG_LOCAL", "4096x4096"), ("CLV_U8_REG", "up2")):
+                     ("CLV_REG_LOCAL", "4096x4096"), ("CLV_U8_REG", "up2"),
+                     ("CLV_U8_REG", "pyr4")):
         r, out = run({var: val}, "gray")
         check(r.code != 0 and var in r.err and val in r.err,
               "%s=%s: the context fails, naming it" % (var, val), r.describe())
