@@ -443,7 +443,10 @@ static clv_status pyramid_build_run(clv_context *ctx, const clv_arg *a)
         if (pl.variant == PYR_DOWN_BAND || pl.variant == PYR_DOWN_REG) {
             /* the band kernel makes up to PYR_BAND_STEPS levels per launch,
              * pyr_reg3 three, pyr_reg2 two (where two are left) */
-            const int per = pl.variant == PYR_DOWN_BAND ? PYR_BAND_STEPS : pl.k3 ? 3 : pl.k2 ? 2 : 1;
+            const int per = pl.variant == PYR_DOWN_BAND ? PYR_BAND_STEPS
+                            : pl.k3                      ? 3
+                            : pl.k2                      ? 2
+                                                         : 1;
             for (int k = 1; k < pyr->levels; k += per) {
                 const int n = pyr->levels - k < per ? pyr->levels - k : per;
                 const clv_image *from = k == 1 ? src : pyr->level[k - 1];
