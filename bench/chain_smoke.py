@@ -2,8 +2,8 @@
 """Quick form of clv-bench --mode chain, so the mode cannot rot: 4-op chains
 on 64x48 u8 images, with CLV_PROFILE=2 in the environment (the host-cost
 context must still come out unprofiled: clv-bench exits 1 if it does not).
-Checks the two floor lines (raw_enqueue, raw_copy) and one result line per
-default op with every key and sane values.
+Checks the three floor lines (raw_empty, raw_enqueue, raw_copy) and one result
+line per default op with every key and sane values.
 
 usage: chain_smoke.py CLV_BENCH
 """
@@ -25,17 +25,26 @@ def main():
     if r.returncode != 0:
         sys.exit(f"chain_smoke: {' '.join(cmd)} exited {r.returncode}\n{r.stderr}")
     lines = [l for l in r.stdout.splitlines() if not l.startswith("#")]
-    # first the driver's floor: a plain kernel enqueued straight on the queue
+    # first the launch floor: an empty kernel run alone, one work-group per
+    # compute unit; its wall (enqueue to clFinish) holds its device time
+    em = dict(f.split("=", 1) for f in lines.pop(0).split()) if lines else {}
+    if em.get("op") != "raw_empty" or int(em.get("groups", "0")) < 1 or em.get("reps") != "2" or \
+            not all(0.0 < float(em.get(k, "-1")) < 1e7
+                    for k in ("wall_us_median", "wall_us_min", "dev_us_median")) or \
+            float(em["wall_us_min"]) > float(em["wall_us_median"]) or \
+            float(em["wall_us_median"]) < float(em["dev_us_median"]):
+        sys.exit(f"chain_smoke: no sane op=raw_empty line first:\n{r.stdout}")
+    # then the driver's floor: a plain kernel enqueued straight on the queue
     raw = dict(f.split("=", 1) for f in lines.pop(0).split()) if lines else {}
     if raw.get("op") != "raw_enqueue" or raw.get("n") != "4" or \
             not 0.0 <= float(raw.get("host_us_per_op_median", "-1")) < 1e7:
-        sys.exit(f"chain_smoke: no sane op=raw_enqueue line first:\n{r.stdout}")
+        sys.exit(f"chain_smoke: no sane op=raw_enqueue line second:\n{r.stdout}")
     # then the memory floor: a plain copy of the image's 64 * 48 bytes
     cp = dict(f.split("=", 1) for f in lines.pop(0).split()) if lines else {}
     if cp.get("op") != "raw_copy" or cp.get("bytes") != str(64 * 48) or \
             not all(0.0 < float(cp.get(k, "-1")) < 1e7
                     for k in ("wall_us_per_op_median", "dev_us_median", "dev_gb_per_s")):
-        sys.exit(f"chain_smoke: no sane op=raw_copy line second:\n{r.stdout}")
+        sys.exit(f"chain_smoke: no sane op=raw_copy line third:\n{r.stdout}")
     if len(lines) != len(OPS):
         sys.exit(f"chain_smoke: expected {len(OPS)} result lines, got:\n{r.stdout}")
     for op, line in zip(OPS, lines):
