@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Build, test and benchmark on the lent NVIDIA machine (used for the GPU
 # numbers in bench/RESULTS.md). Writes logs and tables under $OUT.
-# Usage: bash bench/run_gpu.sh tests|suite|s4|p4floor|pyr2|up|shapes|p4|fbprof|fbfused|next17|bench|embed|late|sizes|verify|final|flow|kern|heavy|host|table2|twin|reg|wide|final17
+# Usage: bash bench/run_gpu.sh tests|suite|boxv|s4|p4floor|pyr2|up|shapes|p4|fbprof|fbfused|next17|bench|embed|late|sizes|verify|final|flow|kern|heavy|host|table2|twin|reg|wide|final17
 set -u
 what=${1:-tests}
 OUT=${OUT:-/tmp/clv-gpu-out}
@@ -374,6 +374,33 @@ fbfused)
         CLV_FB_BLUR=$mode CLV_PROFILE=2 timeout 60 build-gpu/bench/clv-bench --device gpu \
             --ops farneback --sizes 1920x1080 --reps 20 --warmup 3 > "$OUT/fb_$mode.txt" 2>&1
         grep kernel "$OUT/fb_$mode.txt" | awk '{n[$3]++; t[$3]+=$4} END {for (k in n) printf "%-24s %4d calls %9.3f ms/frame\n", k, n[k]/23, t[k]/23}' | sort -k4 -rn
+    done
+    ;;
+boxv)
+    # which part of box_reg makes it slower than the twin's box5_reg (17.7 us
+    # against 29.5 at 4K through the same driver): kernel directories that
+    # differ in box_reg only (bench/variants/mk_box.py), 4K u8 gray, three
+    # rounds, at 16x16 (the H200 row's) and 32x8 (the twin's); then where the
+    # pyramid's one launch (pyr3) stops paying, by frame size
+    python3 bench/variants/mk_box.py /tmp/bv > /dev/null || exit 1
+    for round in 1 2 3; do
+        for v in cl /tmp/bv/v1_twin /tmp/bv/v2_reflect /tmp/bv/v3_uchar4 /tmp/bv/v4_fstore \
+                 /tmp/bv/v5_all /tmp/bv/v6_unrolled; do
+            for rl in 16x16 32x8; do
+                printf "%s %s %s " "$round" "$(basename $v)" "$rl"
+                CLV_REG_LOCAL=$rl CLV_KERNEL_PATH=$v CLV_CACHE_DIR=/tmp/bvc/$(basename $v) \
+                    timeout 60 build-gpu/bench/clv-bench --device gpu --ops box5 --sizes 3840x2160 \
+                    --types u8 --channels 1 --reps 15 2>&1 | grep -E "^op=|rror" | awk '{print $7}'
+            done
+        done
+    done
+    base=box1,pyr1,half,transpose1,boxw,gaussw,up
+    for round in 1 2; do
+        for reg in $base $base,pyr3; do
+            echo "round $round CLV_U8_REG=$reg"
+            CLV_U8_REG=$reg timeout 60 build-gpu/bench/clv-bench --device gpu --ops pyramid \
+                --sizes 1280x720,2560x1440,3200x1800 --reps 15 2>&1 | grep -E "^op=|rror" | cut -c1-120
+        done
     done
     ;;
 s4)
