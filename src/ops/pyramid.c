@@ -442,10 +442,13 @@ static clv_status pyramid_build_run(clv_context *ctx, const clv_arg *a)
         CLV_TRY(pyr_down_plan(ctx, src, &pyr->level[1], 1, &pl));
         if (pl.variant == PYR_DOWN_BAND || pl.variant == PYR_DOWN_REG) {
             /* the band kernel makes up to PYR_BAND_STEPS levels per launch,
-             * pyr_reg3 three, pyr_reg2 two (where two are left) */
+             * pyr_reg3 three, pyr_reg2 two (where two are left), those
+             * two up to the tuning's frame size */
+            const size_t maxpx = ctx->tune.pyrn_max_pixels;
+            const int fused = !maxpx || (size_t)src->width * (size_t)src->height <= maxpx;
             const int per = pl.variant == PYR_DOWN_BAND ? PYR_BAND_STEPS
-                            : pl.k3                      ? 3
-                            : pl.k2                      ? 2
+                            : fused && pl.k3             ? 3
+                            : fused && pl.k2             ? 2
                                                          : 1;
             for (int k = 1; k < pyr->levels; k += per) {
                 const int n = pyr->levels - k < per ? pyr->levels - k : per;

@@ -443,10 +443,13 @@ typedef struct gpu_row {
     size_t reg_local[CLV__SHAPES][2]; /* tune.reg_local; 0: the driver's choice */
     int fb_fused;                     /* tune.fb_fused */
     size_t fb_local[2];               /* tune.fb_local; 0: farneback.c's */
+    size_t pyrn_max_pixels;           /* tune.pyrn_max_pixels */
 } gpu_row;
 #define GPU_REG_H200                                                                          \
     (CLV__REG_BOX | CLV__REG_PYR | CLV__REG_ANY(CLV__REG_HALF) | CLV__REG_TRANSPOSE |           \
-     CLV__REG_ANY(CLV__REG_BOXW) | CLV__REG_ANY(CLV__REG_GAUSSW) | CLV__REG_ANY(CLV__REG_UP))
+     CLV__REG_ANY(CLV__REG_BOXW) | CLV__REG_ANY(CLV__REG_GAUSSW) | CLV__REG_ANY(CLV__REG_UP) |   \
+     CLV__REG_PYR3)
+#define PYR_FUSED_MAX_PIXELS ((size_t)1920 * 1080)
 static const gpu_row gpu_rows[] = {
     /* NVIDIA H200, driver 580 (2026-12-05, the figures below). Shapes,
      * 3840x2160 u8 device us, the driver's choice against the row's:
@@ -463,9 +466,14 @@ static const gpu_row gpu_rows[] = {
       * device ms, 2026-12-05: 1920x1080 0.88-0.90 two passes against
       * 0.92-1.12 in one launch; 3840x2160 2.68-2.70 against 2.79-3.47) */
      0,
-     {0, 0}},
+     {0, 0},
+     /* a pyramid's levels three per launch (pyr_reg3) up to 1920x1080
+      * frames: 4 levels, device us, 2026-12-05: 1920x1080 29.1-29.9
+      * against pyr_reg's three launches 33.5-33.8; 3840x2160 49.2-50.2
+      * against 42.5-43.5 */
+     PYR_FUSED_MAX_PIXELS},
     /* any other GPU */
-    {NULL, NULL, GPU_REG_H200, {{0, 0}}, 0, {0, 0}},
+    {NULL, NULL, GPU_REG_H200, {{0, 0}}, 0, {0, 0}, PYR_FUSED_MAX_PIXELS},
 };
 
 static const gpu_row *gpu_row_for(const clv__device_info *in)
@@ -530,6 +538,7 @@ static clv_status tuning_for(clv_context *ctx, clv__tuning *out)
         memcpy(t.reg_local, row->reg_local, sizeof t.reg_local);
         t.fb_fused = force && *force ? 1 : row->fb_fused;
         memcpy(t.fb_local, row->fb_local, sizeof t.fb_local);
+        t.pyrn_max_pixels = force && *force ? 0 : row->pyrn_max_pixels;
     }
     const char *fbb = getenv("CLV_FB_BLUR");
     if (fbb && *fbb) {
@@ -558,6 +567,7 @@ static clv_status tuning_for(clv_context *ctx, clv__tuning *out)
                              "channel only)",
                              reg);
         t.u8_reg = mask;
+        t.pyrn_max_pixels = 0; /* named: at every size */
     }
     const char *py = getenv("CLV_REG_PY");
     if (py && *py) {

@@ -156,6 +156,11 @@ typedef struct clv__tuning {
      * the tuning table; CLV_FB_BLUR=fused[:WxH]|two overrides them. */
     int fb_fused;
     size_t fb_local[2];
+    /* pyr_reg2 / pyr_reg3 (two or three pyramid levels per launch, where
+     * u8_reg has them) only for a level 0 of at most this many pixels; 0:
+     * any. From the device's row (where one launch stops paying); none
+     * under CLV_TUNE=gpu or a CLV_U8_REG that names the kernels. */
+    size_t pyrn_max_pixels;
 } clv__tuning;
 
 /* u8 register kernels: each has a bit for one-channel images and the bit
