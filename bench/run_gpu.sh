@@ -385,7 +385,7 @@ boxv)
     python3 bench/variants/mk_box.py /tmp/bv > /dev/null || exit 1
     for round in 1 2; do
         for v in cl /tmp/bv/v1_twin /tmp/bv/v2_reflect /tmp/bv/v3_uchar4 /tmp/bv/v4_fstore \
-                 /tmp/bv/v5_all /tmp/bv/v6_unrolled; do
+                 /tmp/bv/v5_all /tmp/bv/v6_unrolled /tmp/bv/v7_span_uint; do
             shapes=16x16
             case $v in cl|*v1_twin) shapes="16x16 32x8" ;; esac
             for rl in $shapes; do

@@ -95,4 +95,22 @@ shutil.rmtree(d, ignore_errors=True)
 shutil.copytree("cl", d)
 s = src[:i] + src[i:j].replace("CLV_NO_UNROLL", "CLV_UNROLL") + src[j:]
 open(os.path.join(d, "box.cl"), "w").write(s)
-print(" ".join(sorted(list(variants) + ["v6_unrolled"])))
+# box_reg as it is, clv_u8_span (common.cl) loading whole uints and
+# shifting the bytes out, as the twin does, instead of uchar4 loads
+d = os.path.join(out, "v7_span_uint")
+shutil.rmtree(d, ignore_errors=True)
+shutil.copytree("cl", d)
+c = open("cl/common.cl").read()
+old = """            const int4 q = convert_int4(GVLDA(uchar4, src, row + e + 4 * w));
+            v[4 * w] = q.s0;
+            v[4 * w + 1] = q.s1;
+            v[4 * w + 2] = q.s2;
+            v[4 * w + 3] = q.s3;"""
+new = """            const uint q = GVLDA(uint, src, (__global const uint *)(row + e + 4 * w));
+            v[4 * w] = (int)(q & 255u);
+            v[4 * w + 1] = (int)((q >> 8) & 255u);
+            v[4 * w + 2] = (int)((q >> 16) & 255u);
+            v[4 * w + 3] = (int)(q >> 24);"""
+assert old in c
+open(os.path.join(d, "common.cl"), "w").write(c.replace(old, new))
+print(" ".join(sorted(list(variants) + ["v6_unrolled", "v7_span_uint"])))
