@@ -322,6 +322,25 @@ static inline int clv_border_index(int i, int n, int mode)
     return m < n ? m : p - m;
 }
 
+/* As clv_border_index for i at most n - 1 outside [0, n) (one reflection
+ * or wrap reaches it, n >= 2): no division. For edge loads whose reach the
+ * host has bounded (box_reg); beyond it the answer is wrong. */
+static inline int clv_border_index_near(int i, int n, int mode)
+{
+    if (i >= 0 && i < n)
+        return i;
+    if (mode == BORDER_CONSTANT)
+        return -1;
+    if (mode == BORDER_REPLICATE)
+        return clamp(i, 0, n - 1);
+    if (mode == BORDER_WRAP)
+        return i < 0 ? i + n : i - n;
+    if (mode == BORDER_REFLECT)
+        return i < 0 ? -i - 1 : 2 * n - 1 - i;
+    /* REFLECT101 */
+    return i < 0 ? -i : 2 * n - 2 - i;
+}
+
 #ifdef BORDER
 #define BORDER_INDEX(i, n) clv_border_index((i), (n), BORDER)
 #ifdef CN

@@ -69,7 +69,7 @@ def main():
     tmp = tempfile.mkdtemp(prefix="clv-tune-")
     gray = Image(23, 11, 1, 8, [(x * 37 + y * 101 + x * y) % 256 for y in range(11)
                                 for x in range(23)])
-    rgb = Image(13, 9, 3, 8, [(i * 53 + (i // 7) * 11) % 256 for i in range(13 * 9 * 3)])
+    rgb = Image(29, 9, 3, 8, [(i * 53 + (i // 7) * 11) % 256 for i in range(29 * 9 * 3)])
     paths = {}
     for name, img in (("gray", gray), ("rgb", rgb)):
         paths[name] = os.path.join(tmp, name + ".png")

@@ -184,8 +184,13 @@ static clv_status box_choose(clv_context *ctx, const clv_image *src, int ksize_x
         return CLV_OK;
     }
 
+    /* box_reg's loads: BR_NW 4-byte words a row (box.cl), the values either
+     * side of its 4 reaching into the next words; at a row's ends they go
+     * through one reflection, right for rows of more than 4 BR_NW pixels */
+    const int reg_ax = ksize_x / 2;
+    const int reg_nw = (reg_ax * cn + 3) / 4 + 1 + ((ksize_x - 1 - reg_ax) * cn + 3) / 4;
     if (CLV__REG_ON(ctx, CLV__REG_BOX, src->channels) && src->type == CLV_U8 && ksize_x <= t->maxk &&
-        ksize_y <= t->maxk) {
+        ksize_y <= t->maxk && w > 4 * reg_nw) {
         /* small windows, u8, GPUs: one pass in registers (box_reg), 4
          * values across and reg_py rows down per work-item, the window
          * compiled in (a program per window: cheap to build on a GPU, and
