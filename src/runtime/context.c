@@ -449,7 +449,7 @@ typedef struct gpu_row {
     (CLV__REG_BOX | CLV__REG_PYR | CLV__REG_ANY(CLV__REG_HALF) | CLV__REG_TRANSPOSE |           \
      CLV__REG_ANY(CLV__REG_BOXW) | CLV__REG_ANY(CLV__REG_GAUSSW) | CLV__REG_ANY(CLV__REG_UP) |   \
      CLV__REG_PYR3)
-#define PYR_FUSED_MAX_PIXELS ((size_t)1920 * 1080)
+#define PYR_FUSED_MAX_PIXELS ((size_t)2560 * 1440)
 static const gpu_row gpu_rows[] = {
     /* NVIDIA H200, driver 580 (2026-12-05, the figures below). Shapes,
      * 3840x2160 u8 device us, the driver's choice against the row's:
@@ -467,10 +467,12 @@ static const gpu_row gpu_rows[] = {
       * 0.92-1.12 in one launch; 3840x2160 2.68-2.70 against 2.79-3.47) */
      0,
      {0, 0},
-     /* a pyramid's levels three per launch (pyr_reg3) up to 1920x1080
-      * frames: 4 levels, device us, 2026-12-05: 1920x1080 29.1-29.9
-      * against pyr_reg's three launches 33.5-33.8; 3840x2160 49.2-50.2
-      * against 42.5-43.5 */
+     /* a pyramid's levels three per launch (pyr_reg3) up to 2560x1440
+      * frames: 4 levels, device us, 2026-12-05, against pyr_reg's three
+      * launches: 1280x720 28.9-30.1 against 32.8-33.7, 1920x1080
+      * 29.1-29.9 against 33.5-33.8, 2560x1440 31.6-32.2 against
+      * 35.6-38.1; 3200x1800 41.9-42.2 against 38.8-39.5, 3840x2160
+      * 49.2-50.2 against 42.5-43.5 */
      PYR_FUSED_MAX_PIXELS},
     /* any other GPU */
     {NULL, NULL, GPU_REG_H200, {{0, 0}}, 0, {0, 0}, PYR_FUSED_MAX_PIXELS},
