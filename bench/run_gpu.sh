@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Build, test and benchmark on the lent NVIDIA machine (used for the GPU
 # numbers in bench/RESULTS.md). Writes logs and tables under $OUT.
-# Usage: bash bench/run_gpu.sh tests|suite|boxv|s4|p4floor|pyr2|up|shapes|p4|fbprof|fbfused|next17|bench|embed|late|sizes|verify|final|flow|kern|heavy|host|table2|twin|reg|wide|final17
+# Usage: bash bench/run_gpu.sh tests|suite|boxfix|boxv|s4|p4floor|pyr2|up|shapes|p4|fbprof|fbfused|next17|bench|embed|late|sizes|verify|final|flow|kern|heavy|host|table2|twin|reg|wide|final17
 set -u
 what=${1:-tests}
 OUT=${OUT:-/tmp/clv-gpu-out}
@@ -404,6 +404,26 @@ boxv)
                 --sizes 1280x720,2560x1440,3200x1800 --reps 15 2>&1 | grep -E "^op=|rror" | cut -c1-120
         done
     done
+    ;;
+boxfix)
+    # box_reg with its cheap edge path against the one before (the kernel
+    # directory bench/variants/box_old) and the twin-shaped v5_all, then the
+    # tests that run it and the pyramid's choice by frame size
+    export CLV_CACHE_DIR=$PWD/build-gpu/cache
+    python3 bench/variants/mk_box.py /tmp/bv > /dev/null || exit 1
+    for round in 1 2 3; do
+        for v in cl bench/variants/box_old /tmp/bv/v5_all; do
+            printf "%s %s " "$round" "$(basename $v)"
+            CLV_KERNEL_PATH=$v CLV_CACHE_DIR=/tmp/bvc/$(basename $v) timeout 60 \
+                build-gpu/bench/clv-bench --device gpu --ops box5 --sizes 1920x1080,3840x2160 \
+                --types u8 --channels 1 --reps 15 2>&1 | grep -E "^op=|rror" | awk '{printf "%s %s ", $2, $7} END {print ""}'
+        done
+    done
+    CLV_PROFILE=2 timeout 60 build-gpu/bench/clv-bench --device gpu --ops pyramid \
+        --sizes 2560x1440,3200x1800 --reps 2 --warmup 1 2>&1 | grep -E "^op=|kernel" | cut -c1-100
+    timeout 150 meson test -C build-gpu box-fixed tune-env --print-errorlogs \
+        --timeout-multiplier 3 > "$OUT/tests.txt" 2>&1
+    echo "tests rc=$?"; grep -E "^ *[0-9]+/|Ok:|Fail:" "$OUT/tests.txt"
     ;;
 s4)
     # this session's pending device runs in one call: pyr2, the twin (its
