@@ -406,9 +406,11 @@ boxv)
     done
     ;;
 boxfix)
-    # box_reg with its cheap edge path against the one before (the kernel
-    # directory bench/variants/box_old) and the twin-shaped v5_all, then the
-    # tests that run it and the pyramid's choice by frame size
+    # box_reg with its cheap edge path against the one before and the
+    # twin-shaped v5_all, then the tests that run it and the pyramid's
+    # choice by frame size. bench/variants/box_old is cl/ before the change,
+    # made by hand first (not kept): mkdir -p bench/variants/box_old &&
+    # git archive 6015100 cl | tar -x --strip-components=1 -C bench/variants/box_old
     export CLV_CACHE_DIR=$PWD/build-gpu/cache
     python3 bench/variants/mk_box.py /tmp/bv > /dev/null || exit 1
     for round in 1 2 3; do
