@@ -842,6 +842,18 @@ static const char raw_source[] =
     } while (0)
 
 
+/* *us: the device microseconds of ev, a finished command on a profiling
+ * queue. */
+static cl_int raw_event_us(cl_event ev, double *us)
+{
+    cl_ulong a = 0, b = 0;
+    cl_int err = clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_START, sizeof a, &a, NULL);
+    if (err == CL_SUCCESS)
+        err = clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_END, sizeof b, &b, NULL);
+    *us = (double)(b - a) * 1e-3;
+    return err;
+}
+
 /* A raw floor kernel (no clvision code) built on a clvision context's own
  * OpenCL context, with its source and destination buffers. */
 typedef struct raw_kit {
@@ -1001,16 +1013,13 @@ static int run_raw_empty(clv_context *pctx, const bench_config *cfg)
                   "clEnqueueNDRangeKernel");
         RAW_CHECK(clFinish(q), "clFinish");
         const double t1 = now_ms();
-        cl_ulong a = 0, b = 0;
-        RAW_CHECK(clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_START, sizeof a, &a, NULL),
-                  "clGetEventProfilingInfo");
-        RAW_CHECK(clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_END, sizeof b, &b, NULL),
-                  "clGetEventProfilingInfo");
+        double us = 0.0;
+        RAW_CHECK(raw_event_us(ev, &us), "clGetEventProfilingInfo");
         RAW_CHECK(clReleaseEvent(ev), "clReleaseEvent");
         ev = NULL;
         if (i >= 0) {
             wall[i] = (t1 - t0) * 1e3;
-            devt[i] = (double)(b - a) * 1e-3;
+            devt[i] = us;
         }
     }
     const double wmed = median(wall, cfg->reps), dmed = median(devt, cfg->reps);
@@ -1067,15 +1076,12 @@ static int run_raw_copy(clv_context *pctx, const bench_config *cfg, bench_size s
         RAW_CHECK(clEnqueueNDRangeKernel(q, k, 1, NULL, &g, NULL, 0, NULL, &ev),
                   "clEnqueueNDRangeKernel");
         RAW_CHECK(clWaitForEvents(1, &ev), "clWaitForEvents");
-        cl_ulong a = 0, b = 0;
-        RAW_CHECK(clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_START, sizeof a, &a, NULL),
-                  "clGetEventProfilingInfo");
-        RAW_CHECK(clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_END, sizeof b, &b, NULL),
-                  "clGetEventProfilingInfo");
+        double us = 0.0;
+        RAW_CHECK(raw_event_us(ev, &us), "clGetEventProfilingInfo");
         RAW_CHECK(clReleaseEvent(ev), "clReleaseEvent");
         ev = NULL;
         if (r >= 0)
-            devt[r] = (double)(b - a) * 1e-3;
+            devt[r] = us;
     }
     const double wmed = median(wall, cfg->reps), dmed = median(devt, cfg->reps);
     printf("mode=chain op=raw_copy size=%dx%d type=%s cn=%d bytes=%zu wall_us_per_op_median=%.2f "

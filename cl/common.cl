@@ -291,37 +291,6 @@ typedef CAT(T, VEC) clv_tv_u __attribute__((aligned(sizeof(T))));
 #define BORDER_CONSTANT 3
 #define BORDER_WRAP 4
 
-/* Map coordinate i into [0, n) following the border mode; -1 means "outside,
- * use the constant 0". Works for any distance from the image. */
-static inline int clv_border_index(int i, int n, int mode)
-{
-    if (i >= 0 && i < n)
-        return i;
-    if (mode == BORDER_CONSTANT)
-        return -1;
-    if (mode == BORDER_REPLICATE)
-        return clamp(i, 0, n - 1);
-    if (mode == BORDER_WRAP) {
-        int m = i % n;
-        return m < 0 ? m + n : m;
-    }
-    if (n == 1)
-        return 0;
-    if (mode == BORDER_REFLECT) {
-        int p = 2 * n;
-        int m = i % p;
-        if (m < 0)
-            m += p;
-        return m < n ? m : p - 1 - m;
-    }
-    /* REFLECT101 */
-    int p = 2 * n - 2;
-    int m = i % p;
-    if (m < 0)
-        m += p;
-    return m < n ? m : p - m;
-}
-
 /* As clv_border_index for i at most n - 1 outside [0, n) (one reflection
  * or wrap reaches it, n >= 2): no division. For edge loads whose reach the
  * host has bounded (box_reg); beyond it the answer is wrong. */
@@ -339,6 +308,28 @@ static inline int clv_border_index_near(int i, int n, int mode)
         return i < 0 ? -i - 1 : 2 * n - 1 - i;
     /* REFLECT101 */
     return i < 0 ? -i : 2 * n - 2 - i;
+}
+
+/* Map coordinate i into [0, n) following the border mode; -1 means "outside,
+ * use the constant 0". Works for any distance from the image: i is first
+ * brought into one period of the mode's pattern (n for wrap, 2 n for
+ * reflect, 2 n - 2 for reflect 101), from which one reflection reaches
+ * [0, n). */
+static inline int clv_border_index(int i, int n, int mode)
+{
+    if (i >= 0 && i < n)
+        return i;
+    if (mode == BORDER_CONSTANT)
+        return -1;
+    if (mode == BORDER_REPLICATE)
+        return clamp(i, 0, n - 1);
+    if (n == 1)
+        return 0;
+    const int p = mode == BORDER_WRAP ? n : mode == BORDER_REFLECT ? 2 * n : 2 * n - 2;
+    int m = i % p;
+    if (m < 0)
+        m += p;
+    return clv_border_index_near(m, n, mode);
 }
 
 #ifdef BORDER
