@@ -317,12 +317,9 @@ static inline int clv_border_index_near(int i, int n, int mode)
  * [0, n). */
 static inline int clv_border_index(int i, int n, int mode)
 {
-    if (i >= 0 && i < n)
-        return i;
-    if (mode == BORDER_CONSTANT)
-        return -1;
-    if (mode == BORDER_REPLICATE)
-        return clamp(i, 0, n - 1);
+    /* inside, and the modes whose rule holds at any distance */
+    if ((i >= 0 && i < n) || mode == BORDER_CONSTANT || mode == BORDER_REPLICATE)
+        return clv_border_index_near(i, n, mode);
     if (n == 1)
         return 0;
     const int p = mode == BORDER_WRAP ? n : mode == BORDER_REFLECT ? 2 * n : 2 * n - 2;
