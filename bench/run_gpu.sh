@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Build, test and benchmark on the lent NVIDIA machine (used for the GPU
 # numbers in bench/RESULTS.md). Writes logs and tables under $OUT.
-# Usage: bash bench/run_gpu.sh tests|suite|boxfix|boxv|s4|p4floor|pyr2|up|shapes|p4|fbprof|fbfused|next17|bench|embed|late|sizes|verify|final|flow|kern|heavy|host|table2|twin|reg|wide|final17
+# Usage: bash bench/run_gpu.sh tests|suite|box5|boxfix|boxv|s4|p4floor|pyr2|up|shapes|p4|fbprof|fbfused|next17|bench|embed|late|sizes|verify|final|flow|kern|heavy|host|table2|twin|reg|wide|final17
 set -u
 what=${1:-tests}
 OUT=${OUT:-/tmp/clv-gpu-out}
@@ -426,6 +426,11 @@ boxfix)
     timeout 150 meson test -C build-gpu box-fixed tune-env --print-errorlogs \
         --timeout-multiplier 3 > "$OUT/tests.txt" 2>&1
     echo "tests rc=$?"; grep -E "^ *[0-9]+/|Ok:|Fail:" "$OUT/tests.txt"
+    ;;
+box5)
+    # part 1's box 5x5 and pyramid rows with the current defaults (short)
+    timeout 60 build-gpu/bench/clv-bench --device gpu --ops box5,pyramid --sizes 1920x1080,3840x2160 \
+        --types u8 --channels 1 --reps 15 2>&1 | grep -E "^op=|rror" | cut -c1-120
     ;;
 s4)
     # this session's pending device runs in one call: pyr2, the twin (its
