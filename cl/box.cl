@@ -186,29 +186,12 @@ __kernel void box_small(__global const T *src, int src_pitch, int width, int hei
 #define BR_OFF (BR_WL * 4 - BR_AX * CN) /* v[] index of output value 0's first term */
 
 /* Source row sy (-1: the constant border's zeros) summed along x at the
- * work-item's 4 values e0 .. e0 + 3. Inside the row, BR_NW aligned 4-byte
- * loads (clv_u8_span's); at its ends value by value through
- * clv_border_index_near, whose single reflection box.c makes enough by
- * taking box_reg only for rows of more than 4 BR_NW pixels. The general
- * border rule there (a division per value) made the whole kernel slower:
- * H200, 3840x2160, 29.3-30.5 us against 19.0-20.2 with the edge values
- * through a clamp (2026-12-05, bench/variants/mk_box.py). */
+ * work-item's 4 values e0 .. e0 + 3 (clv_u8_span's loads). */
 static inline int4 box_reg_row(__global const uchar *restrict src CLV_DBG_PARAM(src),
                                int src_pitch, int sy, int e0, int inside, int width)
 {
     int v[BR_NW * 4];
-    const int e = e0 - BR_WL * 4;
-    if (inside || sy < 0) {
-        clv_u8_span(src CLV_DBG_PASS(src), src_pitch, sy, e, BR_NW, 1, width, v);
-    } else {
-        __global const uchar *row = ROW(src, src_pitch, sy);
-        CLV_UNROLL
-        for (int b = 0; b < BR_NW * 4; b++) {
-            const int x = (e + b) >= 0 ? (e + b) / CN : -((-(e + b) + CN - 1) / CN);
-            const int sx = clv_border_index_near(x, width, BORDER);
-            v[b] = sx < 0 ? 0 : (int)GLD(src, row, sx * CN + (e + b - x * CN));
-        }
-    }
+    clv_u8_span(src CLV_DBG_PASS(src), src_pitch, sy, e0 - BR_WL * 4, BR_NW, inside, width, v);
     int hs[4];
     CLV_UNROLL
     for (int k = 0; k < 4; k++) {

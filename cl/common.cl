@@ -342,15 +342,29 @@ static inline int clv_border_value(int v, int width)
     return sx < 0 ? -1 : sx * CN + (v - x * CN);
 }
 
+/* As clv_border_value through clv_border_index_near: for pixels at most
+ * width - 1 outside the row (the u8 register kernels' edge loads, whose
+ * reach their hosts bound); no division but the constant one by CN. */
+static inline int clv_border_value_near(int v, int width)
+{
+    const int x = v >= 0 ? v / CN : -((-v + CN - 1) / CN); /* floor(v / CN) */
+    const int sx = clv_border_index_near(x, width, BORDER);
+    return sx < 0 ? -1 : sx * CN + (v - x * CN);
+}
+
 #ifdef DEPTH_U8
 /* For the u8 register kernels (box_reg, gauss_reg, pyr_reg): values
  * e .. e + 4 nw - 1 of row sy (a BORDER_INDEX result; -1: the constant
  * border's zeros) of a flattened row of `width` CN-channel pixels, into
  * v[0 .. 4 nw). inside (the caller knows): e >= 0, e % 4 == 0 and
  * e + 4 nw <= width * CN, so nw aligned 4-byte loads (rows start on 64-byte
- * boundaries, image.c's PITCH_ALIGN); otherwise value by value through the
- * border rule. nw is a constant at every call: the loops unroll on GPUs and
- * v stays in registers. */
+ * boundaries, image.c's PITCH_ALIGN); otherwise value by value through
+ * clv_border_value_near: the host takes these kernels only for rows wide
+ * enough that one reflection reaches every value (CLV__SPAN_MIN_WIDTH in
+ * ops.h). The general rule there (a division per value) made box_reg a
+ * third slower (H200, 3840x2160: 29.3-30.5 us against 19.0-20.2 with a
+ * clamp, 2026-12-05, bench/variants/mk_box.py). nw is a constant at every
+ * call: the loops unroll on GPUs and v stays in registers. */
 static inline void clv_u8_span(__global const uchar *src CLV_DBG_PARAM(src), int src_pitch,
                                int sy, int e, int nw, int inside, int width, int *v)
 {
@@ -373,7 +387,7 @@ static inline void clv_u8_span(__global const uchar *src CLV_DBG_PARAM(src), int
     } else {
         CLV_UNROLL
         for (int b = 0; b < 4 * nw; b++) {
-            const int i = clv_border_value(e + b, width);
+            const int i = clv_border_value_near(e + b, width);
             v[b] = i < 0 ? 0 : (int)GLD(src, row, i);
         }
     }
@@ -407,11 +421,13 @@ static inline void clv_u8_span(__global const uchar *src CLV_DBG_PARAM(src), int
           (a)[10], (a)[11], (a)[12], (a)[13], (a)[14], (a)[15]))
 
 /* Value e + l of the row at `row` through the border rule (0 past a
- * constant border). */
-#define CLV_U8_AT(l) (i_ = clv_border_value(e + (l), width), i_ < 0 ? 0 : (int)GLD(src, row, i_))
+ * constant border), one reflection (clv_border_value_near). */
+#define CLV_U8_AT(l)                                                                            \
+    (i_ = clv_border_value_near(e + (l), width), i_ < 0 ? 0 : (int)GLD(src, row, i_))
 
 /* Values e .. e + 15 of the row at `row` through the border rule, as one
- * vector built lane by lane (no private array: see CLV_SPLIT16). */
+ * vector built lane by lane (no private array: see CLV_SPLIT16); at most
+ * width - 1 pixels outside the row (clv_u8_span16's hosts bound it). */
 static inline int16 clv_u8_border16(__global const uchar *src CLV_DBG_PARAM(src),
                                     __global const uchar *row, int e, int width)
 {
@@ -440,7 +456,7 @@ static inline int16 clv_u8_border16(__global const uchar *src CLV_DBG_PARAM(src)
 /* As clv_u8_span in whole 16-byte vectors (box_wh, gauss_wh): values
  * e .. e + 16 nv - 1 of the row at `row` into v[0 .. 16 nv); inside: e >= 0,
  * e % 16 == 0 and e + 16 nv <= width * CN, so nv aligned 16-byte loads;
- * otherwise value by value through the border rule. v sees constant
+ * otherwise value by value through one reflection (the same width bound). v sees constant
  * indices only (the loop unrolls on GPUs), so it can stay in registers. */
 static inline void clv_u8_span16(__global const uchar *src CLV_DBG_PARAM(src),
                                  __global const uchar *row, int e, int nv, int inside, int width,

@@ -167,6 +167,14 @@ static void fixed_window(void)
     };
     run_window_cases(cases, (int)(sizeof cases / sizeof cases[0]), sizes,
                      (int)(sizeof sizes / sizeof sizes[0]));
+    /* widths either side of the narrowest row box_reg takes (more pixels
+     * than a work-item's loaded values: 13, 21 and 37 here), where one
+     * reflection at the row ends must reach every value */
+    for (int w = 9; w <= 40; w++) {
+        run_random(w, 5, 1, CLV_U8, 5, 5, CLV_BORDER_REFLECT101, 0);
+        run_random(w, 4, 3, CLV_U8, 5, 5, CLV_BORDER_REFLECT, 0);
+        run_random(w, 3, 4, CLV_U8, 9, 9, CLV_BORDER_WRAP, 0);
+    }
     run_random(1920, 1080, 1, CLV_U8, 5, 5, CLV_BORDER_REFLECT101, 0);
     run_random(640, 480, 3, CLV_U8, 5, 5, CLV_BORDER_REFLECT101, 0);
     void *px = NULL;
@@ -203,6 +211,14 @@ static void wide(void)
     };
     run_window_cases(cases, (int)(sizeof cases / sizeof cases[0]), sizes,
                      (int)(sizeof sizes / sizeof sizes[0]));
+    /* widths either side of the narrowest row box_wh takes (more pixels
+     * than its loaded values: 49 in one channel, 113 for 31 wide in
+     * three), where one reflection at the row ends must reach every value */
+    for (int w = 45; w <= 52; w++) {
+        run_random(w, 5, 1, CLV_U8, 5, 5, CLV_BORDER_REFLECT101, 0);
+        run_random(w, 4, 1, CLV_U8, 31, 3, CLV_BORDER_WRAP, 0);
+        run_random(w + 64, 3, 3, CLV_U8, 31, 5, CLV_BORDER_REFLECT, 0);
+    }
     run_random(1920, 1080, 1, CLV_U8, 31, 31, CLV_BORDER_REFLECT101, 0);
     void *px = NULL;
     int w, h, cn;

@@ -168,6 +168,13 @@ static void fixed_radii(void)
         for (int s = 0; s < (int)(sizeof sizes / sizeof sizes[0]); s++)
             run_random(sizes[s][0], sizes[s][1], cases[c].cn, CLV_U8, cases[c].g, cases[c].border,
                        s == 3 ? 13 : 0);
+    /* widths either side of the narrowest rows gauss_reg (29 and 21 pixels
+     * here) and gauss_wh (49) take: more pixels than a work-item's loaded
+     * values, so one reflection at the row ends reaches every value */
+    for (int w = 18; w <= 52; w++) {
+        run_random(w, 4, 2, CLV_U8, (gparams){2.0, 0.0, 13, 13}, CLV_BORDER_REFLECT101, 0);
+        run_random(w, 3, 1, CLV_U8, (gparams){3.0, 0.0, 17, 3}, CLV_BORDER_WRAP, 0);
+    }
     run_random(1920, 1080, 1, CLV_U8, (gparams){2.0, 0.0, 13, 13}, CLV_BORDER_REFLECT101, 0);
 }
 

@@ -5,11 +5,12 @@ images; any Oclgrind report fails the test (issue 13 #24).
 The GPU-style kernels run (CLV_TUNE=generic): they are what GPUs run, and
 Oclgrind 21.10 misreads the CPU kernels' int16 idiom in
 fb_update_matrices_vec. The Gaussians run again with CLV_TUNE=gpu (radii
-compiled in), the flow too (its averaging in one launch, fb_blur_solve), and the box and Gaussians with the u8 wide passes
-(CLV_U8_REG=boxw,gaussw), whose whole 16-byte vectors reach into the rows'
-padding. Some CPU kernels run too (CLV_TUNE=cpu): the pyramid's band kernel,
-whose bands of a tall gray image make their neighbours' rows once more,
-and the box's and Gaussian's band kernels (their vectors are loaded and
+compiled in), the flow too (its averaging in one launch, fb_blur_solve), the u8
+box's and pyramid's register kernels on the narrowest rows they are taken for,
+and the box and Gaussians with the u8 wide passes (CLV_U8_REG=boxw,gaussw),
+whose whole 16-byte vectors reach into the rows' padding. Some CPU kernels
+run too (CLV_TUNE=cpu): the pyramid's band kernel, whose bands of a tall
+gray image make their neighbours' rows once more, and the box's and Gaussian's band kernels (their vectors are loaded and
 stored through types aligned to one element, not vloadn).
 Anything on stderr fails too, compiler warnings included. Inputs are crops
 of tests/data made with the CLI's resize on the normal device, so the whole
@@ -57,7 +58,8 @@ def main():
         crops = [("chelsea.png", "24x17", "c.png"), ("camera.png", "24x17", "g.png"),
                  ("flow_camera0.png", "40x32", "f0.png"), ("flow_camera1.png", "40x32", "f1.png"),
                  ("studio_256.exr", "24x17", "h.pfm"), ("camera.png", "20x2000", "t.png"),
-                 ("camera.png", "300x40", "w.png")]
+                 ("camera.png", "300x40", "w.png"), ("chelsea.png", "120x9", "cw.png"),
+                 ("camera.png", "53x9", "gw.png"), ("camera.png", "17x9", "n.png")]
         for src, size, dst in crops:
             r = run([CLI, "resize", "--size", size, os.path.join(DATA, src), dst], env=base,
                     cwd=tmp)
@@ -95,15 +97,24 @@ def main():
         env = dict(base)
         env["CLV_TUNE"] = "generic"
         env["CLV_CACHE_DIR"] = os.path.join(tmp, "cache-oclgrind")
-        # and the Gaussians again as GPUs run them (radii compiled into gauss_fused),
+        # and the Gaussians again as GPUs run them (radii compiled into gauss_reg),
         # the flow with its averaging in one launch (fb_blur_solve, CLV_TUNE=gpu),
-        # then the u8 box's and Gaussian's wide passes (box_wh/box_wv, gauss_wh/
-        # gauss_wv: whole 16-byte vectors up to the rows' padding)
-        wide = [["box", "--ksize", "31x7", "c.png", "o.png"],
-                ["box", "--ksize", "5x3", "g.png", "o.png"]]
+        # the u8 box's register kernel (box_reg) and the pyramid's (pyr_reg) on
+        # rows a little wider than the values a work-item loads (17 pixels: the
+        # narrowest the ops take them for, their row ends through one
+        # reflection), then the u8 box's and Gaussian's wide passes (box_wh/
+        # box_wv, gauss_wh/gauss_wv: whole 16-byte vectors up to the rows'
+        # padding), on crops wide enough for them (cw.png, gw.png)
+        wider = [[{"c.png": "cw.png", "g.png": "gw.png"}.get(a, a) for a in op]
+                 for op in ops if op[0] == "gaussian"]
+        wide = [["box", "--ksize", "31x7", "cw.png", "o.png"],
+                ["box", "--ksize", "5x3", "gw.png", "o.png"]] + wider
+        reg = [["box", "--ksize", "5x3", "c.png", "o.png"],
+               ["box", "--ksize", "5x5", "n.png", "o.png"]]
         runs = [(op, "generic") for op in ops] + \
-            [(op, "gpu") for op in ops if op[0] in ("gaussian", "flow")] + \
-            [(op, "wide") for op in wide + [op for op in ops if op[0] == "gaussian"]] + \
+            [(op, "gpu") for op in wider + reg + [op for op in ops if op[0] == "flow"]] + \
+            [(op, "wide") for op in wide] + \
+            [(["pyramid", "--levels", "3", "n.png", "pyr.png"], "pyr")] + \
             [(["pyramid", "--levels", n, "w.png", "pyr.png"], "pyr2") for n in ("3", "5")] + \
             [(["pyramid", "--levels", "5", "t.png", "pyr.png"], "cpu")] + \
             [(op, "cpu") for op in ops if op[0] in ("gaussian", "box")]
@@ -111,7 +122,7 @@ def main():
             # pyr2: the GPUs' pyramid, two or three steps per launch (the
             # levels between in local memory): 3 levels by pyr_reg2, 5 by
             # pyr_reg3 and pyr_reg
-            reg = {"wide": "boxw,gaussw", "pyr2": "pyr,pyr3"}.get(tune, "")
+            reg = {"wide": "boxw,gaussw", "pyr": "pyr", "pyr2": "pyr,pyr3"}.get(tune, "")
             env["CLV_TUNE"] = "gpu" if reg else tune
             env["CLV_U8_REG"] = reg
             if reg:

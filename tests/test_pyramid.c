@@ -263,6 +263,12 @@ int main(void)
         for (int t = 0; t < 3; t++)
             for (int cn = 1; cn <= 4; cn++)
                 run_half_random(sizes[si][0], sizes[si][1], cn, types[t], CLV_PYRAMID_MAX_LEVELS);
+    /* u8 gray widths either side of the narrowest rows pyr_reg takes (17
+     * pixels: more than its 16 loaded values), at level 0 and 1 */
+    for (int w = 14; w <= 19; w++) {
+        run_half_random(w, 9, 1, CLV_U8, CLV_PYRAMID_MAX_LEVELS);
+        run_half_random(2 * w, 5, 1, CLV_U8, CLV_PYRAMID_MAX_LEVELS);
+    }
     /* fewer levels than possible; a large frame */
     run_half_random(641, 479, 1, CLV_U8, 3);
     run_half_random(1920, 1080, 1, CLV_U8, 5);

@@ -67,9 +67,11 @@ def resize_ref(img, dw, dh):
 
 def main():
     tmp = tempfile.mkdtemp(prefix="clv-tune-")
-    gray = Image(23, 11, 1, 8, [(x * 37 + y * 101 + x * y) % 256 for y in range(11)
-                                for x in range(23)])
-    rgb = Image(29, 9, 3, 8, [(i * 53 + (i // 7) * 11) % 256 for i in range(29 * 9 * 3)])
+    # wide enough for every u8 register kernel and wide pass (more pixels
+    # than the values one work-item loads, box_wh's 48)
+    gray = Image(53, 17, 1, 8, [(x * 37 + y * 101 + x * y) % 256 for y in range(17)
+                                for x in range(53)])
+    rgb = Image(53, 9, 3, 8, [(i * 53 + (i // 7) * 11) % 256 for i in range(53 * 9 * 3)])
     paths = {}
     for name, img in (("gray", gray), ("rgb", rgb)):
         paths[name] = os.path.join(tmp, name + ".png")
@@ -83,10 +85,11 @@ def main():
             args = ["--time", "gaussian", "--sigma", "1.5", paths[name], out]
         elif op == "resize":
             args = ["--time", "resize", "--size", "37x20", paths[name], out]
-        elif op == "pyramid":
-            args = ["--time", "pyramid", "--levels", "4", paths[name],
+        elif op in ("pyramid", "pyramid5"):
+            n = 5 if op == "pyramid5" else 4
+            args = ["--time", "pyramid", "--levels", str(n), paths[name],
                     os.path.join(tmp, "pyr.png")]
-            out = os.path.join(tmp, "pyr_3.png")  # the last level
+            out = os.path.join(tmp, "pyr_%d.png" % (n - 1))  # the last level
         elif op == "flow":
             out = os.path.join(tmp, "out.flo")
             args = ["--time", "flow", "--levels", "1", paths[name], paths[name], out]
@@ -191,6 +194,25 @@ def main():
             if pyr_want is None:
                 pyr_want = got
             check(got == pyr_want, what + ": level 3 as pyr_reg's", "")
+
+    # levels too narrow for pyr_reg's loads (16 values: 14 and 7 pixels
+    # here) go to pyr_down, a step at a time, also where pyr_reg2 would
+    # have made two; the same bytes
+    pyr5_want = None
+    for env, want, not_want in (
+            ({"CLV_TUNE": "gpu", "CLV_U8_REG": "pyr"}, ("pyr_reg ", "pyr_down"), "pyr_reg2"),
+            ({"CLV_TUNE": "gpu", "CLV_U8_REG": "pyr,pyr2"}, ("pyr_reg2", "pyr_down"),
+             "pyr_reg "),
+            ({"CLV_TUNE": "gpu", "CLV_U8_REG": "pyr,pyr3"}, ("pyr_reg3", "pyr_down"),
+             "pyr_reg2")):
+        what, got = ran(env, "gray", "pyramid5", None, not_want)
+        r, _ = run(env, "gray", "pyramid5")
+        for k in want:
+            check(k in r.err, what + ": " + k.strip() + " ran", r.err)
+        if got is not None:
+            if pyr5_want is None:
+                pyr5_want = got
+            check(got == pyr5_want, what + ": level 4 as pyr_reg's", "")
 
     # the Gaussian's wide passes: named, they run, and agree with gauss_fused
     # within the u8 rounding

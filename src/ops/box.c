@@ -185,12 +185,11 @@ static clv_status box_choose(clv_context *ctx, const clv_image *src, int ksize_x
     }
 
     /* box_reg's loads: BR_NW 4-byte words a row (box.cl), the values either
-     * side of its 4 reaching into the next words; at a row's ends they go
-     * through one reflection, right for rows of more than 4 BR_NW pixels */
-    const int reg_ax = ksize_x / 2;
-    const int reg_nw = (reg_ax * cn + 3) / 4 + 1 + ((ksize_x - 1 - reg_ax) * cn + 3) / 4;
+     * side of its 4 reaching into the next words (CLV__SPAN_FITS) */
+    const int ax = ksize_x / 2;
+    const int reg_nw = (ax * cn + 3) / 4 + 1 + ((ksize_x - 1 - ax) * cn + 3) / 4;
     if (CLV__REG_ON(ctx, CLV__REG_BOX, src->channels) && src->type == CLV_U8 && ksize_x <= t->maxk &&
-        ksize_y <= t->maxk && w > 4 * reg_nw) {
+        ksize_y <= t->maxk && CLV__SPAN_FITS(w, 4 * reg_nw)) {
         /* small windows, u8, GPUs: one pass in registers (box_reg), 4
          * values across and reg_py rows down per work-item, the window
          * compiled in (a program per window: cheap to build on a GPU, and
@@ -207,9 +206,11 @@ static clv_status box_choose(clv_context *ctx, const clv_image *src, int ksize_x
         return CLV_OK;
     }
 
-    const int ax = ksize_x / 2;
+    /* box_wh's loads: BW_NV 16-byte vectors a row (box.cl) */
+    const int wide_nv = (ax * cn + 15) / 16 + 1 + ((ksize_x - 1 - ax) * cn + 15) / 16;
     if (CLV__REG_ON(ctx, CLV__REG_BOXW, cn) && src->type == CLV_U8 &&
-        ax * cn <= t->wide_reach && (ksize_x - 1 - ax) * cn <= t->wide_reach) {
+        ax * cn <= t->wide_reach && (ksize_x - 1 - ax) * cn <= t->wide_reach &&
+        CLV__SPAN_FITS(w, 16 * wide_nv)) {
         /* u8, GPUs: two passes through a u16 image of row sums (kx * 255
          * fits), each moving 16 bytes per work-item: box_wh sums 16 values
          * of a row over the window (kx compiled in), box_wv walks down

@@ -308,8 +308,12 @@ static clv_status gauss_choose(clv_context *ctx, const clv_image *src, int kx, i
     }
 
     size_t max_wg, local_free, budget;
-    if (CLV__REG_ON(ctx, CLV__REG_GAUSS, src->channels) && src->type == CLV_U8 && rx <= ctx->tune.fixed_radius &&
-        ry <= ctx->tune.fixed_radius) {
+    /* gauss_reg's loads: GG_NW 4-byte words a row, gauss_wh's GW_NV 16-byte
+     * vectors (gaussian.cl; CLV__SPAN_FITS) */
+    const int reg_nw = 2 * ((rx * cn + 3) / 4) + 1, wide_nv = 2 * ((rx * cn + 15) / 16) + 1;
+    if (CLV__REG_ON(ctx, CLV__REG_GAUSS, src->channels) && src->type == CLV_U8 &&
+        rx <= ctx->tune.fixed_radius && ry <= ctx->tune.fixed_radius &&
+        CLV__SPAN_FITS(w, 4 * reg_nw)) {
         /* u8, small radii: one pass in registers (gauss_reg), 4 values
          * across and reg_py rows down per work-item, the radii compiled in;
          * the launch picks the groups (any shape works: the kernel checks
@@ -324,7 +328,8 @@ static clv_status gauss_choose(clv_context *ctx, const clv_image *src, int kx, i
         return CLV_OK;
     }
     if (CLV__REG_ON(ctx, CLV__REG_GAUSSW, src->channels) && src->type == CLV_U8 &&
-        rx <= ctx->tune.fixed_radius && ry <= ctx->tune.fixed_radius) {
+        rx <= ctx->tune.fixed_radius && ry <= ctx->tune.fixed_radius &&
+        CLV__SPAN_FITS(w, 16 * wide_nv)) {
         /* u8, small radii: two passes through a u16 image (gaussian.cl,
          * gauss_wh and gauss_wv), 16 values per work-item along the rows,
          * then 8 values of wide_py rows; the radii compiled in. Rows of the

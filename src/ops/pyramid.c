@@ -284,7 +284,9 @@ static clv_status pyr_down_choose(clv_context *ctx, const clv_image *src,
         pl->l[0] = 1;
         return CLV_OK;
     }
-    if (CLV__REG_ON(ctx, CLV__REG_PYR, src->channels) && src->type == CLV_U8 && src->channels == 1) {
+    /* pyr_reg's loads: 16 values of a source row (CLV__SPAN_FITS) */
+    if (CLV__REG_ON(ctx, CLV__REG_PYR, src->channels) && src->type == CLV_U8 &&
+        src->channels == 1 && CLV__SPAN_FITS(src->width, 16)) {
         const int py = CLV__REG_PY(ctx, PYR_REG_PY);
         len = strlen(opts);
         snprintf(opts + len, sizeof opts - len,
@@ -450,16 +452,22 @@ static clv_status pyramid_build_run(clv_context *ctx, const clv_arg *a)
                             : fused && pl.k3             ? 3
                             : fused && pl.k2             ? 2
                                                          : 1;
-            for (int k = 1; k < pyr->levels; k += per) {
-                const int n = pyr->levels - k < per ? pyr->levels - k : per;
+            for (int k = 1; k < pyr->levels;) {
+                int n = pyr->levels - k < per ? pyr->levels - k : per;
                 const clv_image *from = k == 1 ? src : pyr->level[k - 1];
-                if (pl.variant == PYR_DOWN_REG && n > 1) {
-                    pyr_plan pn;
+                pyr_plan pn;
+                if (pl.variant == PYR_DOWN_REG && n > 1)
                     CLV_TRY(pyr_down_plan(ctx, from, &pyr->level[k], 1, &pn));
+                if (pl.variant == PYR_DOWN_REG && n > 1 && pn.variant == PYR_DOWN_REG) {
                     CLV_TRY(pyr_down_n(ctx, &pn, from, &pyr->level[k], n, k == 1 ? l0 : NULL));
                 } else {
+                    /* one step where pyr_reg's rows are too narrow (then
+                     * pyr_down, level by level) */
+                    if (pl.variant == PYR_DOWN_REG)
+                        n = 1;
                     CLV_TRY(pyr_down(ctx, from, &pyr->level[k], n, k == 1 ? l0 : NULL));
                 }
+                k += n;
             }
             goto out;
         }

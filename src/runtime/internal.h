@@ -182,6 +182,14 @@ enum {
 /* 1 when register kernel k runs on images of cn channels on ctx. */
 #define CLV__REG_ON(ctx, k, cn) (((ctx)->tune.u8_reg & ((cn) > 1 ? (k) << 1 : (k))) != 0)
 
+/* The u8 register kernels and wide passes load `span` consecutive values
+ * of a row per work-item (box_reg, gauss_reg: 4 per word; pyr_reg: 16;
+ * box_wh, gauss_wh: 16 per vector). Near a row's ends those go through one
+ * reflection (common.cl's clv_border_value_near, no division), right for
+ * values at most width - 1 pixels outside the row: a row of more than
+ * `span` pixels guarantees it. The ops take these kernels only then. */
+#define CLV__SPAN_FITS(width, span) ((long)(width) > (long)(span))
+
 /* Rows per work-item of a u8 register kernel: CLV_REG_PY's, else the op's. */
 #define CLV__REG_PY(ctx, own) ((ctx)->tune.reg_py ? (ctx)->tune.reg_py : (own))
 
