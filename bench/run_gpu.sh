@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Build, test and benchmark on the lent NVIDIA machine (used for the GPU
 # numbers in bench/RESULTS.md). Writes logs and tables under $OUT.
-# Usage: bash bench/run_gpu.sh tests|suite|box5|boxfix|boxv|s4|p4floor|pyr2|up|shapes|p4|fbprof|fbfused|next17|bench|embed|late|sizes|verify|final|flow|kern|heavy|host|table2|twin|reg|wide|final17
+# Usage: bash bench/run_gpu.sh tests|suite|span|box5|boxfix|boxv|s4|p4floor|pyr2|up|shapes|p4|fbprof|fbfused|next17|bench|embed|late|sizes|verify|final|flow|kern|heavy|host|table2|twin|reg|wide|final17
 set -u
 what=${1:-tests}
 OUT=${OUT:-/tmp/clv-gpu-out}
@@ -425,6 +425,35 @@ boxfix)
         --sizes 2560x1440,3200x1800 --reps 2 --warmup 1 2>&1 | grep -E "^op=|kernel" | cut -c1-100
     timeout 150 meson test -C build-gpu box-fixed tune-env --print-errorlogs \
         --timeout-multiplier 3 > "$OUT/tests.txt" 2>&1
+    echo "tests rc=$?"; grep -E "^ *[0-9]+/|Ok:|Fail:" "$OUT/tests.txt"
+    ;;
+span)
+    # the u8 register kernels' and wide passes' row ends through one
+    # reflection (1a90445) against the general rule before it, interleaved
+    # rounds; then pyr_tile4 (pyr_reg3's later levels) with the same near
+    # rule, and the tests that run those kernels. bench/variants/span_old is
+    # cl/ before the change, made by hand first (not kept):
+    # mkdir -p bench/variants/span_old &&
+    # git archive a0c0a4d cl | tar -x --strip-components=1 -C bench/variants/span_old
+    rm -rf /tmp/tile_near && cp -r cl /tmp/tile_near
+    sed -i 's/ci\[j\] = clamp(BORDER_INDEX(2 \* x - 2 + j, wp)/ci[j] = clamp(clv_border_index_near(2 * x - 2 + j, wp, BORDER)/; s/tile + clamp(BORDER_INDEX(2 \* y - 2 + k, hp)/tile + clamp(clv_border_index_near(2 * y - 2 + k, hp, BORDER)/' /tmp/tile_near/pyramid.cl
+    grep -c clv_border_index_near /tmp/tile_near/pyramid.cl
+    for round in 1 2 3; do
+        for v in cl bench/variants/span_old; do
+            CLV_KERNEL_PATH=$v CLV_CACHE_DIR=/tmp/spc/$(basename $v) timeout 100 \
+                build-gpu/bench/clv-bench --device gpu --ops box5,box31,gaussian,pyramid \
+                --sizes 1920x1080,3840x2160 --types u8 --channels 1,3 --reps 15 2>&1 |
+                grep -E "^op=|rror" | awk -v r=$round -v v=$(basename $v) '{print r, v, $1, $2, $4, $7}'
+        done
+        for v in cl /tmp/tile_near; do
+            CLV_U8_REG=pyr,pyr3 CLV_KERNEL_PATH=$v CLV_CACHE_DIR=/tmp/spc/t$(basename $v) timeout 60 \
+                build-gpu/bench/clv-bench --device gpu --ops pyramid \
+                --sizes 1920x1080,3840x2160 --types u8 --channels 1 --reps 15 2>&1 |
+                grep -E "^op=|rror" | awk -v r=$round -v v=t_$(basename $v) '{print r, v, $1, $2, $4, $7}'
+        done
+    done
+    timeout 200 meson test -C build-gpu box-fixed box-wide gaussian-wide gaussian-reg pyramid-gpu \
+        tune-env pyramid box gaussian --print-errorlogs --timeout-multiplier 3 > "$OUT/tests.txt" 2>&1
     echo "tests rc=$?"; grep -E "^ *[0-9]+/|Ok:|Fail:" "$OUT/tests.txt"
     ;;
 box5)
