@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Build, test and benchmark on the lent NVIDIA machine (used for the GPU
 # numbers in bench/RESULTS.md). Writes logs and tables under $OUT.
-# Usage: bash bench/run_gpu.sh tests|suite|span|box5|boxfix|boxv|s4|p4floor|pyr2|up|shapes|p4|fbprof|fbfused|next17|bench|embed|late|sizes|verify|final|flow|kern|heavy|host|table2|twin|reg|wide|final17
+# Usage: bash bench/run_gpu.sh tests|suite|span|span2|box5|boxfix|boxv|s4|p4floor|pyr2|up|shapes|p4|fbprof|fbfused|next17|bench|embed|late|sizes|verify|final|flow|kern|heavy|host|table2|twin|reg|wide|final17
 set -u
 what=${1:-tests}
 OUT=${OUT:-/tmp/clv-gpu-out}
@@ -454,6 +454,36 @@ span)
     done
     timeout 200 meson test -C build-gpu box-fixed box-wide gaussian-wide gaussian-reg pyramid-gpu \
         tune-env pyramid box gaussian --print-errorlogs --timeout-multiplier 3 > "$OUT/tests.txt" 2>&1
+    echo "tests rc=$?"; grep -E "^ *[0-9]+/|Ok:|Fail:" "$OUT/tests.txt"
+    ;;
+span2)
+    # span's timings again with the pyramid apart (clv-bench stops at an op
+    # it cannot run: the pyramid is one channel only), at 4K too; rows_near
+    # is cl/ with every BORDER_INDEX through one reflection (right for
+    # these frame sizes only: is the rows' general rule a cost too?); the
+    # pyramid's launches per level by frame size (default: pyr_reg3 up to
+    # 2560x1440, pyr_reg above; pyr3 forced at every size). span_old as in span.
+    rm -rf /tmp/rows_near && cp -r cl /tmp/rows_near
+    sed -i 's/^#define BORDER_INDEX(i, n) clv_border_index((i), (n), BORDER)/#define BORDER_INDEX(i, n) clv_border_index_near((i), (n), BORDER)/' /tmp/rows_near/common.cl
+    grep -c "BORDER_INDEX(i, n) clv_border_index_near" /tmp/rows_near/common.cl
+    for round in 1 2 3; do
+        for v in cl bench/variants/span_old /tmp/rows_near; do
+            CLV_KERNEL_PATH=$v CLV_CACHE_DIR=/tmp/spc/$(basename $v) timeout 100 \
+                build-gpu/bench/clv-bench --device gpu --ops box5,box31,gaussian \
+                --sizes 1920x1080,3840x2160 --types u8 --channels 1,3 --reps 15 2>&1 |
+                grep -E "^op=|rror" | awk -v r=$round -v v=$(basename $v) '{print r, v, $1, $2, $4, $7}'
+        done
+        for v in cl:pyr bench/variants/span_old:pyr cl:pyr,pyr3 /tmp/rows_near:pyr,pyr3; do
+            d=${v%%:*} w=${v##*:}
+            CLV_U8_REG=$w CLV_KERNEL_PATH=$d CLV_CACHE_DIR=/tmp/spc/p$(basename $d) timeout 60 \
+                build-gpu/bench/clv-bench --device gpu --ops pyramid \
+                --sizes 1280x720,1920x1080,2560x1440,3200x1800,3840x2160 --types u8 --channels 1 \
+                --reps 15 2>&1 | grep -E "^op=|rror" |
+                awk -v r=$round -v v=$(basename $d):$w '{print r, v, $1, $2, $4, $7}'
+        done
+    done
+    timeout 300 meson test -C build-gpu box-fixed box-wide gaussian-wide gaussian-reg pyramid-gpu \
+        tune-env --print-errorlogs --timeout-multiplier 3 > "$OUT/tests.txt" 2>&1
     echo "tests rc=$?"; grep -E "^ *[0-9]+/|Ok:|Fail:" "$OUT/tests.txt"
     ;;
 box5)
