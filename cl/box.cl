@@ -262,19 +262,19 @@ __kernel void box_wv(__global const ushort *restrict sums, int sums_pitch, int n
         return;
     uint8 s = 0;
     for (int t = 0; t + 1 < ky; t++) {
-        const int sy = BORDER_INDEX(y0 - ay + t, height);
+        const int sy = BORDER_ROW(y0 - ay + t, height);
         if (sy >= 0)
             s += convert_uint8(GVLDA(ushort8, sums, ROW(sums, sums_pitch, sy) + e0));
     }
     const int n = min(rows, height - y0);
     for (int p = 0; p < n; p++) {
-        const int yin = BORDER_INDEX(y0 + p - ay + ky - 1, height);
+        const int yin = BORDER_ROW(y0 + p - ay + ky - 1, height);
         if (yin >= 0)
             s += convert_uint8(GVLDA(ushort8, sums, ROW(sums, sums_pitch, yin) + e0));
         clv_u8_store8(dst CLV_DBG_PASS(dst), ROW(dst, dst_pitch, y0 + p) + e0,
                       convert_uchar8(clamp(convert_float8(s) * scale + 0.5f, 0.0f, 255.0f)),
                       nvals - e0);
-        const int yout = BORDER_INDEX(y0 + p - ay, height);
+        const int yout = BORDER_ROW(y0 + p - ay, height);
         if (yout >= 0)
             s -= convert_uint8(GVLDA(ushort8, sums, ROW(sums, sums_pitch, yout) + e0));
     }

@@ -331,6 +331,16 @@ static inline int clv_border_index(int i, int n, int mode)
 
 #ifdef BORDER
 #define BORDER_INDEX(i, n) clv_border_index((i), (n), BORDER)
+/* Row indices of the u8 wide passes' second halves (box_wv, gauss_wv): one
+ * reflection where the host knows every row they reach lies within
+ * n - 1 rows of the image (-DROWS_NEAR), else the general rule. The
+ * general rule's division cost them 4-5 % at 3840x2160 on the H100
+ * (2026-12-05, run_gpu.sh span2). */
+#ifdef ROWS_NEAR
+#define BORDER_ROW(i, n) clv_border_index_near((i), (n), BORDER)
+#else
+#define BORDER_ROW(i, n) BORDER_INDEX(i, n)
+#endif
 #ifdef CN
 /* Value v (any integer) of a flattened row of `width` CN-channel pixels
  * through the border rule: the index of the value it maps to, or -1 for the

@@ -628,7 +628,7 @@ __kernel void gauss_wv(__global const ushort *restrict tmp, int tmp_pitch, int n
         acc[p] = 0.0f;
     CLV_UNROLL
     for (int j = 0; j < GW_PY + GW_KY - 1; j++) {
-        const int sy = BORDER_INDEX(y0 - GW_RY + j, height);
+        const int sy = BORDER_ROW(y0 - GW_RY + j, height);
         const float8 r =
             sy < 0 ? (float8)(0.0f)
                    : convert_float8(GVLDA(ushort8, tmp, ROW(tmp, tmp_pitch, sy) + e0));

@@ -219,6 +219,13 @@ static void wide(void)
         run_random(w, 4, 1, CLV_U8, 31, 3, CLV_BORDER_WRAP, 0);
         run_random(w + 64, 3, 3, CLV_U8, 31, 5, CLV_BORDER_REFLECT, 0);
     }
+    /* heights either side of the shortest image whose rows box_wv takes
+     * through one reflection (more rows than the window reaches: 5 and 4
+     * here) */
+    for (int h = 1; h <= 6; h++) {
+        run_random(53, h, 1, CLV_U8, 5, 9, CLV_BORDER_REFLECT101, 0);
+        run_random(50, h, 2, CLV_U8, 3, 8, CLV_BORDER_WRAP, 0);
+    }
     run_random(1920, 1080, 1, CLV_U8, 31, 31, CLV_BORDER_REFLECT101, 0);
     void *px = NULL;
     int w, h, cn;

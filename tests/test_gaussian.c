@@ -175,6 +175,12 @@ static void fixed_radii(void)
         run_random(w, 4, 2, CLV_U8, (gparams){2.0, 0.0, 13, 13}, CLV_BORDER_REFLECT101, 0);
         run_random(w, 3, 1, CLV_U8, (gparams){3.0, 0.0, 17, 3}, CLV_BORDER_WRAP, 0);
     }
+    /* heights either side of the shortest image whose rows gauss_wv takes
+     * through one reflection (more rows than its row groups reach) */
+    for (int h = 1; h <= 12; h++) {
+        run_random(53, h, 1, CLV_U8, (gparams){1.0, 0.0, 3, 3}, CLV_BORDER_REFLECT101, 0);
+        run_random(50, h, 3, CLV_U8, (gparams){1.5, 0.0, 9, 11}, CLV_BORDER_REFLECT, 0);
+    }
     run_random(1920, 1080, 1, CLV_U8, (gparams){2.0, 0.0, 13, 13}, CLV_BORDER_REFLECT101, 0);
 }
 

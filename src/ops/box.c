@@ -216,10 +216,14 @@ static clv_status box_choose(clv_context *ctx, const clv_image *src, int ksize_x
          * of a row over the window (kx compiled in), box_wv walks down
          * wide_rows rows of 8 values with running column sums (ky an
          * argument). Rows of sums padded to 16 values (32 bytes). */
-        char wopts[400];
+        char wopts[400], vopts[400];
         snprintf(wopts, sizeof wopts, "%s -DBW_KX=%d", opts, ksize_x);
+        /* box_wv reaches rows -ay .. h - 1 + ky - 1 - ay: one reflection
+         * (common.cl's BORDER_ROW) while both reaches are under h */
+        const int ay = ksize_y / 2, reach_y = ay > ksize_y - 1 - ay ? ay : ksize_y - 1 - ay;
+        snprintf(vopts, sizeof vopts, "%s%s", opts, h > reach_y ? " -DROWS_NEAR" : "");
         CLV_TRY(clv__get_kernel(ctx, CLV__SRC_BOX, wopts, "box_wh", &pl->k[0]));
-        CLV_TRY(clv__get_kernel(ctx, CLV__SRC_BOX, opts, "box_wv", &pl->k[1]));
+        CLV_TRY(clv__get_kernel(ctx, CLV__SRC_BOX, vopts, "box_wv", &pl->k[1]));
         const int rows = CLV__REG_PY(ctx, t->wide_rows);
         const size_t nv = (size_t)w * (size_t)cn;
         pl->variant = BOX_WIDE;

@@ -337,7 +337,11 @@ static clv_status gauss_choose(clv_context *ctx, const clv_image *src, int kx, i
         const int py = CLV__REG_PY(ctx, t->wide_py);
         char hopts[360], vopts[360];
         snprintf(hopts, sizeof hopts, "%s -DGW_RX=%d", opts, rx);
-        snprintf(vopts, sizeof vopts, "%s -DGW_RY=%d -DGW_PY=%d", opts, ry, py);
+        /* gauss_wv reaches rows -ry .. h - 1 + py - 1 + ry (whole groups
+         * of py rows): one reflection (common.cl's BORDER_ROW) while that
+         * reach is under h */
+        snprintf(vopts, sizeof vopts, "%s -DGW_RY=%d -DGW_PY=%d%s", opts, ry, py,
+                 h > ry + py - 1 ? " -DROWS_NEAR" : "");
         CLV_TRY(clv__get_kernel(ctx, CLV__SRC_GAUSSIAN, hopts, "gauss_wh", &pl->k[0]));
         CLV_TRY(clv__get_kernel(ctx, CLV__SRC_GAUSSIAN, vopts, "gauss_wv", &pl->k[1]));
         const size_t nv = (size_t)w * (size_t)cn;

@@ -449,7 +449,6 @@ typedef struct gpu_row {
     (CLV__REG_BOX | CLV__REG_PYR | CLV__REG_ANY(CLV__REG_HALF) | CLV__REG_TRANSPOSE |           \
      CLV__REG_ANY(CLV__REG_BOXW) | CLV__REG_ANY(CLV__REG_GAUSSW) | CLV__REG_ANY(CLV__REG_UP) |   \
      CLV__REG_PYR3)
-#define PYR_FUSED_MAX_PIXELS ((size_t)2560 * 1440)
 static const gpu_row gpu_rows[] = {
     /* NVIDIA H200, driver 580 (2026-12-05, the figures below). Shapes,
      * 3840x2160 u8 device us, the driver's choice against the row's:
@@ -467,15 +466,17 @@ static const gpu_row gpu_rows[] = {
       * 0.92-1.12 in one launch; 3840x2160 2.68-2.70 against 2.79-3.47) */
      0,
      {0, 0},
-     /* a pyramid's levels three per launch (pyr_reg3) up to 2560x1440
-      * frames: 4 levels, device us, 2026-12-05, against pyr_reg's three
-      * launches: 1280x720 28.9-30.1 against 32.8-33.7, 1920x1080
-      * 29.1-29.9 against 33.5-33.8, 2560x1440 31.6-32.2 against
-      * 35.6-38.1; 3200x1800 41.9-42.2 against 38.8-39.5, 3840x2160
-      * 49.2-50.2 against 42.5-43.5 */
-     PYR_FUSED_MAX_PIXELS},
+     /* a pyramid's levels three per launch (pyr_reg3) at every frame size:
+      * 4 levels, device us, H100 (2026-12-05, run_gpu.sh span2, after its
+      * later levels' taps went through one reflection), against pyr_reg's
+      * three launches: 1280x720 19.0-19.7 against 25.6-28.4, 1920x1080
+      * 20.0-20.8 against 28.9-31.2, 3200x1800 23.7 (twice) against
+      * 31.7-35.8, 3840x2160 30.8-32.0 against 35.5-37.9. Before that fix
+      * (H200) it lost above 2560x1440: 3840x2160 49.2-50.2 against
+      * 42.5-43.5. */
+     0},
     /* any other GPU */
-    {NULL, NULL, GPU_REG_H200, {{0, 0}}, 0, {0, 0}, PYR_FUSED_MAX_PIXELS},
+    {NULL, NULL, GPU_REG_H200, {{0, 0}}, 0, {0, 0}, 0},
 };
 
 static const gpu_row *gpu_row_for(const clv__device_info *in)
