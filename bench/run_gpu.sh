@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Build, test and benchmark on the lent NVIDIA machine (used for the GPU
 # numbers in bench/RESULTS.md). Writes logs and tables under $OUT.
-# Usage: bash bench/run_gpu.sh tests|suite|span|span2|box5|boxfix|boxv|s4|p4floor|pyr2|up|shapes|p4|fbprof|fbfused|next17|bench|embed|late|sizes|verify|final|flow|kern|heavy|host|table2|twin|reg|wide|final17
+# Usage: bash bench/run_gpu.sh tests|suite|span|span2|rows5|box5|boxfix|boxv|s4|p4floor|pyr2|up|shapes|p4|fbprof|fbfused|next17|bench|embed|late|sizes|verify|final|flow|kern|heavy|host|table2|twin|reg|wide|final17
 set -u
 what=${1:-tests}
 OUT=${OUT:-/tmp/clv-gpu-out}
@@ -484,6 +484,22 @@ span2)
     done
     timeout 300 meson test -C build-gpu box-fixed box-wide gaussian-wide gaussian-reg pyramid-gpu \
         tune-env --print-errorlogs --timeout-multiplier 3 > "$OUT/tests.txt" 2>&1
+    echo "tests rc=$?"; grep -E "^ *[0-9]+/|Ok:|Fail:" "$OUT/tests.txt"
+    ;;
+rows5)
+    # issue 17 part 1's rows with the current defaults (device ms, medians
+    # of 15; farneback of 7), then the tests of the kernels changed on
+    # 2026-12-05 (fifth session)
+    timeout 200 build-gpu/bench/clv-bench --device gpu \
+        --ops transpose,resize,resize_up,box5,box31,gaussian,bilateral \
+        --sizes 1920x1080,3840x2160 --types u8 --channels 1,3 --reps 15 2>&1 |
+        grep -E "^op=|rror" | awk '{print $1, $2, $4, $5, $7}'
+    timeout 60 build-gpu/bench/clv-bench --device gpu --ops pyramid --sizes 1920x1080,3840x2160 \
+        --types u8 --channels 1 --reps 15 2>&1 | grep -E "^op=|rror" | awk '{print $1, $2, $4, $5, $7}'
+    timeout 60 build-gpu/bench/clv-bench --device gpu --ops farneback --sizes 1920x1080 \
+        --types u8 --channels 1 --reps 7 2>&1 | grep -E "^op=|rror" | awk '{print $1, $2, $4, $5, $7}'
+    timeout 200 meson test -C build-gpu box-fixed box-wide gaussian-wide gaussian-reg pyramid-gpu \
+        tune-env pyramid --print-errorlogs --timeout-multiplier 3 > "$OUT/tests.txt" 2>&1
     echo "tests rc=$?"; grep -E "^ *[0-9]+/|Ok:|Fail:" "$OUT/tests.txt"
     ;;
 box5)
