@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Build, test and benchmark on the lent NVIDIA machine (used for the GPU
 # numbers in bench/RESULTS.md). Writes logs and tables under $OUT.
-# Usage: bash bench/run_gpu.sh tests|suite|span|span2|rows5|box5|boxfix|boxv|s4|p4floor|pyr2|up|shapes|p4|fbprof|fbfused|next17|bench|embed|late|sizes|verify|final|flow|kern|heavy|host|table2|twin|reg|wide|final17
+# Usage: bash bench/run_gpu.sh tests|suite|span|span2|rows5|reg3|box5|boxfix|boxv|s4|p4floor|pyr2|up|shapes|p4|fbprof|fbfused|next17|bench|embed|late|sizes|verify|final|flow|kern|heavy|host|table2|twin|reg|wide|final17
 set -u
 what=${1:-tests}
 OUT=${OUT:-/tmp/clv-gpu-out}
@@ -501,6 +501,23 @@ rows5)
     timeout 200 meson test -C build-gpu box-fixed box-wide gaussian-wide gaussian-reg pyramid-gpu \
         tune-env pyramid --print-errorlogs --timeout-multiplier 3 > "$OUT/tests.txt" 2>&1
     echo "tests rc=$?"; grep -E "^ *[0-9]+/|Ok:|Fail:" "$OUT/tests.txt"
+    ;;
+reg3)
+    # the register kernels the H200's row left off for more than one
+    # channel (box_reg, gauss_reg, transpose_reg: timed before their row
+    # ends went through one reflection), against the row's choice; three
+    # interleaved rounds
+    for round in 1 2 3; do
+        for w in default box,pyr,half,transpose1,boxw,gaussw,up,pyr3 \
+                 box1,gauss,pyr,half,transpose1,boxw,gaussw,up,pyr3 \
+                 box1,pyr,half,transpose,boxw,gaussw,up,pyr3; do
+            if [ $w = default ]; then u=; else u=$w; fi
+            CLV_U8_REG=$u timeout 100 build-gpu/bench/clv-bench --device gpu \
+                --ops box5,gaussian,transpose --sizes 1920x1080,3840x2160 --types u8 \
+                --channels 1,3 --reps 15 2>&1 | grep -E "^op=|rror" |
+                awk -v r=$round -v v=${w%%,pyr*} '{print r, v, $1, $2, $4, $7}'
+        done
+    done
     ;;
 box5)
     # part 1's box 5x5 and pyramid rows with the current defaults (short)
