@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Build, test and benchmark on the lent NVIDIA machine (used for the GPU
 # numbers in bench/RESULTS.md). Writes logs and tables under $OUT.
-# Usage: bash bench/run_gpu.sh tests|suite|span|span2|rows5|reg3|box5|boxfix|boxv|s4|p4floor|pyr2|up|shapes|p4|fbprof|fbfused|next17|bench|embed|late|sizes|verify|final|flow|kern|heavy|host|table2|twin|reg|wide|final17
+# Usage: bash bench/run_gpu.sh tests|suite|span|span2|rows5|reg3|upv|box5|boxfix|boxv|s4|p4floor|pyr2|up|shapes|p4|fbprof|fbfused|next17|bench|embed|late|sizes|verify|final|flow|kern|heavy|host|table2|twin|reg|wide|final17
 set -u
 what=${1:-tests}
 OUT=${OUT:-/tmp/clv-gpu-out}
@@ -518,6 +518,22 @@ reg3)
                 awk -v r=$round -v v=${w%%,pyr*} '{print r, v, $1, $2, $4, $7}'
         done
     done
+    ;;
+upv)
+    # resize_up_reg's source taps from aligned words (bench/variants/mk_up.py)
+    # against its byte loads, three interleaved rounds
+    python3 bench/variants/mk_up.py /tmp/upv > /dev/null || exit 1
+    for round in 1 2 3; do
+        for v in cl /tmp/upv; do
+            CLV_KERNEL_PATH=$v CLV_CACHE_DIR=/tmp/upc/$(basename $v) timeout 60 \
+                build-gpu/bench/clv-bench --device gpu --ops resize_up \
+                --sizes 1920x1080,3840x2160 --types u8 --channels 1,3 --reps 15 2>&1 |
+                grep -E "^op=|rror" | awk -v r=$round -v v=$(basename $v) '{print r, v, $1, $2, $4, $7}'
+        done
+    done
+    CLV_TUNE=gpu CLV_KERNEL_PATH=/tmp/upv CLV_CACHE_DIR=/tmp/upc/t CLV_TEST_DATA=tests/data \
+        timeout 120 build-gpu/tests/test_resize > "$OUT/upv_test.txt" 2>&1
+    echo "test_resize on the variant rc=$?"; tail -1 "$OUT/upv_test.txt"
     ;;
 box5)
     # part 1's box 5x5 and pyramid rows with the current defaults (short)
