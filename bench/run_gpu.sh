@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Build, test and benchmark on the lent NVIDIA machine (used for the GPU
 # numbers in bench/RESULTS.md). Writes logs and tables under $OUT.
-# Usage: bash bench/run_gpu.sh tests|suite|span|span2|rows5|reg3|upv|box5|boxfix|boxv|s4|p4floor|pyr2|up|shapes|p4|fbprof|fbfused|next17|bench|embed|late|sizes|verify|final|flow|kern|heavy|host|table2|twin|reg|wide|final17
+# Usage: bash bench/run_gpu.sh tests|suite|span|span2|rows5|reg3|upv|split|box5|boxfix|boxv|s4|p4floor|pyr2|up|shapes|p4|fbprof|fbfused|next17|bench|embed|late|sizes|verify|final|flow|kern|heavy|host|table2|twin|reg|wide|final17
 set -u
 what=${1:-tests}
 OUT=${OUT:-/tmp/clv-gpu-out}
@@ -534,6 +534,17 @@ upv)
     CLV_TUNE=gpu CLV_KERNEL_PATH=/tmp/upv CLV_CACHE_DIR=/tmp/upc/t CLV_TEST_DATA=tests/data \
         timeout 120 build-gpu/tests/test_resize > "$OUT/upv_test.txt" 2>&1
     echo "test_resize on the variant rc=$?"; tail -1 "$OUT/upv_test.txt"
+    ;;
+split)
+    # the default kernels' time launch by launch at 4K (box, Gaussian,
+    # transpose, resize_up) and their registers and spills (ptxinfo)
+    export CLV_CACHE_DIR=$PWD/build-gpu/cache
+    CLV_PROFILE=2 timeout 60 build-gpu/bench/clv-bench --device gpu \
+        --ops box5,box31,gaussian,transpose,resize_up --sizes 3840x2160 --types u8 --channels 1,3 \
+        --reps 2 --warmup 1 2>&1 | grep -iE "kernel|^op=" | cut -c1-60 | head -90
+    python3 bench/ptxinfo.py "$CLV_CACHE_DIR" > "$OUT/ptxinfo.txt" 2>&1
+    echo "ptxinfo rc=$?"; grep -E "box_w|gauss_w|box_reg|transpose|resize_up" "$OUT/ptxinfo.txt" |
+        sort | uniq | head -40
     ;;
 box5)
     # part 1's box 5x5 and pyramid rows with the current defaults (short)
