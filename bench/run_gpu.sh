@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Build, test and benchmark on the lent NVIDIA machine (used for the GPU
 # numbers in bench/RESULTS.md). Writes logs and tables under $OUT.
-# Usage: bash bench/run_gpu.sh tests|suite|span|span2|rows5|reg3|upv|split|box5|boxfix|boxv|s4|p4floor|pyr2|up|shapes|p4|fbprof|fbfused|next17|bench|embed|late|sizes|verify|final|flow|kern|heavy|host|table2|twin|reg|wide|final17
+# Usage: bash bench/run_gpu.sh tests|suite|span|span2|rows5|reg3|upv|split|wpy|box5|boxfix|boxv|s4|p4floor|pyr2|up|shapes|p4|fbprof|fbfused|next17|bench|embed|late|sizes|verify|final|flow|kern|heavy|host|table2|twin|reg|wide|final17
 set -u
 what=${1:-tests}
 OUT=${OUT:-/tmp/clv-gpu-out}
@@ -545,6 +545,19 @@ split)
     python3 bench/ptxinfo.py "$CLV_CACHE_DIR" > "$OUT/ptxinfo.txt" 2>&1
     echo "ptxinfo rc=$?"; grep -E "box_w|gauss_w|box_reg|transpose|resize_up" "$OUT/ptxinfo.txt" |
         sort | uniq | head -40
+    ;;
+wpy)
+    # the wide pairs' second pass (box_wv, gauss_wv) at other rows per
+    # work-item (CLV_REG_PY, which box_reg takes too), two interleaved rounds
+    for round in 1 2; do
+        for py in default 2 4 8 16; do
+            if [ $py = default ]; then p=; else p=$py; fi
+            CLV_REG_PY=$p timeout 60 build-gpu/bench/clv-bench --device gpu \
+                --ops box5,box31,gaussian --sizes 1920x1080,3840x2160 --types u8 \
+                --channels 1,3 --reps 15 2>&1 | grep -E "^op=|rror" |
+                awk -v r=$round -v v=py$py '{print r, v, $1, $2, $4, $7}'
+        done
+    done
     ;;
 box5)
     # part 1's box 5x5 and pyramid rows with the current defaults (short)
