@@ -115,10 +115,14 @@ typedef struct gauss_tile {
 /* gauss_reg (u8 on GPUs, radii up to tune.fixed_radius): box_reg's design
  * (box.c) with 8 rows per work-item, not
  * yet timed on a GPU (bench/run_gpu.sh twin does, beside gauss_fused). */
-/* gauss_wv (u8 on GPUs through CLV_U8_REG=gaussw): 4 rows per work-item,
- * each reading 4 + 2 ry source rows; not yet timed on a GPU (bench/run_gpu.sh
- * wide times it against gauss_fused). */
-static const gauss_tile gauss_tile_default = {32, 24576, 32, 64, 4, 32, 8, 32, 8, 8, 4, 8, 4};
+/* gauss_wv (u8, GPUs): 8 rows per work-item, each reading 8 + 2 ry source
+ * rows. 13x13, device us, against 4 rows: H100 (2026-12-05, run_gpu.sh
+ * wpy, two rounds) 3840x2160 one channel 35.6-35.8 against 38.2, three
+ * 106.7-106.8 against 107.7-107.8, 1920x1080 three 37.4-37.6 against
+ * 39.2-40.0; H200 (run_gpu.sh wide) 3840x2160 one channel 40.0 against
+ * 43.5, three 120.2 against 119.9; 16 rows: 119 (H100, three channels),
+ * 32 spills. */
+static const gauss_tile gauss_tile_default = {32, 24576, 32, 64, 4, 32, 8, 32, 8, 8, 4, 8, 8};
 
 typedef enum gauss_variant {
     GAUSS_BAND_VEC,     /* CPU: one pass by bands of rows (gauss_band_vec) */
