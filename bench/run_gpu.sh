@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Build, test and benchmark on the lent NVIDIA machine (used for the GPU
 # numbers in bench/RESULTS.md). Writes logs and tables under $OUT.
-# Usage: bash bench/run_gpu.sh tests|suite|span|span2|rows5|reg3|upv|split|wpy|box5|boxfix|boxv|s4|p4floor|pyr2|up|shapes|p4|fbprof|fbfused|next17|bench|embed|late|sizes|verify|final|flow|kern|heavy|host|table2|twin|reg|wide|final17
+# Usage: bash bench/run_gpu.sh tests|suite|span|span2|rows5|reg3|upv|split|wpy|bwv|box5|boxfix|boxv|s4|p4floor|pyr2|up|shapes|p4|fbprof|fbfused|next17|bench|embed|late|sizes|verify|final|flow|kern|heavy|host|table2|twin|reg|wide|final17
 set -u
 what=${1:-tests}
 OUT=${OUT:-/tmp/clv-gpu-out}
@@ -558,6 +558,23 @@ wpy)
                 awk -v r=$round -v v=py$py '{print r, v, $1, $2, $4, $7}'
         done
     done
+    ;;
+bwv)
+    # box_wv's rows 4 at a time, loads first (bench/variants/mk_boxwv.py)
+    # against the kernel as it is, three interleaved rounds, then the box's
+    # wide test on the variant
+    python3 bench/variants/mk_boxwv.py /tmp/bwv > /dev/null || exit 1
+    for round in 1 2 3; do
+        for v in cl /tmp/bwv; do
+            CLV_KERNEL_PATH=$v CLV_CACHE_DIR=/tmp/bwc/$(basename $v) timeout 60 \
+                build-gpu/bench/clv-bench --device gpu --ops box5,box31 \
+                --sizes 1920x1080,3840x2160 --types u8 --channels 1,3 --reps 15 2>&1 |
+                grep -E "^op=|rror" | awk -v r=$round -v v=$(basename $v) '{print r, v, $1, $2, $4, $7}'
+        done
+    done
+    CLV_TUNE=gpu CLV_U8_REG=boxw CLV_KERNEL_PATH=/tmp/bwv CLV_CACHE_DIR=/tmp/bwc/t \
+        CLV_TEST_DATA=tests/data timeout 120 build-gpu/tests/test_box wide > "$OUT/bwv_test.txt" 2>&1
+    echo "test_box wide on the variant rc=$?"; tail -1 "$OUT/bwv_test.txt"
     ;;
 box5)
     # part 1's box 5x5 and pyramid rows with the current defaults (short)
