@@ -370,8 +370,8 @@ static inline int clv_border_value_near(int v, int width)
  * e + 4 nw <= width * CN, so nw aligned 4-byte loads (rows start on 64-byte
  * boundaries, image.c's PITCH_ALIGN); otherwise value by value through
  * clv_border_value_near: the host takes these kernels only for rows wide
- * enough that one reflection reaches every value (CLV__SPAN_MIN_WIDTH in
- * ops.h). The general rule there (a division per value) made box_reg a
+ * enough that one reflection reaches every value (CLV__SPAN_FITS in
+ * src/runtime/internal.h). The general rule there (a division per value) made box_reg a
  * third slower (H200, 3840x2160: 29.3-30.5 us against 19.0-20.2 with a
  * clamp, 2026-12-05, bench/variants/mk_box.py). nw is a constant at every
  * call: the loops unroll on GPUs and v stays in registers. */
@@ -466,8 +466,9 @@ static inline int16 clv_u8_border16(__global const uchar *src CLV_DBG_PARAM(src)
 /* As clv_u8_span in whole 16-byte vectors (box_wh, gauss_wh): values
  * e .. e + 16 nv - 1 of the row at `row` into v[0 .. 16 nv); inside: e >= 0,
  * e % 16 == 0 and e + 16 nv <= width * CN, so nv aligned 16-byte loads;
- * otherwise value by value through one reflection (the same width bound). v sees constant
- * indices only (the loop unrolls on GPUs), so it can stay in registers. */
+ * otherwise value by value through one reflection (the same width bound).
+ * v sees constant indices only (the loop unrolls on GPUs), so it can stay in
+ * registers. */
 static inline void clv_u8_span16(__global const uchar *src CLV_DBG_PARAM(src),
                                  __global const uchar *row, int e, int nv, int inside, int width,
                                  int *v)

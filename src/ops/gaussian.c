@@ -113,8 +113,9 @@ typedef struct gauss_tile {
  * 1.14-1.18 full rows -> 1.04-1.07 in strips of 416 values, u8 x 3 3.66-3.72
  * -> 3.40-3.50 (strips of 256: 1.07-1.13, 3.68-4.54). */
 /* gauss_reg (u8 on GPUs, radii up to tune.fixed_radius): box_reg's design
- * (box.c) with 8 rows per work-item, not
- * yet timed on a GPU (bench/run_gpu.sh twin does, beside gauss_fused). */
+ * (box.c) with 8 rows per work-item. Off in the GPU rows: H100, 3840x2160
+ * 13x13, device us (2026-12-05, run_gpu.sh reg3), 66 against gauss_wh +
+ * gauss_wv's 40 in one channel, 430 against 110 in three. */
 /* gauss_wv (u8, GPUs): 8 rows per work-item, each reading 8 + 2 ry source
  * rows. 13x13, device us, against 4 rows: H100 (2026-12-05, run_gpu.sh
  * wpy, two rounds) 3840x2160 one channel 35.6-35.8 against 38.2, three
