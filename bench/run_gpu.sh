@@ -14,6 +14,23 @@ if [ ! -f build-gpu/build.ninja ]; then meson setup build-gpu > /dev/null || exi
 ninja -C build-gpu > "$OUT/build.log" 2>&1 || { tail -30 "$OUT/build.log"; exit 1; }
 export CLV_DEVICE=gpu CLV_REQUIRE_DEVICE=1 PYTHONUNBUFFERED=1
 
+# env_rounds VAR N OPS VALUE...: clv-bench's OPS (u8, 1 and 3 channels,
+# 1920x1080 and 3840x2160) under VAR=VALUE for each VALUE ("default":
+# unset), N interleaved rounds; one line per op: round, value (up to its
+# ",pyr"), op, size, channels, device ms
+env_rounds() {
+    local var=$1 n=$2 ops=$3 round w u
+    shift 3
+    for round in $(seq "$n"); do
+        for w in "$@"; do
+            if [ "$w" = default ]; then u=; else u=$w; fi
+            env "$var=$u" timeout 100 build-gpu/bench/clv-bench --device gpu --ops "$ops" \
+                --sizes 1920x1080,3840x2160 --types u8 --channels 1,3 --reps 15 2>&1 |
+                grep -E "^op=|rror" | awk -v r=$round -v v="${w%%,pyr*}" '{print r, v, $1, $2, $4, $7}'
+        done
+    done
+}
+
 case "$what" in
 tests)
     build-gpu/clv demo "$OUT/demo" > "$OUT/demo.txt" 2>&1; echo "demo rc=$?" >> "$OUT/demo.txt"
@@ -315,209 +332,13 @@ p4floor)
     ;;
 pyr2)
     # the pyramid's two and three steps per launch (pyr_reg2, pyr_reg3)
-    # against pyr_reg's one:
-    # the pyramid tests on the GPU, the op interleaved, work-group sizes,
-    # then launch by launch
-    export CLV_CACHE_DIR=$PWD/build-gpu/cache
-    timeout 200 meson test -C build-gpu pyramid-gpu pyramid --print-errorlogs \
-        --timeout-multiplier 3 > "$OUT/tests.txt" 2>&1
-    echo "tests rc=$?"; grep -E "^ *[0-9]+/|Ok:|Fail:" "$OUT/tests.txt"
-    base=box1,pyr1,half,transpose1,boxw,gaussw,up
-    for round in 1 2 3; do
-        for reg in $base $base,pyr2 $base,pyr3; do
-            echo "round $round CLV_U8_REG=$reg"
-            CLV_U8_REG=$reg timeout 60 build-gpu/bench/clv-bench --device gpu --ops pyramid \
-                --sizes 1920x1080,3840x2160 --reps 15 2>&1 | grep -E "^op=|rror" | cut -c1-120
-        done
-    done
-    for rl in 32x8 64x4 32x16 8x8; do
-        echo "CLV_U8_REG=$base,pyr3 CLV_REG_LOCAL=$rl"
-        CLV_REG_LOCAL=$rl CLV_U8_REG=$base,pyr3 timeout 60 build-gpu/bench/clv-bench --device gpu \
-            --ops pyramid --sizes 1920x1080,3840x2160 --reps 15 2>&1 | grep -E "^op=|rror" | cut -c1-120
-    done
-    for reg in $base $base,pyr2 $base,pyr3; do
-        echo "CLV_U8_REG=$reg, 3840x2160, launch by launch (last rep)"
-        CLV_U8_REG=$reg CLV_PROFILE=2 timeout 60 build-gpu/bench/clv-bench --device gpu \
-            --ops pyramid --sizes 3840x2160 --reps 10 --warmup 3 2>&1 | grep kernel | tail -3
-    done
-    ;;
-fbprof)
-    # a per-kernel Farneback breakdown at 1080p (device ms per frame)
-    CLV_PROFILE=2 timeout 60 build-gpu/bench/clv-bench --device gpu --ops farneback \
-        --sizes 1920x1080 --reps 20 --warmup 3 > "$OUT/fb_profile.txt" 2>&1
-    grep -E "^op=" "$OUT/fb_profile.txt"
-    grep kernel "$OUT/fb_profile.txt" | awk '{n[$3]++; t[$3]+=$4} END {for (k in n) printf "%-24s %4d calls %9.3f ms/frame\n", k, n[k]/23, t[k]/23}' | sort -k4 -rn
-    ;;
-fbfused)
-    # issue 17: Farneback's averaging in one launch (fb_blur_solve,
-    # CLV_FB_BLUR=fused) against the two passes: its tests on the GPU, the
-    # whole op interleaved three times, at other work-group shapes
-    # (FBSHAPES), then the per-kernel breakdown of each
-    export CLV_CACHE_DIR=$PWD/build-gpu/cache
-    timeout 200 meson test -C build-gpu farneback-fused farneback-gpu farneback --print-errorlogs \
-        --timeout-multiplier 3 > "$OUT/tests.txt" 2>&1
-    echo "tests rc=$?"; grep -E "^ *[0-9]+/|Ok:|Fail:" "$OUT/tests.txt"
-    for round in 1 2 3; do
-        for mode in two fused; do
-            echo "round $round CLV_FB_BLUR=$mode"
-            CLV_FB_BLUR=$mode timeout 60 build-gpu/bench/clv-bench --device gpu --ops farneback \
-                --sizes 1920x1080,3840x2160 --reps 15 2>&1 | grep -E "^op=|rror" | cut -c1-120
-        done
-    done
-    for shape in ${FBSHAPES:-32x4 64x4 16x16 32x16 128x2}; do
-        echo "CLV_FB_BLUR=fused:$shape"
-        CLV_FB_BLUR=fused:$shape timeout 60 build-gpu/bench/clv-bench --device gpu --ops farneback \
-            --sizes 1920x1080,3840x2160 --reps 15 2>&1 | grep -E "^op=|rror" | cut -c1-120
-    done
-    for mode in two fused; do
-        echo "CLV_FB_BLUR=$mode, 1920x1080, device ms per frame"
-        CLV_FB_BLUR=$mode CLV_PROFILE=2 timeout 60 build-gpu/bench/clv-bench --device gpu \
-            --ops farneback --sizes 1920x1080 --reps 20 --warmup 3 > "$OUT/fb_$mode.txt" 2>&1
-        grep kernel "$OUT/fb_$mode.txt" | awk '{n[$3]++; t[$3]+=$4} END {for (k in n) printf "%-24s %4d calls %9.3f ms/frame\n", k, n[k]/23, t[k]/23}' | sort -k4 -rn
-    done
-    ;;
-boxv)
-    # which part of box_reg makes it slower than the twin's box5_reg (17.7 us
-    # against 29.5 at 4K through the same driver): kernel directories that
-    # differ in box_reg only (bench/variants/mk_box.py), 4K u8 gray, two
-    # rounds, at 16x16 (the H200 row's; the twin's 32x8 too for two); then where the
-    # pyramid's one launch (pyr3) stops paying, by frame size
-    python3 bench/variants/mk_box.py /tmp/bv > /dev/null || exit 1
-    for round in 1 2; do
-        for v in cl /tmp/bv/v1_twin /tmp/bv/v2_reflect /tmp/bv/v3_uchar4 /tmp/bv/v4_fstore \
-                 /tmp/bv/v5_all /tmp/bv/v6_unrolled /tmp/bv/v7_span_uint; do
-            shapes=16x16
-            case $v in cl|*v1_twin) shapes="16x16 32x8" ;; esac
-            for rl in $shapes; do
-                printf "%s %s %s " "$round" "$(basename $v)" "$rl"
-                CLV_REG_LOCAL=$rl CLV_KERNEL_PATH=$v CLV_CACHE_DIR=/tmp/bvc/$(basename $v) \
-                    timeout 60 build-gpu/bench/clv-bench --device gpu --ops box5 --sizes 3840x2160 \
-                    --types u8 --channels 1 --reps 15 2>&1 | grep -E "^op=|rror" | awk '{print $7}'
-            done
-        done
-    done
-    base=box1,pyr1,half,transpose1,boxw,gaussw,up
-    for round in 1 2; do
-        for reg in $base $base,pyr3; do
-            echo "round $round CLV_U8_REG=$reg"
-            CLV_U8_REG=$reg timeout 60 build-gpu/bench/clv-bench --device gpu --ops pyramid \
-                --sizes 1280x720,2560x1440,3200x1800 --reps 15 2>&1 | grep -E "^op=|rror" | cut -c1-120
-        done
-    done
-    ;;
-boxfix)
-    # box_reg with its cheap edge path against the one before and the
-    # twin-shaped v5_all, then the tests that run it and the pyramid's
-    # choice by frame size. bench/variants/box_old is cl/ before the change,
-    # made by hand first (not kept): mkdir -p bench/variants/box_old &&
-    # git archive 6015100 cl | tar -x --strip-components=1 -C bench/variants/box_old
-    export CLV_CACHE_DIR=$PWD/build-gpu/cache
-    python3 bench/variants/mk_box.py /tmp/bv > /dev/null || exit 1
-    for round in 1 2 3; do
-        for v in cl bench/variants/box_old /tmp/bv/v5_all; do
-            printf "%s %s " "$round" "$(basename $v)"
-            CLV_KERNEL_PATH=$v CLV_CACHE_DIR=/tmp/bvc/$(basename $v) timeout 60 \
-                build-gpu/bench/clv-bench --device gpu --ops box5 --sizes 1920x1080,3840x2160 \
-                --types u8 --channels 1 --reps 15 2>&1 | grep -E "^op=|rror" | awk '{printf "%s %s ", $2, $7} END {print ""}'
-        done
-    done
-    CLV_PROFILE=2 timeout 60 build-gpu/bench/clv-bench --device gpu --ops pyramid \
-        --sizes 2560x1440,3200x1800 --reps 2 --warmup 1 2>&1 | grep -E "^op=|kernel" | cut -c1-100
-    timeout 150 meson test -C build-gpu box-fixed tune-env --print-errorlogs \
-        --timeout-multiplier 3 > "$OUT/tests.txt" 2>&1
-    echo "tests rc=$?"; grep -E "^ *[0-9]+/|Ok:|Fail:" "$OUT/tests.txt"
-    ;;
-span)
-    # the u8 register kernels' and wide passes' row ends through one
-    # reflection (1a90445) against the general rule before it, interleaved
-    # rounds; then pyr_tile4 (pyr_reg3's later levels) with the same near
-    # rule, and the tests that run those kernels. bench/variants/span_old is
-    # cl/ before the change, made by hand first (not kept):
-    # mkdir -p bench/variants/span_old &&
-    # git archive a0c0a4d cl | tar -x --strip-components=1 -C bench/variants/span_old
-    rm -rf /tmp/tile_near && cp -r cl /tmp/tile_near
-    sed -i 's/ci\[j\] = clamp(BORDER_INDEX(2 \* x - 2 + j, wp)/ci[j] = clamp(clv_border_index_near(2 * x - 2 + j, wp, BORDER)/; s/tile + clamp(BORDER_INDEX(2 \* y - 2 + k, hp)/tile + clamp(clv_border_index_near(2 * y - 2 + k, hp, BORDER)/' /tmp/tile_near/pyramid.cl
-    grep -c clv_border_index_near /tmp/tile_near/pyramid.cl
-    for round in 1 2 3; do
-        for v in cl bench/variants/span_old; do
-            CLV_KERNEL_PATH=$v CLV_CACHE_DIR=/tmp/spc/$(basename $v) timeout 100 \
-                build-gpu/bench/clv-bench --device gpu --ops box5,box31,gaussian,pyramid \
-                --sizes 1920x1080,3840x2160 --types u8 --channels 1,3 --reps 15 2>&1 |
-                grep -E "^op=|rror" | awk -v r=$round -v v=$(basename $v) '{print r, v, $1, $2, $4, $7}'
-        done
-        for v in cl /tmp/tile_near; do
-            CLV_U8_REG=pyr,pyr3 CLV_KERNEL_PATH=$v CLV_CACHE_DIR=/tmp/spc/t$(basename $v) timeout 60 \
-                build-gpu/bench/clv-bench --device gpu --ops pyramid \
-                --sizes 1920x1080,3840x2160 --types u8 --channels 1 --reps 15 2>&1 |
-                grep -E "^op=|rror" | awk -v r=$round -v v=t_$(basename $v) '{print r, v, $1, $2, $4, $7}'
-        done
-    done
-    timeout 200 meson test -C build-gpu box-fixed box-wide gaussian-wide gaussian-reg pyramid-gpu \
-        tune-env pyramid box gaussian --print-errorlogs --timeout-multiplier 3 > "$OUT/tests.txt" 2>&1
-    echo "tests rc=$?"; grep -E "^ *[0-9]+/|Ok:|Fail:" "$OUT/tests.txt"
-    ;;
-span2)
-    # span's timings again with the pyramid apart (clv-bench stops at an op
-    # it cannot run: the pyramid is one channel only), at 4K too; rows_near
-    # is cl/ with every BORDER_INDEX through one reflection (right for
-    # these frame sizes only: is the rows' general rule a cost too?); the
-    # pyramid's launches per level by frame size (default: pyr_reg3 up to
-    # 2560x1440, pyr_reg above; pyr3 forced at every size). span_old as in span.
-    rm -rf /tmp/rows_near && cp -r cl /tmp/rows_near
-    sed -i 's/^#define BORDER_INDEX(i, n) clv_border_index((i), (n), BORDER)/#define BORDER_INDEX(i, n) clv_border_index_near((i), (n), BORDER)/' /tmp/rows_near/common.cl
-    grep -c "BORDER_INDEX(i, n) clv_border_index_near" /tmp/rows_near/common.cl
-    for round in 1 2 3; do
-        for v in cl bench/variants/span_old /tmp/rows_near; do
-            CLV_KERNEL_PATH=$v CLV_CACHE_DIR=/tmp/spc/$(basename $v) timeout 100 \
-                build-gpu/bench/clv-bench --device gpu --ops box5,box31,gaussian \
-                --sizes 1920x1080,3840x2160 --types u8 --channels 1,3 --reps 15 2>&1 |
-                grep -E "^op=|rror" | awk -v r=$round -v v=$(basename $v) '{print r, v, $1, $2, $4, $7}'
-        done
-        for v in cl:pyr bench/variants/span_old:pyr cl:pyr,pyr3 /tmp/rows_near:pyr,pyr3; do
-            d=${v%%:*} w=${v##*:}
-            CLV_U8_REG=$w CLV_KERNEL_PATH=$d CLV_CACHE_DIR=/tmp/spc/p$(basename $d) timeout 60 \
-                build-gpu/bench/clv-bench --device gpu --ops pyramid \
-                --sizes 1280x720,1920x1080,2560x1440,3200x1800,3840x2160 --types u8 --channels 1 \
-                --reps 15 2>&1 | grep -E "^op=|rror" |
-                awk -v r=$round -v v=$(basename $d):$w '{print r, v, $1, $2, $4, $7}'
-        done
-    done
-    timeout 300 meson test -C build-gpu box-fixed box-wide gaussian-wide gaussian-reg pyramid-gpu \
-        tune-env --print-errorlogs --timeout-multiplier 3 > "$OUT/tests.txt" 2>&1
-    echo "tests rc=$?"; grep -E "^ *[0-9]+/|Ok:|Fail:" "$OUT/tests.txt"
-    ;;
-rows5)
-    # issue 17 part 1's rows with the current defaults (device ms, medians
-    # of 15; farneback of 7), then the tests of the kernels changed on
-    # 2026-12-05 (fifth session)
-    timeout 200 build-gpu/bench/clv-bench --device gpu \
-        --ops transpose,resize,resize_up,box5,box31,gaussian,bilateral \
-        --sizes 1920x1080,3840x2160 --types u8 --channels 1,3 --reps 15 2>&1 |
-        grep -E "^op=|rror" | awk '{print $1, $2, $4, $5, $7}'
-    timeout 60 build-gpu/bench/clv-bench --device gpu --ops pyramid --sizes 1920x1080,3840x2160 \
-        --types u8 --channels 1 --reps 15 2>&1 | grep -E "^op=|rror" | awk '{print $1, $2, $4, $5, $7}'
-    timeout 60 build-gpu/bench/clv-bench --device gpu --ops farneback --sizes 1920x1080 \
-        --types u8 --channels 1 --reps 7 2>&1 | grep -E "^op=|rror" | awk '{print $1, $2, $4, $5, $7}'
-    timeout 200 meson test -C build-gpu box-fixed box-wide gaussian-wide gaussian-reg pyramid-gpu \
-        tune-env pyramid --print-errorlogs --timeout-multiplier 3 > "$OUT/tests.txt" 2>&1
-    echo "tests rc=$?"; grep -E "^ *[0-9]+/|Ok:|Fail:" "$OUT/tests.txt"
-    ;;
-reg3)
     # the register kernels the H200's row left off for more than one
     # channel (box_reg, gauss_reg, transpose_reg: timed before their row
     # ends went through one reflection), against the row's choice; three
     # interleaved rounds
-    for round in 1 2 3; do
-        for w in default box,pyr,half,transpose1,boxw,gaussw,up,pyr3 \
-                 box1,gauss,pyr,half,transpose1,boxw,gaussw,up,pyr3 \
-                 box1,pyr,half,transpose,boxw,gaussw,up,pyr3; do
-            if [ $w = default ]; then u=; else u=$w; fi
-            CLV_U8_REG=$u timeout 100 build-gpu/bench/clv-bench --device gpu \
-                --ops box5,gaussian,transpose --sizes 1920x1080,3840x2160 --types u8 \
-                --channels 1,3 --reps 15 2>&1 | grep -E "^op=|rror" |
-                awk -v r=$round -v v=${w%%,pyr*} '{print r, v, $1, $2, $4, $7}'
-        done
-    done
+    env_rounds CLV_U8_REG 3 box5,gaussian,transpose default \
+        box,pyr,half,transpose1,boxw,gaussw,up,pyr3 box1,gauss,pyr,half,transpose1,boxw,gaussw,up,pyr3 \
+        box1,pyr,half,transpose,boxw,gaussw,up,pyr3
     ;;
 upv)
     # resize_up_reg's source taps from aligned words (bench/variants/mk_up.py)
@@ -549,15 +370,7 @@ split)
 wpy)
     # the wide pairs' second pass (box_wv, gauss_wv) at other rows per
     # work-item (CLV_REG_PY, which box_reg takes too), two interleaved rounds
-    for round in 1 2; do
-        for py in default 2 4 8 16; do
-            if [ $py = default ]; then p=; else p=$py; fi
-            CLV_REG_PY=$p timeout 60 build-gpu/bench/clv-bench --device gpu \
-                --ops box5,box31,gaussian --sizes 1920x1080,3840x2160 --types u8 \
-                --channels 1,3 --reps 15 2>&1 | grep -E "^op=|rror" |
-                awk -v r=$round -v v=py$py '{print r, v, $1, $2, $4, $7}'
-        done
-    done
+    env_rounds CLV_REG_PY 2 box5,box31,gaussian default 2 4 8 16
     ;;
 bwv)
     # box_wv's rows 4 at a time, loads first (bench/variants/mk_boxwv.py)

@@ -371,10 +371,11 @@ static inline int clv_border_value_near(int v, int width)
  * boundaries, image.c's PITCH_ALIGN); otherwise value by value through
  * clv_border_value_near: the host takes these kernels only for rows wide
  * enough that one reflection reaches every value (CLV__SPAN_FITS in
- * src/runtime/internal.h). The general rule there (a division per value) made box_reg a
- * third slower (H200, 3840x2160: 29.3-30.5 us against 19.0-20.2 with a
- * clamp, 2026-12-05, bench/variants/mk_box.py). nw is a constant at every
- * call: the loops unroll on GPUs and v stays in registers. */
+ * src/runtime/internal.h). The general rule there (a division per value)
+ * made box_reg a third slower (H200, 3840x2160: 29.3-30.5 us against
+ * 19.0-20.2 with a clamp, 2026-12-05, bench/variants/mk_box.py). nw is a
+ * constant at every call: the loops unroll on GPUs and v stays in
+ * registers. */
 static inline void clv_u8_span(__global const uchar *src CLV_DBG_PARAM(src), int src_pitch,
                                int sy, int e, int nw, int inside, int width, int *v)
 {

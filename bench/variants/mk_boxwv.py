@@ -6,11 +6,10 @@ work-item has 8 loads in flight instead of 2 (the pass is latency-bound:
 the first ky - 1 rows likewise 4 at a time. Usage: mk_boxwv.py OUTDIR (a copy
 of cl/ with box.cl changed)."""
 import os
-import shutil
 import sys
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-CL = os.path.join(HERE, "..", "..", "cl")
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from clcopy import copy_with  # noqa: E402
 
 OLD = """    uint8 s = 0;
     for (int t = 0; t + 1 < ky; t++) {
@@ -61,16 +60,7 @@ NEW = """    uint8 s = 0;
 
 
 def main():
-    out = sys.argv[1]
-    if os.path.exists(out):
-        shutil.rmtree(out)
-    shutil.copytree(CL, out)
-    path = os.path.join(out, "box.cl")
-    s = open(path).read()
-    assert OLD in s
-    s = s.replace(OLD, NEW)
-    open(path, "w").write(s)
-    print(out)
+    copy_with(sys.argv[1], "box.cl", [(OLD, NEW)])
 
 
 if __name__ == "__main__":

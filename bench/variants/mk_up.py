@@ -6,11 +6,10 @@ byte loads, where the span fits (else the byte loads). Little-endian only: a
 timing copy, not the library's kernel. Usage: mk_up.py OUTDIR (a copy of cl/
 with resize.cl changed)."""
 import os
-import shutil
 import sys
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-CL = os.path.join(HERE, "..", "..", "cl")
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from clcopy import copy_with  # noqa: E402
 
 OLD = """#define RU_HROW(h, r)                                                                           \\
     CLV_UNROLL                                                                                  \\
@@ -57,16 +56,7 @@ NEW2 = """    const int wb = xa[0] & ~3;
 
 
 def main():
-    out = sys.argv[1]
-    if os.path.exists(out):
-        shutil.rmtree(out)
-    shutil.copytree(CL, out)
-    p = os.path.join(out, "resize.cl")
-    s = open(p).read()
-    assert OLD in s and OLD2 in s
-    s = s.replace(OLD, NEW).replace(OLD2, NEW2)
-    open(p, "w").write(s)
-    print(out)
+    copy_with(sys.argv[1], "resize.cl", [(OLD, NEW), (OLD2, NEW2)])
 
 
 if __name__ == "__main__":
