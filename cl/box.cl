@@ -325,6 +325,142 @@ __kernel void box_wh(__global const uchar *restrict src, int src_pitch, int widt
 }
 #endif
 
+#if defined(DEPTH_U8) && defined(BF_KX)
+/* u8 windows of any height in one pass, GPUs: a work-item makes 16
+ * consecutive values of a flattened row (one aligned 16-byte store) in
+ * `rows` consecutive rows. It keeps the window's column sums of the BF_NV
+ * aligned 16-byte vectors its outputs' row sums reach (its own and BF_WL /
+ * BF_WR on each side, as box_wh), two sums per 32-bit word: even and odd
+ * bytes of a loaded word masked apart, so each lane holds at most
+ * ky * 255 < 2^16 (box.c bounds ky) and never carries into the next. Down
+ * its rows it adds the row entering the window and subtracts the one leaving
+ * it (read again, ky rows back, from the cache), and sums each row of column
+ * sums along x as box_wh sums a source row. The source is read once and the
+ * destination written once, with no u16 image between; the integer sums are
+ * box_wh + box_wv's, so the result is theirs exactly. Near the row ends the
+ * loads go value by value through one reflection (clv_u8_border16, the same
+ * width bound); rows through BORDER_ROW as box_wv's. */
+#define BF_AX (BF_KX / 2)
+#define BF_WL ((BF_AX * CN + 15) / 16)               /* vectors left of the 16 values */
+#define BF_WR (((BF_KX - 1 - BF_AX) * CN + 15) / 16) /* right of them */
+#define BF_NV (BF_WL + 1 + BF_WR)
+#define BF_OFF (BF_WL * 16 - BF_AX * CN) /* column index of output value 0's first term */
+
+/* The BF_NV vectors of the row at `row` from value e on, as 4 BF_NV words
+ * whose byte j is value 4 k + j (e: see clv_u8_span16). */
+static inline void box_wf_words(__global const uchar *restrict src CLV_DBG_PARAM(src),
+                                __global const uchar *row, int e, int inside, int width,
+                                uint *w)
+{
+    CLV_UNROLL
+    for (int q = 0; q < BF_NV; q++) {
+        uint4 u;
+#ifdef __ENDIAN_LITTLE__
+        if (inside) {
+            u = GVLDA(uint4, src, row + e + 16 * q);
+        } else
+#endif
+        {
+            const int16 b = inside ? convert_int16(GVLDA(uchar16, src, row + e + 16 * q))
+                                   : clv_u8_border16(src CLV_DBG_PASS(src), row, e + 16 * q,
+                                                     width);
+            const uint16 c = as_uint16(b);
+            u = c.s048c | c.s159d << 8 | c.s26ae << 16 | c.s37bf << 24;
+        }
+        w[4 * q] = u.s0;
+        w[4 * q + 1] = u.s1;
+        w[4 * q + 2] = u.s2;
+        w[4 * q + 3] = u.s3;
+    }
+}
+
+/* Column sum of value i (a constant) of the span: the low or high half of
+ * an even- or odd-byte word. */
+#define BF_COL(i) (int)(((((i) & 1) ? od[(i) >> 2] : ev[(i) >> 2]) >> (((i) & 2) ? 16 : 0)) & 0xffffu)
+/* Row sy's words into w_ (zeros for sy < 0: the constant border) */
+#define BF_LOAD(w_, sy)                                                                         \
+    do {                                                                                       \
+        if ((sy) >= 0) {                                                                       \
+            box_wf_words(src CLV_DBG_PASS(src), ROW(src, src_pitch, sy), e, inside, width,     \
+                         w_);                                                                  \
+        } else {                                                                               \
+            CLV_UNROLL                                                                         \
+            for (int k_ = 0; k_ < BF_NV * 4; k_++)                                             \
+                (w_)[k_] = 0;                                                                  \
+        }                                                                                      \
+    } while (0)
+/* Words w_ into the column sums, op += or -= */
+#define BF_ACC(w_, op)                                                                          \
+    do {                                                                                       \
+        CLV_UNROLL                                                                             \
+        for (int k_ = 0; k_ < BF_NV * 4; k_++) {                                               \
+            ev[k_] op((w_)[k_] & 0x00ff00ffu);                                                 \
+            od[k_] op(((w_)[k_] >> 8) & 0x00ff00ffu);                                          \
+        }                                                                                      \
+    } while (0)
+
+/* The loads are issued ahead of the sums that use them: two of the first
+ * ky - 1 rows at a time, the leaving row at the top of each step and the
+ * next entering row before the current row's outputs (a loop that waited
+ * on each load in turn ran at half the speed). */
+__kernel void box_wf(__global const uchar *restrict src, int src_pitch, int width, int height,
+                     __global uchar *restrict dst, int dst_pitch, int ky, int ay, int rows,
+                     float scale CLV_DBG_PARAMS)
+{
+    CLV_DBG_BUF(src, 0);
+    CLV_DBG_BUF(dst, 4);
+    const int nvals = width * CN;
+    const int xw = get_global_id(0), e0 = xw * 16, y0 = get_global_id(1) * rows;
+    if (e0 >= nvals || y0 >= height)
+        return;
+    const int e = e0 - 16 * BF_WL;
+    const int inside = xw >= BF_WL && e0 + 16 * (1 + BF_WR) <= nvals;
+    uint ev[BF_NV * 4], od[BF_NV * 4];
+    CLV_UNROLL
+    for (int k = 0; k < BF_NV * 4; k++) {
+        ev[k] = 0;
+        od[k] = 0;
+    }
+    for (int t = 0; t + 1 < ky; t += 2) {
+        uint wa[BF_NV * 4], wb[BF_NV * 4];
+        BF_LOAD(wa, BORDER_ROW(y0 - ay + t, height));
+        BF_LOAD(wb, t + 2 < ky ? BORDER_ROW(y0 - ay + t + 1, height) : -1);
+        BF_ACC(wa, +=);
+        BF_ACC(wb, +=);
+    }
+    const int n = min(rows, height - y0);
+    uint wi[BF_NV * 4];
+    BF_LOAD(wi, BORDER_ROW(y0 - ay + ky - 1, height));
+    for (int p = 0; p < n; p++) {
+        uint wo[BF_NV * 4];
+        BF_LOAD(wo, BORDER_ROW(y0 + p - ay, height));
+        BF_ACC(wi, +=);
+        if (p + 1 < n)
+            BF_LOAD(wi, BORDER_ROW(y0 + p + 1 - ay + ky - 1, height));
+        int o[16];
+        CLV_UNROLL
+        for (int c = 0; c < CN; c++) {
+            int s = 0;
+            CLV_UNROLL
+            for (int t = 0; t < BF_KX; t++)
+                s += BF_COL(BF_OFF + c + t * CN);
+            o[c] = s;
+        }
+        CLV_UNROLL
+        for (int k = CN; k < 16; k++)
+            o[k] = o[k - CN] + BF_COL(BF_OFF + k + (BF_KX - 1) * CN) - BF_COL(BF_OFF + k - CN);
+        clv_u8_store16(dst CLV_DBG_PASS(dst), ROW(dst, dst_pitch, y0 + p) + e0,
+                       convert_uchar16(clamp(convert_float16(CLV_JOIN16(int16, o)) * scale + 0.5f,
+                                             0.0f, 255.0f)),
+                       nvals - e0);
+        BF_ACC(wo, -=);
+    }
+}
+#undef BF_LOAD
+#undef BF_ACC
+#undef BF_COL
+#endif
+
 #ifdef VEC
 /* Value v(x, c) of a row of sums at pixel x, channel c, through the border. */
 static inline float box_value(__global const float *row CLV_DBG_PARAM(row), int x, int c, int width)
