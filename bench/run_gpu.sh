@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Build, test and benchmark on the lent NVIDIA machine (used for the GPU
 # numbers in bench/RESULTS.md). Writes logs and tables under $OUT.
-# Usage: bash bench/run_gpu.sh tests|suite|boxf|span|span2|rows5|reg3|upv|split|wpy|bwv|box5|boxfix|boxv|s4|p4floor|pyr2|up|shapes|p4|fbprof|fbfused|next17|bench|embed|late|sizes|verify|final|flow|kern|heavy|host|table2|twin|reg|wide|final17
+# Usage: bash bench/run_gpu.sh tests|suite|span|span2|rows5|reg3|upv|split|wpy|bwv|box5|boxfix|boxv|s4|p4floor|pyr2|up|shapes|p4|fbprof|fbfused|next17|bench|embed|late|sizes|verify|final|flow|kern|heavy|host|table2|twin|reg|wide|final17
 set -u
 what=${1:-tests}
 OUT=${OUT:-/tmp/clv-gpu-out}
@@ -366,23 +366,6 @@ split)
     python3 bench/ptxinfo.py "$CLV_CACHE_DIR" > "$OUT/ptxinfo.txt" 2>&1
     echo "ptxinfo rc=$?"; grep -E "box_w|gauss_w|box_reg|transpose|resize_up" "$OUT/ptxinfo.txt" |
         sort | uniq | head -40
-    ;;
-boxf)
-    # the u8 box in one pass (box_wf) against the row's choice (box_reg for
-    # 5x5 one channel, else box_wh + box_wv), three interleaved rounds; then
-    # box_wf's rows per work-item (16 by default) and its registers; then
-    # the box's GPU tests
-    H=box1,pyr1,half,transpose1,boxw,gaussw,up,pyr31
-    env_rounds CLV_U8_REG 3 box5,box31 default "$H,boxf"
-    CLV_U8_REG="$H,boxf" env_rounds CLV_REG_PY 2 box5,box31 2 4 8
-    export CLV_CACHE_DIR=$PWD/build-gpu/cache
-    CLV_U8_REG="$H,boxf" timeout 60 build-gpu/bench/clv-bench --device gpu --ops box5,box31 \
-        --sizes 640x480 --types u8 --channels 1,3 --reps 1 > /dev/null 2>&1
-    python3 bench/ptxinfo.py "$CLV_CACHE_DIR" > "$OUT/ptxinfo.txt" 2>&1
-    echo "ptxinfo rc=$?"; grep -E "box_w" "$OUT/ptxinfo.txt" | sort | uniq | head -20
-    timeout 200 meson test -C build-gpu box-fused --print-errorlogs \
-        > "$OUT/tests.txt" 2>&1
-    echo "tests rc=$?"; grep -E "^ *[0-9]+/|Ok:|Fail:" "$OUT/tests.txt"
     ;;
 wpy)
     # the wide pairs' second pass (box_wv, gauss_wv) at other rows per

@@ -238,29 +238,6 @@ static void wide(void)
     }
 }
 
-/* GPUs' u8 box in one pass (box_wf; run with CLV_TUNE=gpu CLV_U8_REG=boxf
- * on PoCL): it takes the windows box_wh takes, from the same loads, so
- * wide()'s cases and widths cover its row ends and rows per work-item;
- * then its column sums near their limit: two per 32-bit word, and the
- * tallest window (255 rows, of 255 here but for every 7th value) fills a
- * 16-bit lane to 65025. */
-static void fused(void)
-{
-    wide();
-    static const int tall[][3] = {{1, 3, 255}, {3, 5, 255}, {2, 31, 255}, {4, 1, 254}};
-    for (int i = 0; i < 4; i++) {
-        const int w = 67, h = 301, cn = tall[i][0];
-        uint8_t *px = th_malloc((size_t)w * h * cn);
-        uint64_t r = seed++;
-        for (size_t k = 0; k < (size_t)w * h * cn; k++) {
-            r = r * 6364136223846793005u + 1442695040888963407u;
-            px[k] = (k % 7) ? 255 : (uint8_t)(r >> 56);
-        }
-        run_box(px, w, h, cn, CLV_U8, tall[i][1], tall[i][2], CLV_BORDER_REPLICATE, 0, "bright ");
-        free(px);
-    }
-}
-
 int main(int argc, char **argv)
 {
     setvbuf(stdout, NULL, _IOLBF, 0); /* keep result lines in order with stderr */
@@ -270,11 +247,6 @@ int main(int argc, char **argv)
         fixed_window();
         clv_context_release(ctx);
         return test_finish("box (window compiled in)", passed);
-    }
-    if (argc > 1 && strcmp(argv[1], "fused") == 0) {
-        fused();
-        clv_context_release(ctx);
-        return test_finish("box (one u8 pass, column sums in registers)", passed);
     }
     if (argc > 1 && strcmp(argv[1], "wide") == 0) {
         wide();

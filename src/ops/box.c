@@ -26,15 +26,11 @@ typedef struct box_tile {
     int reg_py; /* box_reg's BR_PY */
     int wide_reach; /* box_wh: most values a window reaches on either side */
     int wide_rows;  /* box_wv: rows per work-item */
-    int fused_rows; /* box_wf: rows per work-item */
 } box_tile;
 /* box_wh holds its 16 values and the window's reach in registers, whole
  * 16-byte vectors on each side: up to 48 values (3 vectors) a side, i.e.
  * windows up to 97 wide in one channel, 33 in three. */
-static const box_tile box_tile_default = {32, 8, 9, 8, 4, 8, 48, 16, 16};
-/* box_wf keeps two column sums per 32-bit word, each at most ky * 255: a
- * 16-bit lane holds every window the op takes (box.cl) */
-_Static_assert(CLV_BOX_MAX_KSIZE * 255 < 65536, "box_wf's column sums must fit 16 bits");
+static const box_tile box_tile_default = {32, 8, 9, 8, 4, 8, 48, 16};
 
 /* box_small's local memory (its tile and row sums, box.cl) with py rows per
  * work-item and cn channels. */
@@ -50,7 +46,6 @@ typedef enum box_variant {
     BOX_SMALL,    /* small windows: one pass through local memory (box_small) */
     BOX_REG,      /* small windows, u8: one pass in registers (box_reg) */
     BOX_WIDE,     /* u8: sums along rows into a u16 image, then down (box_wh, box_wv) */
-    BOX_FUSED,    /* u8: one pass, column sums in registers (box_wf) */
     BOX_TWO_PASS, /* running sums along rows, then columns (box_rows, box_cols) */
 } box_variant;
 
@@ -130,12 +125,6 @@ static clv_status box_run(clv_context *ctx, const clv_arg *a)
                            CLV_ARG(ksize_y), CLV_ARG(ay), CLV_ARG(pl.chunk_y), CLV_ARG(scale)));
         break;
     }
-    case BOX_FUSED:
-        CLV_TRY(CLV_LAUNCH(ctx, OP, pl.k[0], 2, pl.g, clv__reg_local(ctx, CLV__SHAPE_FILTER, pl.g),
-                           CLV_ARG(src->mem), CLV_ARG(sp), CLV_ARG(w), CLV_ARG(h),
-                           CLV_ARG(dst->mem), CLV_ARG(dp), CLV_ARG(ksize_y), CLV_ARG(ay),
-                           CLV_ARG(pl.chunk_y), CLV_ARG(scale)));
-        break;
     case BOX_SMALL:
         CLV_TRY(CLV_LAUNCH(ctx, OP, pl.k[0], 2, pl.g, pl.l, CLV_ARG(src->mem), CLV_ARG(sp),
                            CLV_ARG(w), CLV_ARG(h), CLV_ARG(dst->mem), CLV_ARG(dp),
@@ -195,34 +184,9 @@ static clv_status box_choose(clv_context *ctx, const clv_image *src, int ksize_x
         return CLV_OK;
     }
 
-    /* box_wh's and box_wf's loads: wide_nv 16-byte vectors a row (box.cl) */
-    const int ax = ksize_x / 2;
-    const int wide_nv = (ax * cn + 15) / 16 + 1 + ((ksize_x - 1 - ax) * cn + 15) / 16;
-    const int wide_fits = src->type == CLV_U8 && ax * cn <= t->wide_reach &&
-                          (ksize_x - 1 - ax) * cn <= t->wide_reach &&
-                          CLV__SPAN_FITS(w, 16 * wide_nv);
-    /* box_wf and box_wv reach rows -ay .. h - 1 + ky - 1 - ay: one
-     * reflection (common.cl's BORDER_ROW) while both reaches are under h */
-    const int ay = ksize_y / 2, reach_y = ay > ksize_y - 1 - ay ? ay : ksize_y - 1 - ay;
-    const char *rows_near = h > reach_y ? " -DROWS_NEAR" : "";
-    if (CLV__REG_ON(ctx, CLV__REG_BOXF, cn) && wide_fits) {
-        /* u8, GPUs: one pass (box_wf), 16 values across and fused_rows
-         * rows down per work-item, the window's column sums over box_wh's
-         * span in registers (kx compiled in, ky an argument); the source
-         * read once, the destination written once */
-        char fopts[400];
-        snprintf(fopts, sizeof fopts, "%s -DBF_KX=%d%s", opts, ksize_x, rows_near);
-        CLV_TRY(clv__get_kernel(ctx, CLV__SRC_BOX, fopts, "box_wf", &pl->k[0]));
-        const int rows = CLV__REG_PY(ctx, t->fused_rows);
-        pl->variant = BOX_FUSED;
-        pl->chunk_y = rows;
-        pl->g[0] = ((size_t)w * (size_t)cn + 15) / 16;
-        pl->g[1] = ((size_t)h + (size_t)rows - 1) / (size_t)rows;
-        return CLV_OK;
-    }
-
     /* box_reg's loads: BR_NW 4-byte words a row (box.cl), the values either
      * side of its 4 reaching into the next words (CLV__SPAN_FITS) */
+    const int ax = ksize_x / 2;
     const int reg_nw = (ax * cn + 3) / 4 + 1 + ((ksize_x - 1 - ax) * cn + 3) / 4;
     if (CLV__REG_ON(ctx, CLV__REG_BOX, src->channels) && src->type == CLV_U8 && ksize_x <= t->maxk &&
         ksize_y <= t->maxk && CLV__SPAN_FITS(w, 4 * reg_nw)) {
@@ -242,7 +206,11 @@ static clv_status box_choose(clv_context *ctx, const clv_image *src, int ksize_x
         return CLV_OK;
     }
 
-    if (CLV__REG_ON(ctx, CLV__REG_BOXW, cn) && wide_fits) {
+    /* box_wh's loads: BW_NV 16-byte vectors a row (box.cl) */
+    const int wide_nv = (ax * cn + 15) / 16 + 1 + ((ksize_x - 1 - ax) * cn + 15) / 16;
+    if (CLV__REG_ON(ctx, CLV__REG_BOXW, cn) && src->type == CLV_U8 &&
+        ax * cn <= t->wide_reach && (ksize_x - 1 - ax) * cn <= t->wide_reach &&
+        CLV__SPAN_FITS(w, 16 * wide_nv)) {
         /* u8, GPUs: two passes through a u16 image of row sums (kx * 255
          * fits), each moving 16 bytes per work-item: box_wh sums 16 values
          * of a row over the window (kx compiled in), box_wv walks down
@@ -250,7 +218,10 @@ static clv_status box_choose(clv_context *ctx, const clv_image *src, int ksize_x
          * argument). Rows of sums padded to 16 values (32 bytes). */
         char wopts[400], vopts[400];
         snprintf(wopts, sizeof wopts, "%s -DBW_KX=%d", opts, ksize_x);
-        snprintf(vopts, sizeof vopts, "%s%s", opts, rows_near);
+        /* box_wv reaches rows -ay .. h - 1 + ky - 1 - ay: one reflection
+         * (common.cl's BORDER_ROW) while both reaches are under h */
+        const int ay = ksize_y / 2, reach_y = ay > ksize_y - 1 - ay ? ay : ksize_y - 1 - ay;
+        snprintf(vopts, sizeof vopts, "%s%s", opts, h > reach_y ? " -DROWS_NEAR" : "");
         CLV_TRY(clv__get_kernel(ctx, CLV__SRC_BOX, wopts, "box_wh", &pl->k[0]));
         CLV_TRY(clv__get_kernel(ctx, CLV__SRC_BOX, vopts, "box_wv", &pl->k[1]));
         const int rows = CLV__REG_PY(ctx, t->wide_rows);
