@@ -41,6 +41,12 @@
 #error "BORDER must be defined"
 #endif
 
+/* A window row's taps run over the disc's whole row, -hw .. hw, and skip
+ * those outside [xlo, xhi]. With the clip in the loop's bounds instead
+ * (max(xlo, -hw) .. min(xhi, hw)), NVIDIA's OpenCL compiler (driver 580,
+ * H200, 2026-12-05) ran taps past them: BORDER_CONSTANT results off by up
+ * to 63 u8 levels, and out-of-bounds loads under CLV_DEBUG (bil_global);
+ * PoCL and the reference agreed. The skip made bil_tiled pass there. */
 #if BORDER == BORDER_CONSTANT
 /* Window offsets [lo, hi] that stay inside [0, n) around p. */
 #define BIL_WINDOW(lo, hi, p, n, r)                                                      \
@@ -149,7 +155,9 @@ __kernel void bil_tiled(__global const T *src, int src_pitch, int width, int hei
         const int hw = bil_half(r, dy);
         FN rsum = FN_ZERO;
         float rw = 0.0f;
-        for (int dx = max(xlo, -hw); dx <= min(xhi, hw); dx++) {
+        for (int dx = -hw; dx <= hw; dx++) {
+            if (dx < xlo || dx > xhi)
+                continue; /* outside a clipped window (BIL_WINDOW) */
             const FN q = VLOAD(row + dx, tile);
             const float wt = GLD(ws, ws, r + dx) * clv_exp2_weight(BIL_EXPO(q - c));
             rsum += wt * q;
@@ -185,7 +193,9 @@ __kernel void bil_global(__global const T *src, int src_pitch, int width, int he
         const int hw = bil_half(r, dy);
         FN rsum = FN_ZERO;
         float rw = 0.0f;
-        for (int dx = max(xlo, -hw); dx <= min(xhi, hw); dx++) {
+        for (int dx = -hw; dx <= hw; dx++) {
+            if (dx < xlo || dx > xhi)
+                continue; /* outside a clipped window (BIL_WINDOW) */
             const FN q = BIL_IN(LOAD_PIX(src, row, BORDER_INDEX(x + dx, width)));
             const float wt = GLD(ws, ws, r + dx) * clv_exp2_weight(BIL_EXPO(q - c));
             rsum += wt * q;
