@@ -4,12 +4,14 @@
 CLV_DEVICE / --device take gpu, cpu, P:D or a case-insensitive substring of
 the platform, vendor or device name; a substring can match a device the user
 did not mean (CLV_DEVICE=amd picks an AMD EPYC CPU through PoCL) or several.
-Checked on PoCL with POCL_DEVICES giving two devices:
+Checked on PoCL with POCL_DEVICES giving two devices, found by a substring of
+their platform's name (both) or of one device's name (PoCL 3.1 names them
+pthread-ARCH and basic-ARCH; later versions name them otherwise):
   - 'clv devices' marks the line of the device CLV_DEVICE (or --device, or
     the default) selects, and for a substring or several matches says so on
     that line (every line still starts with P:D);
   - 'clv --verbose COMMAND' prints one line on stderr,
-    "clv: device: 'pthread' matched 2 devices ...; using P:D 'NAME' (cpu)",
+    "clv: device: 'portable computing' matched 2 devices ...; using P:D 'NAME' (cpu)",
     and without --verbose stderr stays empty;
   - an exact P:D is reported as such, the default as the default.
 
@@ -63,8 +65,10 @@ def main():
         return 77
     first, second = (l.split()[0] for l in pocl)  # "P:D"
 
-    # A substring matching both: the first is used, and clv says so.
-    env = dict(two, CLV_DEVICE="pthread")
+    # A substring matching both (of their platform's name, in another
+    # case): the first is used, and clv says so.
+    both = "portable computing"
+    env = dict(two, CLV_DEVICE=both)
     r = clv("devices", env=env)
     lines = device_lines(r)
     sel = selected(lines)
@@ -73,11 +77,11 @@ def main():
           r.describe)
     if check(len(sel) == 1 and sel[0].startswith(first + " "),
              "devices marks the first match, %s, and only it" % first, r.describe):
-        check("(selected by CLV_DEVICE=pthread" in sel[0] and "matched 2 devices" in sel[0],
+        check("(selected by CLV_DEVICE=%s" % both in sel[0] and "matched 2 devices" in sel[0],
               "the mark names CLV_DEVICE and the two matches", sel[0])
-    r = clv("--device", "pthread", "devices", env=two)
+    r = clv("--device", both, "devices", env=two)
     sel = selected(device_lines(r))
-    check(len(sel) == 1 and sel[0].startswith(first + " ") and "(selected by --device pthread" in sel[0],
+    check(len(sel) == 1 and sel[0].startswith(first + " ") and "(selected by --device %s" % both in sel[0],
           "with --device the mark names --device", r.describe)
 
     src = os.path.join(DATA, "camera.png")
@@ -85,26 +89,41 @@ def main():
     try:
         out = os.path.join(tmp, "out.png")
         r = clv("--verbose", "gaussian", "--sigma", "1", src, out, env=env)
-        pat = r"^clv: device: 'pthread' matched 2 devices\b.*; using %s '[^']+' \(cpu\)\n$" % first
+        pat = r"^clv: device: '%s' matched 2 devices\b.*; using %s '[^']+' \(cpu\)\n$" % (both, first)
         check(r.returncode == 0 and re.match(pat, r.stderr) is not None,
               "--verbose prints one line: matched 2 devices; using %s" % first, r.describe)
         check(os.path.isfile(out), "--verbose gaussian still writes its output")
         r = clv("gaussian", "--sigma", "1", src, out, env=env)
         check(r.returncode == 0 and r.stderr == "", "without --verbose stderr stays empty", r.describe)
 
-        # One substring match among two devices: that one, named as a name match.
-        mixed = {"POCL_DEVICES": "basic pthread", "CLV_DEVICE": "pthread"}
+        # One substring match among two devices: that one, named as a name
+        # match. The substring: a '-' piece of one PoCL device's name that
+        # the other's lacks ("pthread" on PoCL 3.1).
+        mixed = {"POCL_DEVICES": "basic pthread"}
+        pl = [l for l in device_lines(clv("devices", env=mixed)) if POCL in l]
+        names = [l.split("  ")[2].strip() if len(l.split("  ")) > 2 else "" for l in pl]
+        one = None
+        if len(names) == 2:
+            for a, b in (names, names[::-1]):
+                pieces = [w for w in a.lower().split("-") if w and w not in b.lower()]
+                if pieces:
+                    one = pieces[0]
+                    break
+        if not check(one is not None, "the two PoCL devices' names differ by a piece",
+                     "names: %r" % names):
+            return None
+        mixed["CLV_DEVICE"] = one
         r = clv("devices", env=mixed)
         pl = [l for l in device_lines(r) if POCL in l]
-        want = [l.split()[0] for l in pl if "pthread" in l.split()[2]]
+        want = [l.split()[0] for l in pl if one in l.lower().split("[platform")[0]]
         sel = selected(device_lines(r))
         check(len(want) == 1 and len(sel) == 1 and sel[0].startswith(want[0] + " ")
               and "matched 1 device" in sel[0],
-              "devices marks the one substring match", r.describe)
+              "devices marks the one substring match (%s)" % one, r.describe)
         r = clv("--verbose", "transpose", src, out, env=mixed)
         check(r.returncode == 0 and want and
-              re.match(r"^clv: device: 'pthread' matched 1 device\b.*; using %s '[^']*pthread[^']*' \(cpu\)\n$"
-                       % want[0], r.stderr) is not None,
+              re.match(r"^clv: device: '%s' matched 1 device\b.*; using %s '[^']*%s[^']*' \(cpu\)\n$"
+                       % (re.escape(one), want[0], re.escape(one)), r.stderr, re.I) is not None,
               "--verbose names the single substring match", r.describe)
 
         # An exact index and the default are said as such.
