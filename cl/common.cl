@@ -498,6 +498,21 @@ static inline void clv_u8_store8(__global uchar *dst CLV_DBG_PARAM(dst), __globa
     }
 }
 
+/* 16 values at out (16-byte aligned), one aligned store, or the first n of
+ * them (n < 16, a row's last values) one by one (box_wl). */
+static inline void clv_u8_store16(__global uchar *dst CLV_DBG_PARAM(dst), __global uchar *out,
+                                  uchar16 o, int n)
+{
+    if (n >= 16) {
+        GVSTA(uchar16, dst, o, out);
+    } else {
+        uchar a[16];
+        vstore16(o, 0, a);
+        for (int k = 0; k < n; k++)
+            GST(dst, out, k, a[k]);
+    }
+}
+
 /* Their output: 4 values at out (4-byte aligned), one aligned store, or
  * the first n of them (n < 4, a row's last values) one by one. */
 static inline void clv_u8_store4(__global uchar *dst CLV_DBG_PARAM(dst), __global uchar *out,

@@ -366,7 +366,8 @@ static void flows(clv_context *ctx)
 
 /* The u8 Gaussian's two wide passes (gauss_wh, gauss_wv), which GPU devices
  * run only when CLV_U8_REG names them (gauss_reg comes first under
- * CLV_TUNE=gpu): a context of their own, gpu mode only. The box's (box_wh)
+ * CLV_TUNE=gpu): a context of their own, gpu mode only; then the box's
+ * box_wl likewise. The box's (box_wh)
  * are in filters-u8 already: CLV_TUNE=gpu gives them the windows box_reg
  * does not take. */
 static void filters_wide(clv_context *ctx)
@@ -394,6 +395,34 @@ static void filters_wide(clv_context *ctx)
                 if (b == 0)
                     CHECK(wctx, clv_gaussian_blur(wctx, src, dst, 0.8, 2.6, 5, 17, bd),
                           "gaussian wide u8 c%d %s 5x17", cn, clv_border_name(bd));
+            }
+            clv_image_release(src);
+            clv_image_release(dst);
+        }
+        CHECK(wctx, clv_finish(wctx), "finish");
+        clv_context_release(wctx);
+    }
+    /* and the box's one pass through local memory (box_wl), which comes
+     * after box_reg and the wide passes: on its own, on rows wider than its
+     * span (box_wh's: up to 7 vectors of 16 values) */
+    if (setenv("CLV_U8_REG", "boxl", 1) != 0) {
+        failures++;
+        return;
+    }
+    wctx = NULL;
+    CHECK(NULL, clv_context_create(NULL, &wctx), "context with CLV_U8_REG=boxl");
+    if (wctx) {
+        const int W = 129, H = 29;
+        for (int cn = 1; cn <= 4; cn++) {
+            clv_image *src = make(wctx, W, H, cn, CLV_U8);
+            clv_image *dst = make(wctx, W, H, cn, CLV_U8);
+            for (int b = 0; src && dst && b < NBORDERS; b++) {
+                const clv_border bd = BORDERS[b];
+                CHECK(wctx, clv_box_filter(wctx, src, dst, 5, 5, bd), "box local u8 c%d %s 5x5",
+                      cn, clv_border_name(bd));
+                if (b == 0 && cn < 4)
+                    CHECK(wctx, clv_box_filter(wctx, src, dst, 31, 5, bd),
+                          "box local u8 c%d %s 31x5", cn, clv_border_name(bd));
             }
             clv_image_release(src);
             clv_image_release(dst);
