@@ -281,13 +281,34 @@ __kernel void box_wv(__global const ushort *restrict sums, int sums_pitch, int n
 }
 #endif
 
+#if defined(DEPTH_U8) && (defined(BW_KX) || defined(BL_KX))
+/* 16 consecutive outputs of a row of values v (box_wh: source values;
+ * box_wl: column sums): o[k] is the sum of v[off + k + t * CN] over t in
+ * [0, kx). The first CN add their kx terms, each next one slides (one term
+ * in, one out). kx and off are constants at both calls, so the loops unroll
+ * and v and o stay in registers. */
+static inline void box_sum16(const int *v, int kx, int off, int *o)
+{
+    CLV_UNROLL
+    for (int c = 0; c < CN; c++) {
+        int s = 0;
+        CLV_UNROLL
+        for (int t = 0; t < kx; t++)
+            s += v[off + c + t * CN];
+        o[c] = s;
+    }
+    CLV_UNROLL
+    for (int k = CN; k < 16; k++)
+        o[k] = o[k - CN] + v[off + k + (kx - 1) * CN] - v[off + k - CN];
+}
+#endif
+
 #if defined(DEPTH_U8) && defined(BW_KX)
 /* The first pass: a work-item sums 16 consecutive values of a flattened
  * source row over the window's BW_KX columns (compiled in, with CN) into
  * one aligned 16-value store of u16 (kx * 255 < 2^16). Along the row,
- * output value e is the sum of values e + t * CN, t in [-ax, kx - 1 - ax]:
- * the first CN outputs add their kx terms, each next one slides (one term
- * in, one out). It loads whole aligned 16-byte vectors: its own and
+ * output value e is the sum of values e + t * CN, t in [-ax, kx - 1 - ax]
+ * (box_sum16). It loads whole aligned 16-byte vectors: its own and
  * BW_WL / BW_WR more on each side for the window's reach (box.c takes this
  * pass only while they are few); near the row ends value by value through
  * the border rule. Values past the row's last land in the sums' padding. */
@@ -310,17 +331,7 @@ __kernel void box_wh(__global const uchar *restrict src, int src_pitch, int widt
     clv_u8_span16(src CLV_DBG_PASS(src), row, e0 - 16 * BW_WL, BW_NV,
                   xw >= BW_WL && e0 + 16 * (1 + BW_WR) <= nvals, width, v);
     int o[16];
-    CLV_UNROLL
-    for (int c = 0; c < CN; c++) {
-        int s = 0;
-        CLV_UNROLL
-        for (int t = 0; t < BW_KX; t++)
-            s += v[BW_OFF + c + t * CN];
-        o[c] = s;
-    }
-    CLV_UNROLL
-    for (int k = CN; k < 16; k++)
-        o[k] = o[k - CN] + v[BW_OFF + k + (BW_KX - 1) * CN] - v[BW_OFF + k - CN];
+    box_sum16(v, BW_KX, BW_OFF, o);
     GVSTA(ushort16, sums, convert_ushort16(CLV_JOIN16(int16, o)), ROW(sums, sums_pitch, y) + e0);
 }
 #endif
@@ -442,17 +453,7 @@ __kernel void box_wl(__global const uchar *restrict src, int src_pitch, int widt
             CLV_SPLIT16(v, 16 * q, u);
         }
         int o[16];
-        CLV_UNROLL
-        for (int c = 0; c < CN; c++) {
-            int sum = 0;
-            CLV_UNROLL
-            for (int t = 0; t < BL_KX; t++)
-                sum += v[BL_OFF + c + t * CN];
-            o[c] = sum;
-        }
-        CLV_UNROLL
-        for (int k = CN; k < 16; k++)
-            o[k] = o[k - CN] + v[BL_OFF + k + (BL_KX - 1) * CN] - v[BL_OFF + k - CN];
+        box_sum16(v, BL_KX, BL_OFF, o);
         if (e < nvals)
             clv_u8_store16(dst CLV_DBG_PASS(dst), ROW(dst, dst_pitch, y0 + p) + e,
                            convert_uchar16(clamp(convert_float16(CLV_JOIN16(int16, o)) * scale +
