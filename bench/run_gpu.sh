@@ -33,10 +33,11 @@ env_rounds() {
 
 # suite_groups N T: every test (or those SUITE_ONLY, a regex, matches) but
 # those in SUITE_SKIP (tools the GPU host lacks: oclgrind, clang-15 and
-# ocloc), named on the first line, in N concurrent meson runs of at most T s (tests/meson.build runs 21 tests one at a time, so
-# one run of the whole suite needed more than a call's 600 s there: 40 of
-# 84 tests in 530 s on the H100, 2026-12-05); the failures and the count of
-# passes. Logs: $OUT/tests0.txt ...
+# ocloc), named on the first line, in N concurrent meson runs of at most
+# T s (tests/meson.build runs 21 tests one at a time, so one run of the
+# whole suite needed more than a call's 600 s there: 40 of 84 tests in
+# 530 s on the H100, 2026-12-05); the failures and the count of passes.
+# Logs: $OUT/tests0.txt ...
 suite_groups() {
     local n=$1 t=$2 skip=${SUITE_SKIP:-oclgrind cl-xbuild} i j
     local -a names part
