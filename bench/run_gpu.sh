@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Build, test and benchmark on the lent NVIDIA machine (used for the GPU
 # numbers in bench/RESULTS.md). Writes logs and tables under $OUT.
-# Usage: bash bench/run_gpu.sh tests|suite|boxl|span|span2|rows5|reg3|upv|split|wpy|bwv|box5|boxfix|boxv|s4|p4floor|pyr2|up|shapes|p4|fbprof|fbfused|next17|bench|embed|late|sizes|verify|final|flow|kern|heavy|host|table2|twin|reg|wide|final17
+# Usage: bash bench/run_gpu.sh tests|suite|span|span2|rows5|reg3|upv|split|wpy|bwv|box5|boxfix|boxv|s4|p4floor|pyr2|up|shapes|p4|fbprof|fbfused|next17|bench|embed|late|sizes|verify|final|flow|kern|heavy|host|table2|twin|reg|wide|final17
 set -u
 what=${1:-tests}
 OUT=${OUT:-/tmp/clv-gpu-out}
@@ -392,19 +392,6 @@ split)
     python3 bench/ptxinfo.py "$CLV_CACHE_DIR" > "$OUT/ptxinfo.txt" 2>&1
     echo "ptxinfo rc=$?"; grep -E "box_w|gauss_w|box_reg|transpose|resize_up" "$OUT/ptxinfo.txt" |
         sort | uniq | head -40
-    ;;
-boxl)
-    # the u8 box in one pass through local memory (box_wl, in no row yet)
-    # against the row's choice (box_reg for 5x5 one channel, else box_wh +
-    # box_wv), three interleaved rounds; then its rows per group (32 by
-    # default), its registers, and the box's GPU tests
-    L=pyr1,half,transpose1,gaussw,up,pyr31,boxl
-    env_rounds CLV_U8_REG 3 box5,box31 default "$L"
-    CLV_U8_REG="$L" env_rounds CLV_REG_PY 2 box5,box31 8 16 32
-    export CLV_CACHE_DIR=$PWD/build-gpu/cache
-    python3 bench/ptxinfo.py "$CLV_CACHE_DIR" > "$OUT/ptxinfo.txt" 2>&1
-    echo "ptxinfo rc=$?"; grep -E "box_w" "$OUT/ptxinfo.txt" | sort | uniq | head -20
-    SUITE_ONLY='^box' suite_groups 4 200
     ;;
 wpy)
     # the wide pairs' second pass (box_wv, gauss_wv) at other rows per

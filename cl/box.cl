@@ -281,34 +281,13 @@ __kernel void box_wv(__global const ushort *restrict sums, int sums_pitch, int n
 }
 #endif
 
-#if defined(DEPTH_U8) && (defined(BW_KX) || defined(BL_KX))
-/* 16 consecutive outputs of a row of values v (box_wh: source values;
- * box_wl: column sums): o[k] is the sum of v[off + k + t * CN] over t in
- * [0, kx). The first CN add their kx terms, each next one slides (one term
- * in, one out). kx and off are constants at both calls, so the loops unroll
- * and v and o stay in registers. */
-static inline void box_sum16(const int *v, int kx, int off, int *o)
-{
-    CLV_UNROLL
-    for (int c = 0; c < CN; c++) {
-        int s = 0;
-        CLV_UNROLL
-        for (int t = 0; t < kx; t++)
-            s += v[off + c + t * CN];
-        o[c] = s;
-    }
-    CLV_UNROLL
-    for (int k = CN; k < 16; k++)
-        o[k] = o[k - CN] + v[off + k + (kx - 1) * CN] - v[off + k - CN];
-}
-#endif
-
 #if defined(DEPTH_U8) && defined(BW_KX)
 /* The first pass: a work-item sums 16 consecutive values of a flattened
  * source row over the window's BW_KX columns (compiled in, with CN) into
  * one aligned 16-value store of u16 (kx * 255 < 2^16). Along the row,
- * output value e is the sum of values e + t * CN, t in [-ax, kx - 1 - ax]
- * (box_sum16). It loads whole aligned 16-byte vectors: its own and
+ * output value e is the sum of values e + t * CN, t in [-ax, kx - 1 - ax]:
+ * the first CN outputs add their kx terms, each next one slides (one term
+ * in, one out). It loads whole aligned 16-byte vectors: its own and
  * BW_WL / BW_WR more on each side for the window's reach (box.c takes this
  * pass only while they are few); near the row ends value by value through
  * the border rule. Values past the row's last land in the sums' padding. */
@@ -331,147 +310,19 @@ __kernel void box_wh(__global const uchar *restrict src, int src_pitch, int widt
     clv_u8_span16(src CLV_DBG_PASS(src), row, e0 - 16 * BW_WL, BW_NV,
                   xw >= BW_WL && e0 + 16 * (1 + BW_WR) <= nvals, width, v);
     int o[16];
-    box_sum16(v, BW_KX, BW_OFF, o);
+    CLV_UNROLL
+    for (int c = 0; c < CN; c++) {
+        int s = 0;
+        CLV_UNROLL
+        for (int t = 0; t < BW_KX; t++)
+            s += v[BW_OFF + c + t * CN];
+        o[c] = s;
+    }
+    CLV_UNROLL
+    for (int k = CN; k < 16; k++)
+        o[k] = o[k - CN] + v[BW_OFF + k + (BW_KX - 1) * CN] - v[BW_OFF + k - CN];
     GVSTA(ushort16, sums, convert_ushort16(CLV_JOIN16(int16, o)), ROW(sums, sums_pitch, y) + e0);
 }
-#endif
-
-#if defined(DEPTH_U8) && defined(BL_KX) && defined(BL_LX)
-/* u8 windows of any height in one pass, GPUs, through local memory: a
- * work-group of BL_LX work-items walks down `rows` rows of a strip of
- * BL_LX 16-value vectors of a flattened row. Each work-item keeps the
- * window's column sums of its vector in registers, two per 32-bit word
- * (even and odd bytes masked apart; a lane holds at most ky * 255, under
- * 2^16 for every window the op takes), and the first BL_WL + BL_WR
- * work-items those of one halo vector too (the window's reach either side,
- * box_wh's BW_WL / BW_WR). Per row: the entering row added, the column sums
- * written to local memory as u16 (two buffers, so one barrier a row), each
- * work-item's 16 outputs summed along x from there as box_wh sums a source
- * row, one aligned 16-byte store, the leaving row (read again, ky rows back,
- * from the cache) subtracted. The source is read once and the destination
- * written once; each work-item holds 16 column sums, not its window's span
- * (box_wf, which did, ran at 124-255 registers and lost: bench/RESULTS.md).
- * The integer sums are box_wh + box_wv's, so the result is theirs exactly.
- * Vectors at the row ends through one reflection (clv_u8_border16: the host
- * takes the kernel for rows wider than box_wh's span); vectors further past
- * the end than the halo feed no stored output and stay 0. Rows through
- * BORDER_ROW. The host launches exactly (BL_LX, 1) work-groups. */
-#define BL_AX (BL_KX / 2)
-#define BL_WL ((BL_AX * CN + 15) / 16)
-#define BL_WR (((BL_KX - 1 - BL_AX) * CN + 15) / 16)
-#define BL_NV (BL_WL + 1 + BL_WR)
-#define BL_OFF (BL_WL * 16 - BL_AX * CN)
-#define BL_SLOTS (BL_LX + BL_WL + BL_WR)
-
-/* The 16 values from e of row sy (-1: the constant border's zeros) as 4
- * words whose byte j is value 4 k + j; zeros for e >= nvals + 16 BL_WR. */
-static inline uint4 box_wl_load(__global const uchar *restrict src CLV_DBG_PARAM(src),
-                                int src_pitch, int sy, int e, int nvals, int width)
-{
-    if (sy < 0 || e >= nvals + 16 * BL_WR)
-        return (uint4)(0);
-    __global const uchar *row = ROW(src, src_pitch, sy);
-#ifdef __ENDIAN_LITTLE__
-    if (e >= 0 && e + 16 <= nvals)
-        return GVLDA(uint4, src, row + e);
-#endif
-    const int16 b = e >= 0 && e + 16 <= nvals
-                        ? convert_int16(GVLDA(uchar16, src, row + e))
-                        : clv_u8_border16(src CLV_DBG_PASS(src), row, e, width);
-    const uint16 c = as_uint16(b);
-    return c.s048c | c.s159d << 8 | c.s26ae << 16 | c.s37bf << 24;
-}
-
-/* Column sums (ev: bytes 0 and 2 of each word, od: 1 and 3) plus or minus
- * a row's 4 words. */
-#define BL_ADD(ev, od, w)                                                                       \
-    do {                                                                                       \
-        ev += (w) & 0x00ff00ffu;                                                               \
-        od += ((w) >> 8) & 0x00ff00ffu;                                                        \
-    } while (0)
-#define BL_SUB(ev, od, w)                                                                       \
-    do {                                                                                       \
-        ev -= (w) & 0x00ff00ffu;                                                               \
-        od -= ((w) >> 8) & 0x00ff00ffu;                                                        \
-    } while (0)
-/* The 16 column sums as u16 in value order into slot s of buffer b. */
-#define BL_U16(ev, od, q)                                                                       \
-    (ushort)((ev).q & 0xffffu), (ushort)((od).q & 0xffffu), (ushort)((ev).q >> 16),             \
-        (ushort)((od).q >> 16)
-#define BL_PUT(b, s, ev, od)                                                                    \
-    do {                                                                                       \
-        vstore8((ushort8)(BL_U16(ev, od, s0), BL_U16(ev, od, s1)), (s) * 2, (b));              \
-        vstore8((ushort8)(BL_U16(ev, od, s2), BL_U16(ev, od, s3)), (s) * 2 + 1, (b));          \
-    } while (0)
-
-__kernel void box_wl(__global const uchar *restrict src, int src_pitch, int width, int height,
-                     __global uchar *restrict dst, int dst_pitch, int ky, int ay, int rows,
-                     float scale CLV_DBG_PARAMS)
-{
-    CLV_DBG_BUF(src, 0);
-    CLV_DBG_BUF(dst, 4);
-    __local ushort cols[2][BL_SLOTS * 16];
-    const int nvals = width * CN;
-    const int lid = get_local_id(0);
-    const int s0 = get_group_id(0) * BL_LX * 16 - BL_WL * 16; /* value at slot 0 */
-    const int y0 = get_group_id(1) * rows;
-    /* own vector: slot BL_WL + lid; the halo: slot lid (left) or
-     * BL_LX + lid (right) for the first BL_WL + BL_WR work-items */
-    const int e = s0 + (BL_WL + lid) * 16;
-    const int halo = lid < BL_WL + BL_WR;
-    const int hs = lid < BL_WL ? lid : BL_LX + lid;
-    const int eh = s0 + hs * 16;
-    uint4 ev = 0, od = 0, hev = 0, hod = 0;
-    /* no early return: every work-item reaches every barrier */
-    for (int t = 0; t + 1 < ky; t++) {
-        const int sy = BORDER_ROW(y0 - ay + t, height);
-        const uint4 w = box_wl_load(src CLV_DBG_PASS(src), src_pitch, sy, e, nvals, width);
-        BL_ADD(ev, od, w);
-        if (halo) {
-            const uint4 wh = box_wl_load(src CLV_DBG_PASS(src), src_pitch, sy, eh, nvals, width);
-            BL_ADD(hev, hod, wh);
-        }
-    }
-    const int n = y0 < height ? min(rows, height - y0) : 0;
-    for (int p = 0; p < n; p++) {
-        __local ushort *b = cols[p & 1];
-        const int yin = BORDER_ROW(y0 + p - ay + ky - 1, height);
-        const int yout = BORDER_ROW(y0 + p - ay, height);
-        const uint4 w = box_wl_load(src CLV_DBG_PASS(src), src_pitch, yin, e, nvals, width);
-        BL_ADD(ev, od, w);
-        BL_PUT(b, BL_WL + lid, ev, od);
-        if (halo) {
-            const uint4 wh = box_wl_load(src CLV_DBG_PASS(src), src_pitch, yin, eh, nvals, width);
-            BL_ADD(hev, hod, wh);
-            BL_PUT(b, hs, hev, hod);
-        }
-        barrier(CLK_LOCAL_MEM_FENCE);
-        int v[BL_NV * 16];
-        CLV_UNROLL
-        for (int q = 0; q < BL_NV; q++) {
-            const int16 u = convert_int16(vload16(lid + q, b));
-            CLV_SPLIT16(v, 16 * q, u);
-        }
-        int o[16];
-        box_sum16(v, BL_KX, BL_OFF, o);
-        if (e < nvals)
-            clv_u8_store16(dst CLV_DBG_PASS(dst), ROW(dst, dst_pitch, y0 + p) + e,
-                           convert_uchar16(clamp(convert_float16(CLV_JOIN16(int16, o)) * scale +
-                                                     0.5f,
-                                                 0.0f, 255.0f)),
-                           nvals - e);
-        const uint4 wo = box_wl_load(src CLV_DBG_PASS(src), src_pitch, yout, e, nvals, width);
-        BL_SUB(ev, od, wo);
-        if (halo) {
-            const uint4 who = box_wl_load(src CLV_DBG_PASS(src), src_pitch, yout, eh, nvals, width);
-            BL_SUB(hev, hod, who);
-        }
-    }
-}
-#undef BL_ADD
-#undef BL_SUB
-#undef BL_PUT
-#undef BL_U16
 #endif
 
 #ifdef VEC

@@ -483,25 +483,20 @@ static inline void clv_u8_span16(__global const uchar *src CLV_DBG_PARAM(src),
     }
 }
 
-/* N (8 or 16) values at out (N-byte aligned), one aligned store, or the
- * first n of them (n < N, a row's last values) one by one: clv_u8_store8
- * (box_wv, gauss_wv) and clv_u8_store16 (box_wl). */
-#define CLV_U8_STORE_N(N)                                                                       \
-    static inline void clv_u8_store##N(__global uchar *dst CLV_DBG_PARAM(dst),                 \
-                                       __global uchar *out, uchar##N o, int n)                 \
-    {                                                                                          \
-        if (n >= N) {                                                                          \
-            GVSTA(uchar##N, dst, o, out);                                                      \
-        } else {                                                                               \
-            uchar a[N];                                                                        \
-            vstore##N(o, 0, a);                                                                \
-            for (int k = 0; k < n; k++)                                                        \
-                GST(dst, out, k, a[k]);                                                        \
-        }                                                                                      \
+/* 8 values at out (8-byte aligned), one aligned store, or the first n of
+ * them (n < 8, a row's last values) one by one (box_wv, gauss_wv). */
+static inline void clv_u8_store8(__global uchar *dst CLV_DBG_PARAM(dst), __global uchar *out,
+                                 uchar8 o, int n)
+{
+    if (n >= 8) {
+        GVSTA(uchar8, dst, o, out);
+    } else {
+        uchar a[8];
+        vstore8(o, 0, a);
+        for (int k = 0; k < n; k++)
+            GST(dst, out, k, a[k]);
     }
-CLV_U8_STORE_N(8)
-CLV_U8_STORE_N(16)
-#undef CLV_U8_STORE_N
+}
 
 /* Their output: 4 values at out (4-byte aligned), one aligned store, or
  * the first n of them (n < 4, a row's last values) one by one. */

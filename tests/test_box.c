@@ -238,43 +238,6 @@ static void wide(void)
     }
 }
 
-/* GPUs' u8 box in one pass through local memory (box_wl; run with
- * CLV_TUNE=gpu CLV_U8_REG=boxl on PoCL): it takes the windows box_wh takes,
- * from the same 16-value vectors, so wide()'s cases and widths cover its
- * row ends. Then what is its own: rows either side of a work-group's strip
- * (64 work-items of 16 values: 1024 values), a last strip with work-items
- * past the row and its halo, heights either side of its rows per group
- * (32), and column sums near their limit, two per 32-bit word (the
- * tallest window, 255 rows of 255 but for every 7th value, fills a 16-bit
- * lane to 65025). */
-static void local_pass(void)
-{
-    wide();
-    for (int w = 1020; w <= 1030; w += 2)
-        run_random(w, 7, 1, CLV_U8, 5, 5, CLV_BORDER_REFLECT101, 0);
-    for (int w = 340; w <= 344; w++)
-        run_random(w, 6, 3, CLV_U8, 31, 3, CLV_BORDER_REFLECT, 0);
-    run_random(1100, 5, 1, CLV_U8, 31, 5, CLV_BORDER_WRAP, 0);
-    run_random(700, 4, 4, CLV_U8, 9, 3, CLV_BORDER_CONSTANT, 0);
-    static const int heights[] = {31, 32, 33, 64, 65};
-    for (int i = 0; i < 5; i++) {
-        run_random(70, heights[i], 1, CLV_U8, 3, 9, CLV_BORDER_REFLECT101, 0);
-        run_random(70, heights[i], 3, CLV_U8, 5, 40, CLV_BORDER_REPLICATE, 0);
-    }
-    static const int tall[][3] = {{1, 3, 255}, {3, 5, 255}, {2, 31, 255}, {4, 1, 254}};
-    for (int i = 0; i < 4; i++) {
-        const int w = 67, h = 301, cn = tall[i][0];
-        uint8_t *px = th_malloc((size_t)w * h * cn);
-        uint64_t r = seed++;
-        for (size_t k = 0; k < (size_t)w * h * cn; k++) {
-            r = r * 6364136223846793005u + 1442695040888963407u;
-            px[k] = (k % 7) ? 255 : (uint8_t)(r >> 56);
-        }
-        run_box(px, w, h, cn, CLV_U8, tall[i][1], tall[i][2], CLV_BORDER_REPLICATE, 0, "bright ");
-        free(px);
-    }
-}
-
 int main(int argc, char **argv)
 {
     setvbuf(stdout, NULL, _IOLBF, 0); /* keep result lines in order with stderr */
@@ -284,11 +247,6 @@ int main(int argc, char **argv)
         fixed_window();
         clv_context_release(ctx);
         return test_finish("box (window compiled in)", passed);
-    }
-    if (argc > 1 && strcmp(argv[1], "local") == 0) {
-        local_pass();
-        clv_context_release(ctx);
-        return test_finish("box (one u8 pass through local memory)", passed);
     }
     if (argc > 1 && strcmp(argv[1], "wide") == 0) {
         wide();

@@ -114,7 +114,6 @@ def main():
         runs = [(op, "generic") for op in ops] + \
             [(op, "gpu") for op in wider + reg + [op for op in ops if op[0] == "flow"]] + \
             [(op, "wide") for op in wide] + \
-            [(op, "local") for op in wide if op[0] == "box"] + \
             [(["pyramid", "--levels", "3", "n.png", "pyr.png"], "pyr")] + \
             [(["pyramid", "--levels", n, "w.png", "pyr.png"], "pyr2") for n in ("3", "5")] + \
             [(["pyramid", "--levels", "5", "t.png", "pyr.png"], "cpu")] + \
@@ -123,10 +122,7 @@ def main():
             # pyr2: the GPUs' pyramid, two or three steps per launch (the
             # levels between in local memory): 3 levels by pyr_reg2, 5 by
             # pyr_reg3 and pyr_reg
-            # local: the u8 box in one pass through local memory (box_wl),
-            # its two buffers of column sums behind one barrier a row
-            reg = {"wide": "boxw,gaussw", "pyr": "pyr", "pyr2": "pyr,pyr3",
-                   "local": "boxl"}.get(tune, "")
+            reg = {"wide": "boxw,gaussw", "pyr": "pyr", "pyr2": "pyr,pyr3"}.get(tune, "")
             env["CLV_TUNE"] = "gpu" if reg else tune
             env["CLV_U8_REG"] = reg
             if reg:

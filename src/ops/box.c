@@ -26,16 +26,11 @@ typedef struct box_tile {
     int reg_py; /* box_reg's BR_PY */
     int wide_reach; /* box_wh: most values a window reaches on either side */
     int wide_rows;  /* box_wv: rows per work-item */
-    int local_lx;   /* box_wl: work-items per group (BL_LX), 16 values each */
-    int local_rows; /* box_wl: rows per group */
 } box_tile;
 /* box_wh holds its 16 values and the window's reach in registers, whole
  * 16-byte vectors on each side: up to 48 values (3 vectors) a side, i.e.
  * windows up to 97 wide in one channel, 33 in three. */
-static const box_tile box_tile_default = {32, 8, 9, 8, 4, 8, 48, 16, 64, 32};
-/* box_wl keeps two column sums per 32-bit word, each at most ky * 255: a
- * 16-bit lane holds every window the op takes (box.cl) */
-_Static_assert(CLV_BOX_MAX_KSIZE * 255 < 65536, "box_wl's column sums must fit 16 bits");
+static const box_tile box_tile_default = {32, 8, 9, 8, 4, 8, 48, 16};
 
 /* box_small's local memory (its tile and row sums, box.cl) with py rows per
  * work-item and cn channels. */
@@ -51,7 +46,6 @@ typedef enum box_variant {
     BOX_SMALL,    /* small windows: one pass through local memory (box_small) */
     BOX_REG,      /* small windows, u8: one pass in registers (box_reg) */
     BOX_WIDE,     /* u8: sums along rows into a u16 image, then down (box_wh, box_wv) */
-    BOX_LOCAL,    /* u8: one pass, column sums through local memory (box_wl) */
     BOX_TWO_PASS, /* running sums along rows, then columns (box_rows, box_cols) */
 } box_variant;
 
@@ -131,11 +125,6 @@ static clv_status box_run(clv_context *ctx, const clv_arg *a)
                            CLV_ARG(ksize_y), CLV_ARG(ay), CLV_ARG(pl.chunk_y), CLV_ARG(scale)));
         break;
     }
-    case BOX_LOCAL:
-        CLV_TRY(CLV_LAUNCH(ctx, OP, pl.k[0], 2, pl.g, pl.l, CLV_ARG(src->mem), CLV_ARG(sp),
-                           CLV_ARG(w), CLV_ARG(h), CLV_ARG(dst->mem), CLV_ARG(dp),
-                           CLV_ARG(ksize_y), CLV_ARG(ay), CLV_ARG(pl.chunk_y), CLV_ARG(scale)));
-        break;
     case BOX_SMALL:
         CLV_TRY(CLV_LAUNCH(ctx, OP, pl.k[0], 2, pl.g, pl.l, CLV_ARG(src->mem), CLV_ARG(sp),
                            CLV_ARG(w), CLV_ARG(h), CLV_ARG(dst->mem), CLV_ARG(dp),
@@ -217,16 +206,11 @@ static clv_status box_choose(clv_context *ctx, const clv_image *src, int ksize_x
         return CLV_OK;
     }
 
-    /* box_wh's and box_wl's loads: wide_nv 16-byte vectors a row (box.cl) */
+    /* box_wh's loads: BW_NV 16-byte vectors a row (box.cl) */
     const int wide_nv = (ax * cn + 15) / 16 + 1 + ((ksize_x - 1 - ax) * cn + 15) / 16;
-    const int wide_fits = src->type == CLV_U8 && ax * cn <= t->wide_reach &&
-                          (ksize_x - 1 - ax) * cn <= t->wide_reach &&
-                          CLV__SPAN_FITS(w, 16 * wide_nv);
-    /* box_wv and box_wl reach rows -ay .. h - 1 + ky - 1 - ay: one
-     * reflection (common.cl's BORDER_ROW) while both reaches are under h */
-    const int ay = ksize_y / 2, reach_y = ay > ksize_y - 1 - ay ? ay : ksize_y - 1 - ay;
-    const char *rows_near = h > reach_y ? " -DROWS_NEAR" : "";
-    if (CLV__REG_ON(ctx, CLV__REG_BOXW, cn) && wide_fits) {
+    if (CLV__REG_ON(ctx, CLV__REG_BOXW, cn) && src->type == CLV_U8 &&
+        ax * cn <= t->wide_reach && (ksize_x - 1 - ax) * cn <= t->wide_reach &&
+        CLV__SPAN_FITS(w, 16 * wide_nv)) {
         /* u8, GPUs: two passes through a u16 image of row sums (kx * 255
          * fits), each moving 16 bytes per work-item: box_wh sums 16 values
          * of a row over the window (kx compiled in), box_wv walks down
@@ -234,7 +218,10 @@ static clv_status box_choose(clv_context *ctx, const clv_image *src, int ksize_x
          * argument). Rows of sums padded to 16 values (32 bytes). */
         char wopts[400], vopts[400];
         snprintf(wopts, sizeof wopts, "%s -DBW_KX=%d", opts, ksize_x);
-        snprintf(vopts, sizeof vopts, "%s%s", opts, rows_near);
+        /* box_wv reaches rows -ay .. h - 1 + ky - 1 - ay: one reflection
+         * (common.cl's BORDER_ROW) while both reaches are under h */
+        const int ay = ksize_y / 2, reach_y = ay > ksize_y - 1 - ay ? ay : ksize_y - 1 - ay;
+        snprintf(vopts, sizeof vopts, "%s%s", opts, h > reach_y ? " -DROWS_NEAR" : "");
         CLV_TRY(clv__get_kernel(ctx, CLV__SRC_BOX, wopts, "box_wh", &pl->k[0]));
         CLV_TRY(clv__get_kernel(ctx, CLV__SRC_BOX, vopts, "box_wv", &pl->k[1]));
         const int rows = CLV__REG_PY(ctx, t->wide_rows);
@@ -249,36 +236,6 @@ static clv_status box_choose(clv_context *ctx, const clv_image *src, int ksize_x
         pl->g2[0] = (nv + 7) / 8;
         pl->g2[1] = ((size_t)h + (size_t)rows - 1) / (size_t)rows;
         return CLV_OK;
-    }
-
-    if (CLV__REG_ON(ctx, CLV__REG_BOXL, cn) && wide_fits) {
-        /* u8, GPUs: one pass through local memory (box_wl), groups of
-         * exactly local_lx work-items of 16 values walking down local_rows
-         * rows; untimed, so after box_reg and the wide passes (which
-         * CLV_U8_REG can turn off) and in no device's row. A device whose
-         * groups or local memory are smaller takes what follows. */
-        char lopts[400];
-        snprintf(lopts, sizeof lopts, "%s -DBL_KX=%d -DBL_LX=%d%s", opts, ksize_x, t->local_lx,
-                 rows_near);
-        cl_kernel kl;
-        CLV_TRY(clv__get_kernel(ctx, CLV__SRC_BOX, lopts, "box_wl", &kl));
-        size_t max_wg, local_free;
-        CLV_TRY(clv__kernel_limits(ctx, OP, kl, &max_wg, &local_free));
-        /* its two buffers of column sums: 16 u16 per work-item and halo
-         * vector (box.cl's BL_SLOTS) */
-        const size_t lbytes = 2 * ((size_t)t->local_lx + (size_t)wide_nv - 1) * 16 * sizeof(cl_ushort);
-        if (max_wg >= (size_t)t->local_lx && lbytes <= local_free) {
-            const int rows = CLV__REG_PY(ctx, t->local_rows);
-            const size_t strip = (size_t)t->local_lx * 16;
-            pl->variant = BOX_LOCAL;
-            pl->k[0] = kl;
-            pl->chunk_y = rows;
-            pl->g[0] = ((size_t)w * (size_t)cn + strip - 1) / strip * (size_t)t->local_lx;
-            pl->g[1] = ((size_t)h + (size_t)rows - 1) / (size_t)rows;
-            pl->l[0] = (size_t)t->local_lx;
-            pl->l[1] = 1;
-            return CLV_OK;
-        }
     }
 
     if (ksize_x <= t->maxk && ksize_y <= t->maxk) {

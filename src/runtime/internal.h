@@ -142,8 +142,7 @@ typedef struct clv__tuning {
      * overrides it. */
     int u8_reg;
     /* Rows per work-item of box_reg, gauss_reg, pyr_reg, resize_half_reg
-     * and resize_up_reg (and per group of box_wl); 0: each op's own (its
-     * tile table). CLV_REG_PY
+     * and resize_up_reg; 0: each op's own (its tile table). CLV_REG_PY
      * overrides it, for timing the choice on a device. */
     int reg_py;
     /* Work-group shapes of the u8 register kernels and wide passes, per
@@ -177,8 +176,7 @@ enum {
     CLV__REG_UP = 16384,    /* resize_up_reg: upscaling through the coordinate table */
     CLV__REG_PYR2 = 65536,  /* pyr_reg2: two pyramid steps per launch (one channel) */
     CLV__REG_PYR3 = 262144, /* pyr_reg3: three (and pyr_reg2 where two are left) */
-    CLV__REG_BOXL = 1048576, /* box_wl: the u8 box in one pass through local memory */
-    CLV__REG_ALL = 0x3fffff
+    CLV__REG_ALL = 0xfffff
 };
 #define CLV__REG_ANY(k) ((k) | (k) << 1)
 /* 1 when register kernel k runs on images of cn channels on ctx. */
@@ -186,7 +184,7 @@ enum {
 
 /* The u8 register kernels and wide passes load `span` consecutive values
  * of a row per work-item (box_reg, gauss_reg: 4 per word; pyr_reg: 16;
- * box_wh, box_wl, gauss_wh: 16 per vector). Near a row's ends those go through one
+ * box_wh, gauss_wh: 16 per vector). Near a row's ends those go through one
  * reflection (common.cl's clv_border_value_near, no division), right for
  * values at most width - 1 pixels outside the row: a row of more than
  * `span` pixels guarantees it. The ops take these kernels only then. */
