@@ -61,8 +61,13 @@ def same_run(tmp, label, args, specs, env=None, prepare=None):
         out = os.path.join(tmp, "%s_%d" % (label, k), "out")
         if prepare:
             prepare(out)
-        extra = [] if devs is None else ["--devices", devs]
-        r = clv("flow-seq", *extra, *args, out, env=env)
+        # The one-device run names its device (the first of specs), so that
+        # CLV_DEVICE or a GPU listed first cannot move it elsewhere.
+        if devs is None:
+            cmd = ["--device", specs.split(",")[0], "flow-seq"]
+        else:
+            cmd = ["flow-seq", "--devices", devs]
+        r = clv(*cmd, *args, out, env=env)
         err = r.err.replace(out, "OUT")
         results.append((r.code, err, tree(out), r))
     (c1, e1, t1, r1), (c2, e2, t2, r2) = results
