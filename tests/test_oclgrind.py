@@ -57,7 +57,7 @@ def main():
         # inputs, on the normal device
         crops = [("chelsea.png", "24x17", "c.png"), ("camera.png", "24x17", "g.png"),
                  ("flow_camera0.png", "40x32", "f0.png"), ("flow_camera1.png", "40x32", "f1.png"),
-                 ("studio_256.exr", "24x17", "h.pfm"), ("camera.png", "20x2000", "t.png"),
+                 ("chelsea16.png", "24x17", "h.png"), ("camera.png", "20x2000", "t.png"),
                  ("camera.png", "300x40", "w.png"), ("chelsea.png", "120x9", "cw.png"),
                  ("camera.png", "53x9", "gw.png"), ("camera.png", "17x9", "n.png")]
         for src, size, dst in crops:
@@ -80,7 +80,7 @@ def main():
             ["gaussian", "--sigma", "1", "--sigma-y", "3", "g.png", "o.png"],
             ["bilateral", "--sigma-space", "2", "--sigma-range", "30", "c.png", "o.png"],
             ["grid", "--sigma-space", "4", "--sigma-range", "25", "c.png", "o.png"],
-            ["tonemap", "h.pfm", "o.png"],
+            ["tonemap", "h.png", "o.png"],
             ["pyramid", "--levels", "3", "c.png", "pyr.png"],
             ["pyramid", "--levels", "2", "--scale", "0.7", "g.png", "pyr.png"],
             ["corners", "--max", "20", "--quality", "0.01", "--min-distance", "3", "g.png",
