@@ -16,8 +16,8 @@ PoCL really pinned them:
   the CPU count: not set, no worker escapes the mask;
 - the CLI ('clv devices --verbose') reports the library's decision.
 
-Needs PoCL's CPU device as the default device and 2 or more CPUs all usable
-by this process; otherwise it is skipped (exit 77).
+Needs PoCL's CPU device (the default device, else CLV_DEVICE=cpu) and 2 or
+more CPUs all usable by this process; otherwise it is skipped (exit 77).
 Environment: CLV_POCL_PROBE, CLV_CLI, CLV_KERNEL_PATH, CLV_CACHE_DIR.
 """
 
@@ -32,9 +32,15 @@ CLI = os.environ["CLV_CLI"]
 SKIP = 77
 
 
+# What every run adds to the cleaned environment: CLV_DEVICE=cpu where
+# another device (a GPU) comes first, set by main.
+BASE = {}
+
+
 def clean_env(extra):
     env = {k: v for k, v in os.environ.items()
            if not k.startswith("POCL_") and k != "CLV_DEVICE"}
+    env.update(BASE)
     env.update(extra)
     return env
 
@@ -80,13 +86,24 @@ def main():
     if ncpu < 2 or allowed != set(range(ncpu)):
         print("skip: needs 2+ CPUs, all usable (have %d, mask %s)" % (ncpu, sorted(allowed)))
         return SKIP
+    def pocl_cpu(fields):
+        return "Portable Computing Language" in fields.get("platform", "") and \
+            ("pthread" in fields.get("device", "") or "cpu" in fields.get("device", ""))
+
     fields, workers, desc = probe({})
     if fields is None:
         return summary("pocl-env")
-    if "Portable Computing Language" not in fields.get("platform", "") or \
-            "pthread" not in fields.get("device", "") and "cpu" not in fields.get("device", ""):
-        print("skip: the default device is not PoCL's CPU device (%s / %s)"
+    if not pocl_cpu(fields):
+        # A GPU first (the GPU host): PoCL's CPU device by name, as an
+        # application that wants it would.
+        BASE["CLV_DEVICE"] = "cpu"
+        print("the default device is %s / %s: CLV_DEVICE=cpu from here on"
               % (fields.get("platform"), fields.get("device")))
+        fields, workers, desc = probe({})
+        if fields is None:
+            return summary("pocl-env")
+    if not pocl_cpu(fields):
+        print("skip: no PoCL CPU device (%s / %s)" % (fields.get("platform"), fields.get("device")))
         return SKIP
     every = set(range(ncpu))
 
