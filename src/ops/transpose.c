@@ -26,7 +26,7 @@ static const tr_tile tr_tile_default = {32, 8, 64, 64, (size_t)4 << 20};
 
 typedef enum tr_variant {
     TR_BLOCKS_VEC, /* CPU: sb x sb blocks per work-item, no local memory */
-    TR_REG,        /* GPUs, u8: 4x4-pixel blocks in registers (transpose_reg) */
+    TR_REG,        /* GPUs, u8: 4x4 or 16x4-pixel blocks in registers (transpose_reg) */
     TR_TILED,      /* local-memory tiles */
 } tr_variant;
 
@@ -109,18 +109,19 @@ static clv_status tr_choose(clv_context *ctx, const clv_image *src, const clv_im
         pl->g[1] = ((size_t)src->height + sb - 1) / sb;
         return CLV_OK;
     }
-    if (CLV__REG_ON(ctx, CLV__REG_TRANSPOSE, src->channels) && src->type == CLV_U8) {
-        /* GPUs, u8: 4x4 blocks in registers (box_reg's design, box.c; not
-         * yet timed on a GPU: bench/run_gpu.sh twin does); dimension 0 runs
-         * down the source's blocks, groups from the tuning table's 2-D
-         * shape */
-        snprintf(opts, sizeof opts, "%s -DTILE=%d -DTR_REG", fmt, t->tile);
+    const int wide = CLV__REG_ON(ctx, CLV__REG_TR16, src->channels);
+    if ((wide || CLV__REG_ON(ctx, CLV__REG_TRANSPOSE, src->channels)) && src->type == CLV_U8) {
+        /* GPUs, u8: blocks of bx x 4 pixels in registers (box_reg's design,
+         * box.c), bx 4 or 16 (tr16); dimension 0 runs down the source's
+         * blocks, groups from the tuning table's 2-D shape */
+        const int bx = wide ? 16 : 4;
+        snprintf(opts, sizeof opts, "%s -DTILE=%d -DTR_REG -DTR_BX=%d", fmt, t->tile, bx);
         pl->variant = TR_REG;
         CLV_TRY(clv__get_kernel(ctx, CLV__SRC_TRANSPOSE, opts, "transpose_reg", &pl->k));
         pl->src_pitch = sp;
         pl->dst_pitch = dp;
         pl->g[0] = ((size_t)src->height + 3) / 4;
-        pl->g[1] = ((size_t)src->width + 3) / 4;
+        pl->g[1] = ((size_t)src->width + (size_t)bx - 1) / (size_t)bx;
         return CLV_OK;
     }
     const size_t tile = (size_t)t->tile;
