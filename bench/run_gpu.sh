@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Build, test and benchmark on the lent NVIDIA machine (used for the GPU
 # numbers in bench/RESULTS.md). Writes logs and tables under $OUT.
-# Usage: bash bench/run_gpu.sh tests|suite|tr16|span|span2|rows5|reg3|upv|split|wpy|bwv|box5|boxfix|boxv|s4|p4floor|pyr2|up|shapes|p4|fbprof|fbfused|next17|bench|embed|late|sizes|verify|final|flow|kern|heavy|host|table2|twin|reg|wide|final17
+# Usage: bash bench/run_gpu.sh tests|suite|span|span2|rows5|reg3|upv|split|wpy|bwv|box5|boxfix|boxv|s4|p4floor|pyr2|up|shapes|p4|fbprof|fbfused|next17|bench|embed|late|sizes|verify|final|flow|kern|heavy|host|table2|twin|reg|wide|final17
 set -u
 what=${1:-tests}
 OUT=${OUT:-/tmp/clv-gpu-out}
@@ -392,17 +392,6 @@ split)
     python3 bench/ptxinfo.py "$CLV_CACHE_DIR" > "$OUT/ptxinfo.txt" 2>&1
     echo "ptxinfo rc=$?"; grep -E "box_w|gauss_w|box_reg|transpose|resize_up" "$OUT/ptxinfo.txt" |
         sort | uniq | head -40
-    ;;
-tr16)
-    # transpose_reg on blocks of 16x4 pixels (tr16) against the row's choice
-    # (transpose_reg on 4x4 for one channel, the local-memory tile for
-    # three), three interleaved rounds; tr16's work-group shapes; then the
-    # transpose tests (both block widths) and the tests fixed after the last
-    # GPU run of the suite
-    env_rounds CLV_U8_REG 3 transpose default tr16
-    CLV_U8_REG=tr16 env_rounds CLV_REG_LOCAL 2 transpose default 8x32 32x8 64x4 16x16 128x2 32x4
-    SUITE_ONLY='^(transpose|flow-seq-devices|limits-identical|install|device-choice|pocl-env)' \
-        suite_groups 4 200
     ;;
 wpy)
     # the wide pairs' second pass (box_wv, gauss_wv) at other rows per

@@ -32,33 +32,26 @@ __kernel void transpose(__global const T *src, int src_pitch, __global T *dst, i
 }
 
 #if defined(DEPTH_U8) && defined(TR_REG)
-/* GPUs, u8: blocks of TR_BX x 4 pixels in registers, no local memory and no
- * barrier (as box_reg in box.cl). TR_BX (4 or 16, from transpose.c) is the
- * block's width. Work-item (j, i) reads pixels TR_BX i .. TR_BX i + TR_BX - 1
- * of source rows 4j .. 4j+3 (CN aligned TR_BX-byte loads per row) and writes
- * them as pixels 4j .. 4j+3 of destination rows TR_BX i .. (CN aligned 4-byte
- * stores per row). Dimension 0 runs along j, so neighbouring work-items
- * store neighbouring words of a destination row; their loads hit other
- * rows, which the work-group's other columns of blocks (get_local_size(1))
- * share while they stay in cache. A 16-pixel block reads each source row
- * with 16-byte loads, so a warp's load touches a quarter as many rows per
- * byte as with 4 pixels. Blocks cut by the image's right or bottom edge go
- * pixel by pixel. The aligned accesses rely on rows starting on 64-byte
- * boundaries (image.c's PITCH_ALIGN). */
-#ifndef TR_BX
-#error "transpose_reg needs -DTR_BX (4 or 16, from transpose.c)"
+/* GPUs, u8: blocks of 16x4 pixels in registers, no local memory and no
+ * barrier (as box_reg in box.c). Work-item (j, i) reads pixels 16i .. 16i+15
+ * of source rows 4j .. 4j+3 (CN aligned 16-byte loads per row) and writes
+ * them as pixels 4j .. 4j+3 of destination rows 16i .. 16i+15 (CN aligned
+ * 4-byte stores per row). Dimension 0 runs along j, so neighbouring
+ * work-items store neighbouring words of a destination row; their loads hit
+ * other rows, 16 bytes of each (4x4 blocks read 4 bytes of a row per load,
+ * and took 1.7 times as long: transpose.c). Blocks cut by the image's right
+ * or bottom edge go pixel by pixel. The aligned accesses rely on rows
+ * starting on 64-byte boundaries (image.c's PITCH_ALIGN). TR_BX is the block
+ * width transpose.c sizes the launch by. */
+#if TR_BX != 16
+#error "transpose_reg moves blocks 16 pixels wide (-DTR_BX=16, from transpose.c)"
 #endif
-/* A row's TR_BX CN bytes are kept as words (a uchar16 load, or a uint4 one
+/* A row's 16 CN bytes are kept as words: a uchar16 load, or a uint4 one
  * whose bytes are then read as uchars, compiles to four 4-byte loads on
- * NVPTX); byte q of a row is the word's low byte first (little-endian
+ * NVPTX. Byte q of a row is its word's low byte first (little-endian
  * devices: every GPU and CPU OpenCL targets). */
 #ifndef __ENDIAN_LITTLE__
 #error "transpose_reg reads bytes out of words in little-endian order"
-#endif
-#if TR_BX == 16
-#define TR_LOADW(p, d) vstore4(GVLDA(uint4, src, (__global const uint *)(p)), 0, (d))
-#else
-#define TR_LOADW(p, d) (*(d) = GVLDA(uint, src, (__global const uint *)(p)))
 #endif
 #define TR_BYTE(r, q) ((uchar)(wv[r][(q) >> 2] >> (8 * ((q)&3))))
 __kernel void transpose_reg(__global const uchar *restrict src, int src_pitch,
@@ -68,20 +61,20 @@ __kernel void transpose_reg(__global const uchar *restrict src, int src_pitch,
     CLV_DBG_BUF(src, 0);
     CLV_DBG_BUF(dst, 2);
     const int j = get_global_id(0), i = get_global_id(1);
-    const int x0 = TR_BX * i, y0 = 4 * j;
+    const int x0 = 16 * i, y0 = 4 * j;
     if (x0 >= width || y0 >= height)
         return;
-    if (x0 + TR_BX <= width && y0 + 4 <= height) {
-        uint wv[4][TR_BX * CN / 4]; /* byte k CN + c of wv[r]: row y0 + r, pixel x0 + k */
+    if (x0 + 16 <= width && y0 + 4 <= height) {
+        uint wv[4][4 * CN]; /* byte k CN + c of wv[r]: source row y0 + r, pixel x0 + k */
         CLV_UNROLL
         for (int r = 0; r < 4; r++) {
             __global const uchar *row = ROW(src, src_pitch, y0 + r) + x0 * CN;
             CLV_UNROLL
             for (int w = 0; w < CN; w++)
-                TR_LOADW(row + TR_BX * w, &wv[r][TR_BX / 4 * w]);
+                vstore4(GVLDA(uint4, src, (__global const uint *)(row + 16 * w)), 0, &wv[r][4 * w]);
         }
         CLV_UNROLL
-        for (int k = 0; k < TR_BX; k++) {
+        for (int k = 0; k < 16; k++) {
             uchar o[4 * CN]; /* destination row x0 + k: pixel y0 + r at r CN + c */
             CLV_UNROLL
             for (int r = 0; r < 4; r++)
@@ -96,13 +89,12 @@ __kernel void transpose_reg(__global const uchar *restrict src, int src_pitch,
         }
     } else {
         for (int y = y0; y < min(y0 + 4, height); y++)
-            for (int x = x0; x < min(x0 + TR_BX, width); x++)
+            for (int x = x0; x < min(x0 + 16, width); x++)
                 for (int c = 0; c < CN; c++)
                     GST(dst, ROW(dst, dst_pitch, x), y * CN + c,
                         GLD(src, ROW(src, src_pitch, y), x * CN + c));
     }
 }
-#undef TR_LOADW
 #undef TR_BYTE
 #endif
 

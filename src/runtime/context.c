@@ -375,14 +375,13 @@ static const struct {
     {"box", CLV__REG_BOX}, {"gauss", CLV__REG_GAUSS}, {"pyr", CLV__REG_PYR},
     {"half", CLV__REG_HALF}, {"transpose", CLV__REG_TRANSPOSE}, {"boxw", CLV__REG_BOXW},
     {"gaussw", CLV__REG_GAUSSW}, {"up", CLV__REG_UP}, {"pyr2", CLV__REG_PYR2},
-    {"pyr3", CLV__REG_PYR3}, {"tr16", CLV__REG_TR16},
+    {"pyr3", CLV__REG_PYR3},
 };
 
 /* CLV_U8_REG: which u8 register kernels run, overriding the table below
  * (bench/run_gpu.sh times each against the kernel it replaces): "all",
  * "none" or "0", or a comma list of box, gauss, pyr, half, transpose, boxw,
- * gaussw, up, pyr2, pyr3, tr16 (any channel count), each also with a 1 (box1: one-channel
- * images only).
+ * gaussw, up, pyr2, pyr3 (any channel count), each also with a 1 (box1: one-channel images only).
  * -1: a word it does not know. */
 static int parse_u8_reg(const char *s)
 {
@@ -452,16 +451,19 @@ typedef struct gpu_row {
      CLV__REG_PYR3)
 static const gpu_row gpu_rows[] = {
     /* NVIDIA H200, driver 580 (2026-12-05, the figures below). Shapes,
-     * 3840x2160 u8 device us, the driver's choice against the row's:
-     * transpose one channel 16 against 11 (8x32); box 31x31 three channels
+     * 3840x2160 u8 device us, the driver's choice against the row's: box
+     * 31x31 three channels
      * 149 against 136, the Gaussian 121 against 116, box 5x5 one channel 31
      * against 30 (16x16); the upscaling resize three channels 74 against
      * 65 (64x1); the halving resize and the pyramid keep the driver's
-     * (no shape won by more than the noise). */
+     * (no shape won by more than the noise). transpose_reg takes the
+     * driver's: on its 16x4 blocks (H100, 2026-12-05, bench/RESULTS.md, one
+     * channel, 3840x2160) the driver's 8.6-8.8 against 8x32's 9.1-9.6, 32x8
+     * 8.6-9.4, 32x4 8.5-9.3 (8x32 was the 4x4 blocks' shape). */
     {"NVIDIA",
      "H200",
      GPU_REG_H200,
-     {[CLV__SHAPE_FILTER] = {16, 16}, [CLV__SHAPE_TRANSPOSE] = {8, 32}, [CLV__SHAPE_UP] = {64, 1}},
+     {[CLV__SHAPE_FILTER] = {16, 16}, [CLV__SHAPE_UP] = {64, 1}},
      /* fb_blur_solve off: slower on the H200 at every shape tried (Farneback
       * device ms, 2026-12-05: 1920x1080 0.88-0.90 two passes against
       * 0.92-1.12 in one launch; 3840x2160 2.68-2.70 against 2.79-3.47) */
@@ -498,7 +500,10 @@ static const gpu_row *gpu_row_for(const clv__device_info *in)
  * device us, register kernel against the one it replaces, bench/RESULTS.md):
  * box 5x5 one channel 31 against 51 (3 channels 115 against 86: no), exact
  * halving 9 against 18 and 12 against 21, transpose one channel 17 against
- * 25 (3 channels 36 against 31: no), the pyramid at 1 row per work-item
+ * 25 on 4x4 blocks (3 channels 36 against 31: no; on 16x4 blocks, H100,
+ * 8.6-8.9 against the 4x4 blocks' 14.5-14.6, 3 channels 30.7-31.0
+ * against the tile's 31.1-31.2, at 1920x1080 10.5-10.7 against 10.0: no),
+ * the pyramid at 1 row per work-item
  * 43 against 57 (4 levels); the Gaussian's register kernel (135 against
  * 79, 3 channels 541 against 163) stays off. The u8 wide passes (box_wh +
  * box_wv, gauss_wh + gauss_wv) won wherever they apply (2026-12-05, same

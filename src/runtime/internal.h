@@ -176,8 +176,7 @@ enum {
     CLV__REG_UP = 16384,    /* resize_up_reg: upscaling through the coordinate table */
     CLV__REG_PYR2 = 65536,  /* pyr_reg2: two pyramid steps per launch (one channel) */
     CLV__REG_PYR3 = 262144, /* pyr_reg3: three (and pyr_reg2 where two are left) */
-    CLV__REG_TR16 = 1048576, /* transpose_reg on blocks 16 pixels wide instead of 4 */
-    CLV__REG_ALL = 0x3fffff
+    CLV__REG_ALL = 0xfffff
 };
 #define CLV__REG_ANY(k) ((k) | (k) << 1)
 /* 1 when register kernel k runs on images of cn channels on ctx. */

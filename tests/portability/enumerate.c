@@ -366,8 +366,7 @@ static void flows(clv_context *ctx)
 
 /* The u8 Gaussian's two wide passes (gauss_wh, gauss_wv), which GPU devices
  * run only when CLV_U8_REG names them (gauss_reg comes first under
- * CLV_TUNE=gpu): a context of their own, gpu mode only; and transpose_reg's
- * 4x4 blocks likewise. The box's (box_wh)
+ * CLV_TUNE=gpu): a context of their own, gpu mode only. The box's (box_wh)
  * are in filters-u8 already: CLV_TUNE=gpu gives them the windows box_reg
  * does not take. */
 static void filters_wide(clv_context *ctx)
@@ -398,27 +397,6 @@ static void filters_wide(clv_context *ctx)
             }
             clv_image_release(src);
             clv_image_release(dst);
-        }
-        CHECK(wctx, clv_finish(wctx), "finish");
-        clv_context_release(wctx);
-    }
-    /* transpose_reg on 4x4 blocks (what GPU rows without tr16 run;
-     * CLV_TUNE=gpu takes the 16x4 blocks) */
-    if (setenv("CLV_U8_REG", "transpose", 1) != 0) {
-        failures++;
-        return;
-    }
-    wctx = NULL;
-    CHECK(NULL, clv_context_create(NULL, &wctx), "context with CLV_U8_REG=transpose");
-    if (wctx) {
-        const int W = 37, H = 29;
-        for (int cn = 1; cn <= 4; cn++) {
-            clv_image *src = make(wctx, W, H, cn, CLV_U8);
-            clv_image *tr = make(wctx, H, W, cn, CLV_U8);
-            if (src && tr)
-                CHECK(wctx, clv_transpose(wctx, src, tr), "transpose 4x4 blocks u8 c%d", cn);
-            clv_image_release(src);
-            clv_image_release(tr);
         }
         CHECK(wctx, clv_finish(wctx), "finish");
         clv_context_release(wctx);
