@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Build, test and benchmark on the lent NVIDIA machine (used for the GPU
 # numbers in bench/RESULTS.md). Writes logs and tables under $OUT.
-# Usage: bash bench/run_gpu.sh tests|suite|span|span2|rows5|reg3|upv|split|wpy|bwv|box5|boxfix|boxv|s4|p4floor|pyr2|up|shapes|p4|fbprof|fbfused|next17|bench|embed|late|sizes|verify|final|flow|kern|heavy|host|table2|twin|reg|wide|final17
+# Usage: bash bench/run_gpu.sh tests|tr|bench|embed|late|sizes|verify|final|flow|kern|host|table2|heavy|twin|reg|wide|final17|up|shapes|p4|p4floor|pyr2|upv|split|wpy|bwv|box5|s4|next17|suite
 set -u
 what=${1:-tests}
 OUT=${OUT:-/tmp/clv-gpu-out}
@@ -256,6 +256,19 @@ wide)
     python3 bench/ptxinfo.py "$CLV_CACHE_DIR" > "$OUT/ptxinfo.txt" 2>&1
     echo "ptxinfo rc=$?"; grep -E "box_w|gauss_w|box_reg|box_small|box_rows|box_cols|gauss_fused" \
         "$OUT/ptxinfo.txt" | sort | uniq | head -40
+    ;;
+tr)
+    # the u8 transpose as the rows choose it (transpose_reg on 16x4 blocks
+    # for one channel): its tests, three rounds of device times, then beside
+    # OpenCV's OpenCL path
+    timeout 120 meson test -C build-gpu transpose transpose-gpu transpose-generic \
+        transpose-limits tune-env --print-errorlogs --timeout-multiplier 3 > "$OUT/tests.txt" 2>&1
+    echo "tests rc=$?"; grep -E "^ *[0-9]+/|Ok:|Fail:" "$OUT/tests.txt"
+    env_rounds CLV_U8_REG 3 transpose default
+    timeout 150 python3 bench/compare.py --clv-bench build-gpu/bench/clv-bench --clv-device gpu \
+        --ocl-device :GPU: --ops transpose --sizes 1280x720,1920x1080,3840x2160 --reps 10 \
+        --markdown "$OUT/gpu_transpose.md" > "$OUT/transpose.txt" 2>&1
+    echo "bench rc=$?"; cat "$OUT/gpu_transpose.md"
     ;;
 final17)
     # issue 17's last H200 run of 2026-12-04: the default kernel choice's
