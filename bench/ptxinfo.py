@@ -5,7 +5,9 @@ magic | key length | key | binary length | binary | SHA-256) holds the PTX
 NVIDIA's OpenCL driver returned; ptxas (CUDA toolkit) assembles it for the
 GPU's architecture and reports what each kernel uses.
 
-Usage: ptxinfo.py CACHE_DIR [--arch sm_90] [--kernels name,name]
+Usage: ptxinfo.py CACHE_DIR [--arch sm_90] [--kernels name,name] [--dump DIR]
+(--dump: also write each entry's PTX to DIR, named by its kernels and
+options, for bench/twin/ptxrun and for reading its SASS elsewhere)
 """
 import argparse
 import glob
@@ -40,6 +42,7 @@ def main():
     ap.add_argument("cache_dir")
     ap.add_argument("--arch", default="sm_90")
     ap.add_argument("--kernels", default="", help="only these kernels (comma list)")
+    ap.add_argument("--dump", default="", help="write each entry's PTX into this directory")
     args = ap.parse_args()
     want = set(k for k in args.kernels.split(",") if k)
     rows = []
@@ -51,6 +54,11 @@ def main():
         names = re.findall(r"\.entry\s+(\w+)", ptx)
         if want and not want.intersection(names):
             continue
+        if args.dump:
+            os.makedirs(args.dump, exist_ok=True)
+            tag = re.sub(r"[^A-Za-z0-9_=]+", "_", opts)[:80]
+            with open(os.path.join(args.dump, f"{names[0]}__{tag}.ptx"), "w") as f:
+                f.write(f"// options: {opts}\n" + ptx)
         with tempfile.NamedTemporaryFile("w", suffix=".ptx", delete=False) as f:
             f.write(ptx)
             tmp = f.name
