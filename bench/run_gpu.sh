@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Build, test and benchmark on the lent NVIDIA machine (used for the GPU
 # numbers in bench/RESULTS.md). Writes logs and tables under $OUT.
-# Usage: bash bench/run_gpu.sh tests|tr|bench|embed|late|sizes|verify|final|flow|kern|host|table2|heavy|twin|reg|wide|final17|up|shapes|p4|p4floor|pyr2|upv|split|wpy|bwv|box5|s4|next17|suite
+# Usage: bash bench/run_gpu.sh tests|tr|ncu|up2|cvt|t3|bench|embed|late|sizes|verify|final|flow|kern|host|table2|heavy|twin|reg|wide|final17|up|shapes|p4|p4floor|pyr2|upv|split|wpy|bwv|box5|s4|next17|suite
 set -u
 what=${1:-tests}
 OUT=${OUT:-/tmp/clv-gpu-out}
@@ -55,6 +55,65 @@ suite_groups() {
     wait
     grep -hE "^ *[0-9]+/[0-9]+ " "$OUT"/tests[0-9]*.txt | grep -vE " OK +[0-9]" | sort -u
     echo "passed: $(grep -hE "^ *[0-9]+/[0-9]+ .* OK +[0-9]" "$OUT"/tests[0-9]*.txt | sort -u | wc -l) of ${#names[@]}"
+}
+
+# Nsight Compute does not see the OpenCL driver's kernels ("No kernels were
+# profiled", H100, 2026-12-06), so the PTX the driver built runs through
+# CUDA instead (bench/twin/ptxrun). ptx_setup CACHE_DIR: fill CACHE_DIR with
+# the 4K u8 rows' programs (clvision's kernel path as exported), dump their
+# PTX to /tmp/ptxdump, build ptxrun and the inputs its runs below need.
+ptx_setup() {
+    ncu=$(command -v ncu || ls /usr/local/cuda*/bin/ncu /opt/nvidia/nsight-compute/*/ncu 2>/dev/null | head -1)
+    echo "ncu: ${ncu:-not found}"
+    CLV_CACHE_DIR=$1 timeout 60 build-gpu/bench/clv-bench --device gpu \
+        --ops resize_up,box5,box31,gaussian,transpose,pyramid --sizes 3840x2160 --types u8 \
+        --channels 1,3 --reps 3 2>&1 | grep -E "^op=|rror" | cut -c1-110
+    rm -rf /tmp/ptxdump
+    python3 bench/ptxinfo.py "$1" --dump /tmp/ptxdump > "$OUT/ptxinfo.txt" 2>&1
+    cc -O2 -I/usr/local/cuda/include bench/twin/ptxrun.c -o /tmp/ptxrun \
+        -L/usr/local/cuda/lib64/stubs -lcuda || return 1
+    python3 bench/twin/resize_tab.py 3840 2160 5760 3240 /tmp/tab.bin
+    python3 -c "import math,struct; w=[math.exp(-(i-6)**2/8.0) for i in range(13)]; \
+open('/tmp/w13.bin','wb').write(struct.pack('13f',*[x/sum(w) for x in w])+bytes(64))"
+}
+
+# ptx_prof TAG KERNEL OPTS_REGEX GX GY ARGS...: the dumped PTX holding KERNEL
+# whose options match, alone (bench/twin/ptx_entry.py), timed at five
+# work-group shapes, then one launch (64x1) under Nsight Compute (--set
+# full) into $OUT/ncu_TAG.txt, and its main figures
+ptx_prof() {
+    local tag=$1 k=$2 re=$3 gx=$4 gy=$5 f shape
+    shift 5
+    f=$(grep -lE "^// options: .*$re" $(grep -l "entry $k(" /tmp/ptxdump/*.ptx) | head -1)
+    echo "$tag $k: ${f:-no PTX}"; [ -n "$f" ] || return
+    python3 bench/twin/ptx_entry.py "$f" "$k" "/tmp/$tag.ptx" || return
+    for shape in "64 1" "32 4" "128 1" "32 8" "16 16"; do
+        set -- $shape "$@"
+        /tmp/ptxrun "/tmp/$tag.ptx" "$k" $(( (gx + $1 - 1) / $1 * $1 )) $(( (gy + $2 - 1) / $2 * $2 )) \
+            $1 $2 50 "${@:3}"
+        shift 2
+    done
+    [ -n "$ncu" ] || return
+    timeout 100 "$ncu" -k "$k" -c 1 --set full --import-source no /tmp/ptxrun "/tmp/$tag.ptx" "$k" \
+        $(( (gx + 63) / 64 * 64 )) "$gy" 64 1 1 "$@" > "$OUT/ncu_$tag.txt" 2>&1
+    echo "ncu $tag rc=$?"
+    grep -E "^    (Duration|DRAM Throughput|L1/TEX Hit Rate|Compute \(SM\) Throughput|Issue Slots Busy|Registers Per Thread|Achieved Occupancy|Warp Cycles Per Issued Instruction|Executed Instructions|L1/TEX Cache Throughput|L2 Cache Throughput) " \
+        "$OUT/ncu_$tag.txt" | sed 's/  */ /g' | tr '\n' ';'
+    echo
+    grep -A2 -E "^ +(OPT|INF) +(ALU|FMA|LSU|.*pipeline)" "$OUT/ncu_$tag.txt" | cut -c1-160 | head -4
+}
+
+# the 4K u8 kernels' arguments for ptx_prof (image sizes in bytes, pitches)
+ptx_kernels() {
+    local cn=$1
+    ptx_prof "up$cn" resize_up_reg "CN=$cn$" 1440 405 b$((8294400 * cn)) i$((3840 * cn)) i3840 i2160 \
+        b$((18662400 * cn)) i$((5760 * cn)) i5760 i3240 f/tmp/tab.bin i8
+    ptx_prof "gwh$cn" gauss_wh "CN=$cn .*GW_RX=6" $((240 * cn)) 2160 b$((8294400 * cn)) i$((3840 * cn)) \
+        i3840 i2160 b$((16588800 * cn)) i$((3840 * cn)) f/tmp/w13.bin
+    ptx_prof "gwv$cn" gauss_wv "CN=$cn .*GW_RY=6" $((480 * cn)) 270 b$((16588800 * cn)) i$((3840 * cn)) \
+        i$((3840 * cn)) i2160 b$((8294400 * cn)) i$((3840 * cn)) f/tmp/w13.bin
+    [ "$cn" = 1 ] && ptx_prof box5 box_reg "CN=1 .*BR_KX=5" 960 135 b8294400 i3840 i3840 i2160 \
+        b8294400 i3840 x0.04
 }
 
 case "$what" in
@@ -256,6 +315,82 @@ wide)
     python3 bench/ptxinfo.py "$CLV_CACHE_DIR" > "$OUT/ptxinfo.txt" 2>&1
     echo "ptxinfo rc=$?"; grep -E "box_w|gauss_w|box_reg|box_small|box_rows|box_cols|gauss_fused" \
         "$OUT/ptxinfo.txt" | sort | uniq | head -40
+    ;;
+t3)
+    # the u8 x 3 tile transpose moving 16-byte vectors (bench/variants/mk_t3.py)
+    # against the tile as it is, three interleaved rounds, then its tests
+    python3 bench/variants/mk_t3.py /tmp/t3 > /dev/null || exit 1
+    for round in 1 2 3; do
+        for v in cl /tmp/t3; do
+            CLV_KERNEL_PATH=$v CLV_CACHE_DIR=/tmp/t3c/$(basename $v) timeout 60 \
+                build-gpu/bench/clv-bench --device gpu --ops transpose \
+                --sizes 1280x720,1920x1080,3840x2160 --types u8 --channels 3 --reps 15 2>&1 |
+                grep -E "^op=|rror" | awk -v r=$round -v v=$(basename $v) '{print r, v, $1, $2, $4, $7}'
+        done
+    done
+    CLV_TUNE=generic CLV_KERNEL_PATH=/tmp/t3 CLV_CACHE_DIR=/tmp/t3c/t CLV_TEST_DATA=tests/data \
+        timeout 120 build-gpu/tests/test_transpose > "$OUT/t3_test.txt" 2>&1
+    echo "test_transpose (generic) on the variant rc=$? $(tail -1 "$OUT/t3_test.txt")"
+    ;;
+cvt)
+    # the u8 kernels' int/float conversions by float arithmetic
+    # (bench/variants/mk_cvt.py) against the conversion instructions, three
+    # interleaved rounds, then the variant's tests on the GPU
+    python3 bench/variants/mk_cvt.py /tmp/cvt > /dev/null || exit 1
+    for round in 1 2 3; do
+        for v in cl /tmp/cvt; do
+            CLV_KERNEL_PATH=$v CLV_CACHE_DIR=/tmp/cvc/$(basename $v) timeout 100 \
+                build-gpu/bench/clv-bench --device gpu --ops ${CVT_OPS:-resize_up,box5,box31,gaussian} \
+                --sizes 1920x1080,3840x2160 --types u8 --channels 1,3 --reps 15 2>&1 |
+                grep -E "^op=|rror" | awk -v r=$round -v v=$(basename $v) '{print r, v, $1, $2, $4, $7}'
+        done
+    done
+    export CLV_TUNE=gpu CLV_KERNEL_PATH=/tmp/cvt CLV_TEST_DATA=tests/data
+    CLV_CACHE_DIR=/tmp/cvc/t1 timeout 120 build-gpu/tests/test_resize > "$OUT/cvt_resize.txt" 2>&1
+    echo "resize rc=$? $(tail -1 "$OUT/cvt_resize.txt")"
+    CLV_CACHE_DIR=/tmp/cvc/t2 CLV_U8_REG=gaussw timeout 120 build-gpu/tests/test_gaussian fixed > "$OUT/cvt_gauss.txt" 2>&1
+    echo "gaussian wide rc=$? $(tail -1 "$OUT/cvt_gauss.txt")"
+    CLV_CACHE_DIR=/tmp/cvc/t3 CLV_U8_REG=boxw timeout 120 build-gpu/tests/test_box wide > "$OUT/cvt_boxw.txt" 2>&1
+    echo "box wide rc=$? $(tail -1 "$OUT/cvt_boxw.txt")"
+    CLV_CACHE_DIR=/tmp/cvc/t4 timeout 120 build-gpu/tests/test_box fixed > "$OUT/cvt_boxf.txt" 2>&1
+    echo "box fixed rc=$? $(tail -1 "$OUT/cvt_boxf.txt")"
+    unset CLV_TUNE CLV_KERNEL_PATH
+    ;;
+ncu)
+    # Nsight Compute on the 4K u8 kernels through ptxrun (NCU_CN: channels)
+    export CLV_CACHE_DIR=$PWD/build-gpu/cache
+    ptx_setup "$CLV_CACHE_DIR" || exit 1
+    (cd /tmp && tar czf "$OUT/ptx.tgz" ptxdump)
+    for cn in ${NCU_CN:-1}; do ptx_kernels "$cn"; done
+    ;;
+up2)
+    # resize_up_reg with taps from two words (one channel) and no clamp,
+    # against HEAD's kernel (/tmp/oldcl, from git), three interleaved
+    # rounds; its tests; then both under Nsight Compute through ptxrun
+    # (HEAD's cl/ travels as the untracked oldcl/: the device's copy has no .git)
+    [ -d oldcl/cl ] || { echo "up2: no oldcl/cl"; exit 1; }
+    rm -rf /tmp/oldcl && cp -r oldcl /tmp/oldcl
+    for round in 1 2 3; do
+        for v in cl /tmp/oldcl/cl; do
+            CLV_KERNEL_PATH=$v CLV_CACHE_DIR=/tmp/u2c/$(echo $v | tr / _) timeout 60 \
+                build-gpu/bench/clv-bench --device gpu --ops resize_up \
+                --sizes 1920x1080,3840x2160 --types u8 --channels 1,3 --reps 15 2>&1 |
+                grep -E "^op=|rror" | awk -v r=$round -v v=$(echo $v | tr / _) '{print r, v, $1, $2, $4, $7}'
+        done
+    done
+    CLV_CACHE_DIR=/tmp/u2c/t timeout 100 build-gpu/tests/test_resize > "$OUT/up2_test.txt" 2>&1
+    echo "test_resize rc=$? $(tail -1 "$OUT/up2_test.txt")"
+    CLV_TUNE=gpu CLV_CACHE_DIR=/tmp/u2c/t2 timeout 100 build-gpu/tests/test_resize > "$OUT/up2_test2.txt" 2>&1
+    echo "test_resize CLV_TUNE=gpu rc=$? $(tail -1 "$OUT/up2_test2.txt")"
+    for v in cl /tmp/oldcl/cl; do
+        tag=new; [ "$v" = cl ] || tag=old
+        echo "--- kernels of $v"
+        CLV_KERNEL_PATH=$v ptx_setup /tmp/u2c/p$tag > /dev/null || exit 1
+        ptx_prof "up1$tag" resize_up_reg "CN=1$" 1440 405 b8294400 i3840 i3840 i2160 \
+            b18662400 i5760 i5760 i3240 f/tmp/tab.bin i8
+        ptx_prof "up3$tag" resize_up_reg "CN=3$" 1440 405 b24883200 i11520 i3840 i2160 \
+            b55987200 i17280 i5760 i3240 f/tmp/tab.bin i8
+    done
     ;;
 tr)
     # the u8 transpose as the rows choose it (transpose_reg on 16x4 blocks
