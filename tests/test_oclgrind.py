@@ -110,7 +110,13 @@ def main():
         wide = [["box", "--ksize", "31x7", "cw.png", "o.png"],
                 ["box", "--ksize", "5x3", "gw.png", "o.png"]] + wider
         reg = [["box", "--ksize", "5x3", "c.png", "o.png"],
-               ["box", "--ksize", "5x5", "n.png", "o.png"]]
+               ["box", "--ksize", "5x5", "n.png", "o.png"],
+               # the upscaling resize (resize_up_reg): its taps from aligned
+               # words, which reach up to 11 bytes past a pixel's first tap
+               # (gray: x 2.1; RGB: x 1.5, and x down with y up)
+               ["resize", "--size", "50x31", "g.png", "o.png"],
+               ["resize", "--size", "37x26", "c.png", "o.png"],
+               ["resize", "--size", "11x40", "c.png", "o.png"]]
         runs = [(op, "generic") for op in ops] + \
             [(op, "gpu") for op in wider + reg + [op for op in ops if op[0] == "flow"]] + \
             [(op, "wide") for op in wide] + \
