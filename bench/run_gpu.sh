@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Build, test and benchmark on the lent NVIDIA machine (used for the GPU
 # numbers in bench/RESULTS.md). Writes logs and tables under $OUT.
-# Usage: bash bench/run_gpu.sh tests|tr|ncu|up2|cvt|t3|bench|embed|late|sizes|verify|final|flow|kern|host|table2|heavy|twin|reg|wide|final17|up|shapes|p4|p4floor|pyr2|upv|split|wpy|bwv|box5|s4|next17|suite
+# Usage: bash bench/run_gpu.sh tests|final8|tr|ncu|up2|cvt|t3|bench|embed|late|sizes|verify|final|flow|kern|host|table2|heavy|twin|reg|wide|final17|up|shapes|p4|p4floor|pyr2|upv|split|wpy|bwv|box5|s4|next17|suite
 set -u
 what=${1:-tests}
 OUT=${OUT:-/tmp/clv-gpu-out}
@@ -368,10 +368,13 @@ up2)
     # against HEAD's kernel (/tmp/oldcl, from git), three interleaved
     # rounds; its tests; then both under Nsight Compute through ptxrun
     # (HEAD's cl/ travels as the untracked oldcl/: the device's copy has no .git)
+    # (and an intermediate version as the untracked midcl/, when there is one)
     [ -d oldcl/cl ] || { echo "up2: no oldcl/cl"; exit 1; }
-    rm -rf /tmp/oldcl && cp -r oldcl /tmp/oldcl
+    rm -rf /tmp/oldcl /tmp/midcl && cp -r oldcl /tmp/oldcl
+    vs="cl /tmp/oldcl/cl"
+    if [ -d midcl/cl ]; then cp -r midcl /tmp/midcl; vs="cl /tmp/midcl/cl /tmp/oldcl/cl"; fi
     for round in 1 2 3; do
-        for v in cl /tmp/oldcl/cl; do
+        for v in $vs; do
             CLV_KERNEL_PATH=$v CLV_CACHE_DIR=/tmp/u2c/$(echo $v | tr / _) timeout 60 \
                 build-gpu/bench/clv-bench --device gpu --ops resize_up \
                 --sizes 1920x1080,3840x2160 --types u8 --channels 1,3 --reps 15 2>&1 |
@@ -391,6 +394,23 @@ up2)
         ptx_prof "up3$tag" resize_up_reg "CN=3$" 1440 405 b24883200 i11520 i3840 i2160 \
             b55987200 i17280 i5760 i3240 f/tmp/tab.bin i8
     done
+    ;;
+final8)
+    # the eighth session's last call: the tests of what changed, rows per
+    # work-item of resize_up_reg, part 1's rows as the defaults now choose,
+    # the upscaling resize beside OpenCV's OpenCL path
+    export CLV_CACHE_DIR=$PWD/build-gpu/cache
+    SUITE_ONLY="^(resize|resize-gpu|tune-env|transpose-gpu|box-fixed|box-wide|gaussian-wide|pyramid-gpu|limits-identical)$" \
+        suite_groups 3 150
+    env_rounds CLV_REG_PY 2 resize_up default 4 16
+    env_rounds CLV_REG_LOCAL 2 box5,box31,gaussian default 32x4
+    timeout 60 build-gpu/bench/clv-bench --device gpu --ops transpose,resize,resize_up,box5,box31,gaussian,pyramid \
+        --sizes 1920x1080,3840x2160 --types u8 --channels 1,3 --reps 15 2>&1 | grep -E "^op=|rror" |
+        awk '{print $1, $2, $4, $7}'
+    timeout 100 python3 bench/compare.py --clv-bench build-gpu/bench/clv-bench --clv-device gpu \
+        --ocl-device :GPU: --ops resize_up --sizes 1280x720,1920x1080,3840x2160 --reps 10 \
+        --markdown "$OUT/gpu_resize_up.md" > "$OUT/resize_up.txt" 2>&1
+    echo "bench rc=$?"; grep -E "^\| resize_up" "$OUT/gpu_resize_up.md"
     ;;
 tr)
     # the u8 transpose as the rows choose it (transpose_reg on 16x4 blocks
