@@ -31,6 +31,24 @@ env_rounds() {
     done
 }
 
+# kpath_rounds OPS SIZES CHANNELS KERNEL_PATH...: clv-bench's OPS (u8) under
+# each kernel path (cl/ against timing copies), three interleaved rounds, a
+# program cache per path; lines as env_rounds's (bench/variants/rounds.py
+# sums them up)
+kpath_rounds() {
+    local ops=$1 sizes=$2 cns=$3 round v tag
+    shift 3
+    for round in 1 2 3; do
+        for v in "$@"; do
+            tag=$(echo "$v" | tr / _)
+            CLV_KERNEL_PATH=$v CLV_CACHE_DIR=/tmp/kpc/$tag timeout 100 \
+                build-gpu/bench/clv-bench --device gpu --ops "$ops" --sizes "$sizes" --types u8 \
+                --channels "$cns" --reps 15 2>&1 |
+                grep -E "^op=|rror" | awk -v r=$round -v v="$tag" '{print r, v, $1, $2, $4, $7}'
+        done
+    done
+}
+
 # suite_groups N T: every test (or those SUITE_ONLY, a regex, matches) but
 # those in SUITE_SKIP (tools the GPU host lacks: oclgrind, clang-15 and
 # ocloc), named on the first line, in N concurrent meson runs of at most
@@ -320,14 +338,7 @@ t3)
     # the u8 x 3 tile transpose moving 16-byte vectors (bench/variants/mk_t3.py)
     # against the tile as it is, three interleaved rounds, then its tests
     python3 bench/variants/mk_t3.py /tmp/t3 > /dev/null || exit 1
-    for round in 1 2 3; do
-        for v in cl /tmp/t3; do
-            CLV_KERNEL_PATH=$v CLV_CACHE_DIR=/tmp/t3c/$(basename $v) timeout 60 \
-                build-gpu/bench/clv-bench --device gpu --ops transpose \
-                --sizes 1280x720,1920x1080,3840x2160 --types u8 --channels 3 --reps 15 2>&1 |
-                grep -E "^op=|rror" | awk -v r=$round -v v=$(basename $v) '{print r, v, $1, $2, $4, $7}'
-        done
-    done
+    kpath_rounds transpose 1280x720,1920x1080,3840x2160 3 cl /tmp/t3
     CLV_TUNE=generic CLV_KERNEL_PATH=/tmp/t3 CLV_CACHE_DIR=/tmp/t3c/t CLV_TEST_DATA=tests/data \
         timeout 120 build-gpu/tests/test_transpose > "$OUT/t3_test.txt" 2>&1
     echo "test_transpose (generic) on the variant rc=$? $(tail -1 "$OUT/t3_test.txt")"
@@ -337,14 +348,7 @@ cvt)
     # (bench/variants/mk_cvt.py) against the conversion instructions, three
     # interleaved rounds, then the variant's tests on the GPU
     python3 bench/variants/mk_cvt.py /tmp/cvt > /dev/null || exit 1
-    for round in 1 2 3; do
-        for v in cl /tmp/cvt; do
-            CLV_KERNEL_PATH=$v CLV_CACHE_DIR=/tmp/cvc/$(basename $v) timeout 100 \
-                build-gpu/bench/clv-bench --device gpu --ops ${CVT_OPS:-resize_up,box5,box31,gaussian} \
-                --sizes 1920x1080,3840x2160 --types u8 --channels 1,3 --reps 15 2>&1 |
-                grep -E "^op=|rror" | awk -v r=$round -v v=$(basename $v) '{print r, v, $1, $2, $4, $7}'
-        done
-    done
+    kpath_rounds ${CVT_OPS:-resize_up,box5,box31,gaussian} 1920x1080,3840x2160 1,3 cl /tmp/cvt
     export CLV_TUNE=gpu CLV_KERNEL_PATH=/tmp/cvt CLV_TEST_DATA=tests/data
     CLV_CACHE_DIR=/tmp/cvc/t1 timeout 120 build-gpu/tests/test_resize > "$OUT/cvt_resize.txt" 2>&1
     echo "resize rc=$? $(tail -1 "$OUT/cvt_resize.txt")"
@@ -373,14 +377,7 @@ up2)
     rm -rf /tmp/oldcl /tmp/midcl && cp -r oldcl /tmp/oldcl
     vs="cl /tmp/oldcl/cl"
     if [ -d midcl/cl ]; then cp -r midcl /tmp/midcl; vs="cl /tmp/midcl/cl /tmp/oldcl/cl"; fi
-    for round in 1 2 3; do
-        for v in $vs; do
-            CLV_KERNEL_PATH=$v CLV_CACHE_DIR=/tmp/u2c/$(echo $v | tr / _) timeout 60 \
-                build-gpu/bench/clv-bench --device gpu --ops resize_up \
-                --sizes 1920x1080,3840x2160 --types u8 --channels 1,3 --reps 15 2>&1 |
-                grep -E "^op=|rror" | awk -v r=$round -v v=$(echo $v | tr / _) '{print r, v, $1, $2, $4, $7}'
-        done
-    done
+    kpath_rounds resize_up 1920x1080,3840x2160 1,3 $vs
     CLV_CACHE_DIR=/tmp/u2c/t timeout 100 build-gpu/tests/test_resize > "$OUT/up2_test.txt" 2>&1
     echo "test_resize rc=$? $(tail -1 "$OUT/up2_test.txt")"
     CLV_TUNE=gpu CLV_CACHE_DIR=/tmp/u2c/t2 timeout 100 build-gpu/tests/test_resize > "$OUT/up2_test2.txt" 2>&1
@@ -538,14 +535,7 @@ upv)
     # resize_up_reg's source taps from aligned words (bench/variants/mk_up.py)
     # against its byte loads, three interleaved rounds
     python3 bench/variants/mk_up.py /tmp/upv > /dev/null || exit 1
-    for round in 1 2 3; do
-        for v in cl /tmp/upv; do
-            CLV_KERNEL_PATH=$v CLV_CACHE_DIR=/tmp/upc/$(basename $v) timeout 60 \
-                build-gpu/bench/clv-bench --device gpu --ops resize_up \
-                --sizes 1920x1080,3840x2160 --types u8 --channels 1,3 --reps 15 2>&1 |
-                grep -E "^op=|rror" | awk -v r=$round -v v=$(basename $v) '{print r, v, $1, $2, $4, $7}'
-        done
-    done
+    kpath_rounds resize_up 1920x1080,3840x2160 1,3 cl /tmp/upv
     CLV_TUNE=gpu CLV_KERNEL_PATH=/tmp/upv CLV_CACHE_DIR=/tmp/upc/t CLV_TEST_DATA=tests/data \
         timeout 120 build-gpu/tests/test_resize > "$OUT/upv_test.txt" 2>&1
     echo "test_resize on the variant rc=$?"; tail -1 "$OUT/upv_test.txt"
@@ -571,14 +561,7 @@ bwv)
     # against the kernel as it is, three interleaved rounds, then the box's
     # wide test on the variant
     python3 bench/variants/mk_boxwv.py /tmp/bwv > /dev/null || exit 1
-    for round in 1 2 3; do
-        for v in cl /tmp/bwv; do
-            CLV_KERNEL_PATH=$v CLV_CACHE_DIR=/tmp/bwc/$(basename $v) timeout 60 \
-                build-gpu/bench/clv-bench --device gpu --ops box5,box31 \
-                --sizes 1920x1080,3840x2160 --types u8 --channels 1,3 --reps 15 2>&1 |
-                grep -E "^op=|rror" | awk -v r=$round -v v=$(basename $v) '{print r, v, $1, $2, $4, $7}'
-        done
-    done
+    kpath_rounds box5,box31 1920x1080,3840x2160 1,3 cl /tmp/bwv
     CLV_TUNE=gpu CLV_U8_REG=boxw CLV_KERNEL_PATH=/tmp/bwv CLV_CACHE_DIR=/tmp/bwc/t \
         CLV_TEST_DATA=tests/data timeout 120 build-gpu/tests/test_box wide > "$OUT/bwv_test.txt" 2>&1
     echo "test_box wide on the variant rc=$?"; tail -1 "$OUT/bwv_test.txt"
