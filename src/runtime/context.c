@@ -478,14 +478,17 @@ static const gpu_row gpu_rows[] = {
       * (H200) it lost above 2560x1440: 3840x2160 49.2-50.2 against
       * 42.5-43.5. */
      0},
-    /* NVIDIA H100, driver 580: the H200's kernels, and the upscaling resize
-     * at the H200's 64x1 (3840x2160 u8 device us, two rounds, 2026-12-06,
-     * bench/RESULTS.md: one channel 28.3 / 28.2 against the driver's 29.2 /
-     * 28.6, three 58.9 / 58.6 against 62.4 / 62.8); the other families the
-     * driver's (the H200's 16x16 for the box and Gaussian passes was mixed
-     * there: 3 % faster on box 31x31 and the Gaussian with 3 channels, 2 %
-     * slower on box 5x5 with 3) */
-    {"NVIDIA", "H100", GPU_REG_H200, {[CLV__SHAPE_UP] = {64, 1}}, 0, {0, 0}, 0},
+    /* NVIDIA H100, driver 580 (2026-12-06, bench/RESULTS.md, 3840x2160 u8
+     * device us, two rounds each): the H200's kernels; the upscaling resize
+     * at the H200's 64x1 (one channel 28.3 / 28.2 against the driver's 29.2
+     * / 28.6, three 58.9 / 58.6 against 62.4 / 62.8); the box and Gaussian
+     * passes at 32x4, which was as fast or faster on every row (three
+     * channels: the Gaussian 97.5 / 97.4 against 106.6 / 105.9, box 31x31
+     * 129.2 / 128.7 against 134.0 / 134.3, box 5x5 68.7 / 69.0 against 70.4
+     * / 70.7; one channel 2-4 % faster; at 1920x1080 the same or 4-7 %
+     * faster), where the H200's 16x16 was mixed here */
+    {"NVIDIA", "H100", GPU_REG_H200, {[CLV__SHAPE_FILTER] = {32, 4}, [CLV__SHAPE_UP] = {64, 1}},
+     0, {0, 0}, 0},
     /* any other GPU */
     {NULL, NULL, GPU_REG_H200, {{0, 0}}, 0, {0, 0}, 0},
 };
