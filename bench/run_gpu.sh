@@ -98,12 +98,18 @@ open('/tmp/w13.bin','wb').write(struct.pack('13f',*[x/sum(w) for x in w])+bytes(
 # ptx_prof TAG KERNEL OPTS_REGEX GX GY ARGS...: the dumped PTX holding KERNEL
 # whose options match, alone (bench/twin/ptx_entry.py), timed at five
 # work-group shapes, then one launch (64x1) under Nsight Compute (--set
-# full) into $OUT/ncu_TAG.txt, and its main figures
+# full) into $OUT/ncu_TAG.txt, and its main figures. GY may be H/NAME: H
+# rows over the program's -DNAME (its rows per work-item), rounded up.
 ptx_prof() {
-    local tag=$1 k=$2 re=$3 gx=$4 gy=$5 f shape
+    local tag=$1 k=$2 re=$3 gx=$4 gy=$5 f shape py
     shift 5
     f=$(grep -lE "^// options: .*$re" $(grep -l "entry $k(" /tmp/ptxdump/*.ptx) | head -1)
     echo "$tag $k: ${f:-no PTX}"; [ -n "$f" ] || return
+    if [[ $gy == */* ]]; then
+        py=$(head -1 "$f" | grep -oE " ${gy#*/}=[0-9]+" | cut -d= -f2)
+        [ -n "$py" ] || { echo "$tag: no ${gy#*/} in the options"; return; }
+        gy=$(( (${gy%/*} + py - 1) / py ))
+    fi
     python3 bench/twin/ptx_entry.py "$f" "$k" "/tmp/$tag.ptx" || return
     for shape in "64 1" "32 4" "128 1" "32 8" "16 16"; do
         set -- $shape "$@"
@@ -128,9 +134,9 @@ ptx_kernels() {
         b$((18662400 * cn)) i$((5760 * cn)) i5760 i3240 f/tmp/tab.bin i8
     ptx_prof "gwh$cn" gauss_wh "CN=$cn .*GW_RX=6" $((240 * cn)) 2160 b$((8294400 * cn)) i$((3840 * cn)) \
         i3840 i2160 b$((16588800 * cn)) i$((3840 * cn)) f/tmp/w13.bin
-    ptx_prof "gwv$cn" gauss_wv "CN=$cn .*GW_RY=6" $((480 * cn)) 270 b$((16588800 * cn)) i$((3840 * cn)) \
+    ptx_prof "gwv$cn" gauss_wv "CN=$cn .*GW_RY=6" $((480 * cn)) 2160/GW_PY b$((16588800 * cn)) i$((3840 * cn)) \
         i$((3840 * cn)) i2160 b$((8294400 * cn)) i$((3840 * cn)) f/tmp/w13.bin
-    [ "$cn" = 1 ] && ptx_prof box5 box_reg "CN=1 .*BR_KX=5" 960 135 b8294400 i3840 i3840 i2160 \
+    [ "$cn" = 1 ] && ptx_prof box5 box_reg "CN=1 .*BR_KX=5" 960 2160/BR_PY b8294400 i3840 i3840 i2160 \
         b8294400 i3840 x0.04
 }
 
