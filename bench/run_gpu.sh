@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Build, test and benchmark on the lent NVIDIA machine (used for the GPU
 # numbers in bench/RESULTS.md). Writes logs and tables under $OUT.
-# Usage: bash bench/run_gpu.sh tests|final8|tr|ncu|up2|cvt|t3|bench|embed|late|sizes|verify|final|flow|kern|host|table2|heavy|twin|reg|wide|final17|up|shapes|p4|p4floor|pyr2|upv|split|wpy|bwv|box5|s4|next17|suite
+# Usage: bash bench/run_gpu.sh tests|final8|tr|ncu|ncu2|up2|cvt|t3|bench|embed|late|sizes|verify|final|flow|kern|host|table2|heavy|twin|reg|wide|final17|up|shapes|p4|p4floor|pyr2|upv|split|wpy|bwv|box5|s4|next17|suite
 set -u
 what=${1:-tests}
 OUT=${OUT:-/tmp/clv-gpu-out}
@@ -372,6 +372,15 @@ ncu)
     ptx_setup "$CLV_CACHE_DIR" || exit 1
     (cd /tmp && tar czf "$OUT/ptx.tgz" ptxdump)
     for cn in ${NCU_CN:-1}; do ptx_kernels "$cn"; done
+    ;;
+ncu2)
+    # the box 5x5 register kernel at its own rows per work-item, and the
+    # three-channel Gaussian's vertical pass, under Nsight Compute
+    export CLV_CACHE_DIR=$PWD/build-gpu/cache
+    ptx_setup "$CLV_CACHE_DIR" > /dev/null || exit 1
+    ptx_prof box5 box_reg "CN=1 .*BR_KX=5" 960 2160/BR_PY b8294400 i3840 i3840 i2160 b8294400 i3840 x0.04
+    ptx_prof gwv3 gauss_wv "CN=3 .*GW_RY=6" 1440 2160/GW_PY b49766400 i11520 i11520 i2160 \
+        b24883200 i11520 f/tmp/w13.bin
     ;;
 up2)
     # resize_up_reg with taps from two words (one channel) and no clamp,
