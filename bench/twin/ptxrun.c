@@ -16,6 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "twin_util.h"
+
 #define CK(call)                                                                                \
     do {                                                                                        \
         CUresult r_ = (call);                                                                   \
@@ -27,33 +29,6 @@
         }                                                                                       \
     } while (0)
 
-static char *slurp(const char *path, size_t *n)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        perror(path);
-        exit(1);
-    }
-    fseek(f, 0, SEEK_END);
-    long len = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *buf = malloc((size_t)len + 1);
-    if (!buf || fread(buf, 1, (size_t)len, f) != (size_t)len) {
-        fprintf(stderr, "ptxrun: cannot read %s\n", path);
-        exit(1);
-    }
-    buf[len] = 0;
-    fclose(f);
-    *n = (size_t)len;
-    return buf;
-}
-
-static int cmp_float(const void *a, const void *b)
-{
-    float x = *(const float *)a, y = *(const float *)b;
-    return (x > y) - (x < y);
-}
-
 int main(int argc, char **argv)
 {
     if (argc < 8) {
@@ -61,7 +36,7 @@ int main(int argc, char **argv)
         return 2;
     }
     size_t n;
-    char *ptx = slurp(argv[1], &n);
+    char *ptx = twin_read_file(argv[1], &n);
     const unsigned gx = (unsigned)atoi(argv[3]), gy = (unsigned)atoi(argv[4]);
     const unsigned lx = (unsigned)atoi(argv[5]), ly = (unsigned)atoi(argv[6]);
     const int reps = atoi(argv[7]);
@@ -100,7 +75,7 @@ int main(int argc, char **argv)
                     host[k] = (unsigned char)(s >> 24);
                 }
             } else {
-                host = (unsigned char *)slurp(a + 1, &bytes);
+                host = (unsigned char *)twin_read_file(a + 1, &bytes);
             }
             CK(cuMemAlloc(&ptrs[i], bytes));
             CK(cuMemcpyHtoD(ptrs[i], host, bytes));
@@ -123,11 +98,11 @@ int main(int argc, char **argv)
         if (r >= 0)
             CK(cuEventElapsedTime(&ms[r], e0, e1));
     }
-    qsort(ms, (size_t)reps, sizeof *ms, cmp_float);
     int regs = 0;
     CK(cuFuncGetAttribute(&regs, CU_FUNC_ATTRIBUTE_NUM_REGS, fn));
+    const float med = twin_median(ms, reps); /* sorts ms: ms[0] is the least */
     printf("ptxrun %s %ux%u local %ux%u regs %d: median %.1f us, min %.1f us (%d reps)\n",
-           argv[2], gx, gy, lx, ly, regs, 1000.0 * ms[reps / 2], 1000.0 * ms[0], reps);
+           argv[2], gx, gy, lx, ly, regs, 1000.0 * med, 1000.0 * ms[0], reps);
     for (int i = 0; i < nargs; i++)
         if (ptrs[i])
             CK(cuMemFree(ptrs[i]));

@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "twin_util.h"
+
 enum { TWIN_W = 3840, TWIN_H = 2160, TWIN_REPS = 41, TWIN_NK = 3 };
 static const char *const twin_names[TWIN_NK] = {"copy16", "box5_naive", "box5_reg"};
 
@@ -23,18 +25,6 @@ static void twin_shape(int k, size_t g[2], size_t l[2])
         const size_t bands = (TWIN_H + 7) / 8; /* TWIN_PY rows per work-item */
         g[0] = (TWIN_W / 4 + 31) / 32 * 32, g[1] = (bands + 7) / 8 * 8;
     }
-}
-
-static int twin_cmpf(const void *a, const void *b)
-{
-    const float x = *(const float *)a, y = *(const float *)b;
-    return (x > y) - (x < y);
-}
-
-static float twin_median(float *v, int n)
-{
-    qsort(v, (size_t)n, sizeof *v, twin_cmpf);
-    return v[n / 2];
 }
 
 static int twin_clampi(int v, int a, int b) { return v < a ? a : v > b ? b : v; }

@@ -33,26 +33,6 @@ static cl_device_id pick_device(void)
     exit(1);
 }
 
-static char *read_file(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        perror(path);
-        exit(1);
-    }
-    fseek(f, 0, SEEK_END);
-    const long len = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *s = malloc((size_t)len + 1);
-    if (!s || fread(s, 1, (size_t)len, f) != (size_t)len) {
-        fprintf(stderr, "%s: cannot read\n", path);
-        exit(1);
-    }
-    s[len] = 0;
-    fclose(f);
-    return s;
-}
-
 int main(int argc, char **argv)
 {
     if (argc < 2) {
@@ -60,7 +40,7 @@ int main(int argc, char **argv)
         return 2;
     }
     const char *opts = argc > 2 ? argv[2] : "";
-    char *text = read_file(argv[1]);
+    char *text = twin_read_file(argv[1], NULL);
     const cl_device_id dev = pick_device();
     char name[256];
     CL_CHECK(clGetDeviceInfo(dev, CL_DEVICE_NAME, sizeof name, name, NULL));
