@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Build, test and benchmark on the lent NVIDIA machine (used for the GPU
 # numbers in bench/RESULTS.md). Writes logs and tables under $OUT.
-# Usage: bash bench/run_gpu.sh tests|final8|tr|ncu|ncu2|up2|cvt|t3|bench|embed|late|sizes|verify|final|flow|kern|host|table2|heavy|twin|reg|wide|final17|up|shapes|p4|p4floor|pyr2|upv|split|wpy|bwv|box5|s4|next17|suite
+# Usage: bash bench/run_gpu.sh tests|final8|tr|ncu|ncu2|box9|up2|cvt|t3|bench|embed|late|sizes|verify|final|flow|kern|host|table2|heavy|twin|reg|wide|final17|up|shapes|p4|p4floor|pyr2|upv|split|wpy|bwv|box5|s4|next17|suite
 set -u
 what=${1:-tests}
 OUT=${OUT:-/tmp/clv-gpu-out}
@@ -378,6 +378,7 @@ ncu2)
     # three-channel Gaussian's vertical pass, under Nsight Compute
     export CLV_CACHE_DIR=$PWD/build-gpu/cache
     ptx_setup "$CLV_CACHE_DIR" > /dev/null || exit 1
+    (cd /tmp && tar czf "$OUT/ptx.tgz" ptxdump)
     ptx_prof box5 box_reg "CN=1 .*BR_KX=5" 960 2160/BR_PY b8294400 i3840 i3840 i2160 b8294400 i3840 x0.04
     ptx_prof gwv3 gauss_wv "CN=3 .*GW_RY=6" 1440 2160/GW_PY b49766400 i11520 i11520 i2160 \
         b24883200 i11520 f/tmp/w13.bin
@@ -599,6 +600,20 @@ next17)
     # writes its own files under $OUT; about 8 minutes together)
     bash "$0" fbfused
     bash "$0" p4
+    ;;
+box9)
+    # box_reg's interior in packed 16-bit lanes, unrolled (ninth session)
+    # against HEAD's (the untracked oldcl/, from git archive), three
+    # interleaved rounds; the new kernel on three channels too (CLV_U8_REG=all
+    # lets box_reg take them); its tests; then Nsight Compute (ncu2)
+    [ -d oldcl/cl ] || { echo "box9: no oldcl/cl"; exit 1; }
+    rm -rf /tmp/oldcl && cp -r oldcl /tmp/oldcl
+    kpath_rounds box5 1920x1080,3840x2160 1,3 cl /tmp/oldcl/cl | tee "$OUT/box9.txt"
+    env_rounds CLV_U8_REG 2 box5 default all | tee "$OUT/box9all.txt"
+    timeout 150 meson test -C build-gpu box box-fixed box-wide --print-errorlogs \
+        --timeout-multiplier 3 > "$OUT/box9_tests.txt" 2>&1
+    echo "tests rc=$?"; grep -E "^ *[0-9]+/|Ok:|Fail:" "$OUT/box9_tests.txt"
+    timeout 200 bash "$0" ncu2
     ;;
 suite)
     # the whole suite on the H200 with the current defaults, then the filter

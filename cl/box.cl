@@ -204,6 +204,82 @@ static inline int4 box_reg_row(__global const uchar *restrict src CLV_DBG_PARAM(
     return (int4)(hs[0], hs[1], hs[2], hs[3]);
 }
 
+/* The work-items whose rows and words all lie inside the image (nearly
+ * all of them): the loop unrolled over the BR_PY rows and the ky - 1 above
+ * them, each source row's words loaded straight (one pointer stepping down
+ * by the pitch, no border rule), the sums in packed 16-bit lanes two values
+ * to a word (SWAR): even = values 0 and 2 (low, high lane), odd = 1 and 3.
+ * br_pair(w, d): values d and d + 2 of the words w (d relative to value 0,
+ * a constant once unrolled) as two lanes. Down the rows each lane keeps
+ * the window's sum (one row added, the row leaving it subtracted after the
+ * store); kx (ky + 1) 255 < 2^16 (box.c keeps the window within BS_MAXK)
+ * keeps every lane inside its 16 bits, so no carry crosses lanes. The
+ * integer sums are the loop's below, so the result is the same. */
+#ifndef __ENDIAN_LITTLE__
+#error "box_reg reads bytes out of words in little-endian order"
+#endif
+#if BR_KX * (BR_KY + 1) * 255 > 65535
+#error "box_reg's 16-bit lanes would overflow: kx (ky + 1) 255 must stay below 2^16"
+#endif
+static inline uint br_pair(const uint *w, int d)
+{
+    const int b = d + 4 * BR_WL, i = b >> 2;
+    switch (b & 3) {
+    case 0:
+        return w[i] & 0x00ff00ffu;
+    case 1:
+        return (w[i] >> 8) & 0x00ff00ffu;
+    case 2:
+        return ((w[i] >> 16) & 0xffu) | ((w[i + 1] & 0xffu) << 16);
+    default:
+        return (w[i] >> 24) | (((w[i + 1] >> 8) & 0xffu) << 16);
+    }
+}
+
+static inline void box_reg_inner(__global const uchar *restrict src CLV_DBG_PARAM(src),
+                                 int src_pitch, __global uchar *restrict dst CLV_DBG_PARAM(dst),
+                                 int dst_pitch, int e0, int y0, float scale)
+{
+    __global const uchar *p = ROW(src, src_pitch, y0 - BR_AY) + e0 - 4 * BR_WL;
+    __global uchar *q = ROW(dst, dst_pitch, y0) + e0;
+    uint he[BR_KY], ho[BR_KY], se = 0, so = 0;
+    CLV_UNROLL
+    for (int j = 0; j < BR_PY + BR_KY - 1; j++) {
+        uint w[BR_NW];
+        CLV_UNROLL
+        for (int i = 0; i < BR_NW; i++)
+            w[i] = as_uint(GVLDA(uchar4, src, p + 4 * i));
+        p += src_pitch;
+        uint ev = 0, od = 0;
+#if CN == 1
+        CLV_UNROLL
+        for (int t = 0; t < BR_KX; t++)
+            ev += br_pair(w, t - BR_AX);
+        od = ev - br_pair(w, -BR_AX) + br_pair(w, BR_KX - BR_AX);
+#else
+        CLV_UNROLL
+        for (int t = 0; t < BR_KX; t++) {
+            ev += br_pair(w, (t - BR_AX) * CN);
+            od += br_pair(w, 1 + (t - BR_AX) * CN);
+        }
+#endif
+        he[j % BR_KY] = ev;
+        ho[j % BR_KY] = od;
+        se += ev;
+        so += od;
+        if (j >= BR_KY - 1) {
+            const int4 s = (int4)(se & 0xffffu, so & 0xffffu, se >> 16, so >> 16);
+            /* no clamp: 0 <= s <= kx ky 255 and scale is 1 / (kx ky)
+             * (box.c), so the value lies in [0.5, 256) and truncates as
+             * the clamped one below does */
+            GVSTA(uchar4, dst, convert_uchar4(convert_float4(s) * scale + 0.5f), q);
+            q += dst_pitch;
+            se -= he[(j + 1) % BR_KY];
+            so -= ho[(j + 1) % BR_KY];
+        }
+    }
+}
+
 __kernel void box_reg(__global const uchar *restrict src, int src_pitch, int width, int height,
                       __global uchar *restrict dst, int dst_pitch, float scale CLV_DBG_PARAMS)
 {
@@ -215,6 +291,11 @@ __kernel void box_reg(__global const uchar *restrict src, int src_pitch, int wid
         return;
     /* every word this work-item loads lies inside the row's values */
     const int inside = xw >= BR_WL && e0 + 4 * (1 + BR_WR) <= nvals;
+    if (inside && y0 >= BR_AY && y0 + BR_PY + BR_KY - 1 - BR_AY <= height) {
+        box_reg_inner(src CLV_DBG_PASS(src), src_pitch, dst CLV_DBG_PASS(dst), dst_pitch, e0, y0,
+                      scale);
+        return;
+    }
     /* h[t]: source row y - ay + t along x, for the output row y in hand */
     int4 h[BR_KY];
     CLV_UNROLL
