@@ -236,50 +236,6 @@ static inline uint br_pair(const uint *w, int d)
     }
 }
 
-static inline void box_reg_inner(__global const uchar *restrict src CLV_DBG_PARAM(src),
-                                 int src_pitch, __global uchar *restrict dst CLV_DBG_PARAM(dst),
-                                 int dst_pitch, int e0, int y0, float scale)
-{
-    __global const uchar *p = ROW(src, src_pitch, y0 - BR_AY) + e0 - 4 * BR_WL;
-    __global uchar *q = ROW(dst, dst_pitch, y0) + e0;
-    uint he[BR_KY], ho[BR_KY], se = 0, so = 0;
-    CLV_UNROLL
-    for (int j = 0; j < BR_PY + BR_KY - 1; j++) {
-        uint w[BR_NW];
-        CLV_UNROLL
-        for (int i = 0; i < BR_NW; i++)
-            w[i] = as_uint(GVLDA(uchar4, src, p + 4 * i));
-        p += src_pitch;
-        uint ev = 0, od = 0;
-#if CN == 1
-        CLV_UNROLL
-        for (int t = 0; t < BR_KX; t++)
-            ev += br_pair(w, t - BR_AX);
-        od = ev - br_pair(w, -BR_AX) + br_pair(w, BR_KX - BR_AX);
-#else
-        CLV_UNROLL
-        for (int t = 0; t < BR_KX; t++) {
-            ev += br_pair(w, (t - BR_AX) * CN);
-            od += br_pair(w, 1 + (t - BR_AX) * CN);
-        }
-#endif
-        he[j % BR_KY] = ev;
-        ho[j % BR_KY] = od;
-        se += ev;
-        so += od;
-        if (j >= BR_KY - 1) {
-            const int4 s = (int4)(se & 0xffffu, so & 0xffffu, se >> 16, so >> 16);
-            /* no clamp: 0 <= s <= kx ky 255 and scale is 1 / (kx ky)
-             * (box.c), so the value lies in [0.5, 256) and truncates as
-             * the clamped one below does */
-            GVSTA(uchar4, dst, convert_uchar4(convert_float4(s) * scale + 0.5f), q);
-            q += dst_pitch;
-            se -= he[(j + 1) % BR_KY];
-            so -= ho[(j + 1) % BR_KY];
-        }
-    }
-}
-
 __kernel void box_reg(__global const uchar *restrict src, int src_pitch, int width, int height,
                       __global uchar *restrict dst, int dst_pitch, float scale CLV_DBG_PARAMS)
 {
@@ -292,8 +248,44 @@ __kernel void box_reg(__global const uchar *restrict src, int src_pitch, int wid
     /* every word this work-item loads lies inside the row's values */
     const int inside = xw >= BR_WL && e0 + 4 * (1 + BR_WR) <= nvals;
     if (inside && y0 >= BR_AY && y0 + BR_PY + BR_KY - 1 - BR_AY <= height) {
-        box_reg_inner(src CLV_DBG_PASS(src), src_pitch, dst CLV_DBG_PASS(dst), dst_pitch, e0, y0,
-                      scale);
+        __global const uchar *p = ROW(src, src_pitch, y0 - BR_AY) + e0 - 4 * BR_WL;
+        __global uchar *q = ROW(dst, dst_pitch, y0) + e0;
+        uint he[BR_KY], ho[BR_KY], se = 0, so = 0;
+        CLV_UNROLL
+        for (int j = 0; j < BR_PY + BR_KY - 1; j++) {
+            uint w[BR_NW];
+            CLV_UNROLL
+            for (int i = 0; i < BR_NW; i++)
+                w[i] = as_uint(GVLDA(uchar4, src, p + 4 * i));
+            p += src_pitch;
+            uint ev = 0, od = 0;
+#if CN == 1
+            CLV_UNROLL
+            for (int t = 0; t < BR_KX; t++)
+                ev += br_pair(w, t - BR_AX);
+            od = ev - br_pair(w, -BR_AX) + br_pair(w, BR_KX - BR_AX);
+#else
+            CLV_UNROLL
+            for (int t = 0; t < BR_KX; t++) {
+                ev += br_pair(w, (t - BR_AX) * CN);
+                od += br_pair(w, 1 + (t - BR_AX) * CN);
+            }
+#endif
+            he[j % BR_KY] = ev;
+            ho[j % BR_KY] = od;
+            se += ev;
+            so += od;
+            if (j >= BR_KY - 1) {
+                const int4 s = (int4)(se & 0xffffu, so & 0xffffu, se >> 16, so >> 16);
+                /* no clamp: 0 <= s <= kx ky 255 and scale is 1 / (kx ky)
+                 * (box.c), so the value lies in [0.5, 256) and truncates as
+                 * the clamped one below does */
+                GVSTA(uchar4, dst, convert_uchar4(convert_float4(s) * scale + 0.5f), q);
+                q += dst_pitch;
+                se -= he[(j + 1) % BR_KY];
+                so -= ho[(j + 1) % BR_KY];
+            }
+        }
         return;
     }
     /* h[t]: source row y - ay + t along x, for the output row y in hand */
