@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Build, test and benchmark on the lent NVIDIA machine (used for the GPU
 # numbers in bench/RESULTS.md). Writes logs and tables under $OUT.
-# Usage: bash bench/run_gpu.sh tests|final8|tr|ncu|ncu2|box9|up2|cvt|t3|bench|embed|late|sizes|verify|final|flow|kern|host|table2|heavy|twin|reg|wide|final17|up|shapes|p4|p4floor|pyr2|upv|split|wpy|bwv|box5|s4|next17|suite
+# Usage: bash bench/run_gpu.sh tests|final8|tr|ncu|ncu2|box9|wide9|up2|cvt|t3|bench|embed|late|sizes|verify|final|flow|kern|host|table2|heavy|twin|reg|wide|final17|up|shapes|p4|p4floor|pyr2|upv|split|wpy|bwv|box5|s4|next17|suite
 set -u
 what=${1:-tests}
 OUT=${OUT:-/tmp/clv-gpu-out}
@@ -614,6 +614,31 @@ box9)
         --timeout-multiplier 3 > "$OUT/box9_tests.txt" 2>&1
     echo "tests rc=$?"; grep -E "^ *[0-9]+/|Ok:|Fail:" "$OUT/box9_tests.txt"
     timeout 200 bash "$0" ncu2
+    ;;
+wide9)
+    # the wide passes' interiors straight (gauss_wv, box_wv) and without the
+    # clamps (gauss_wh too) against HEAD's (oldcl/), three interleaved
+    # rounds; box_reg on 3 and 4 channels (CLV_U8_REG=all) and at other rows
+    # per work-item; the tests of what changed; gauss_wv under Nsight Compute
+    [ -d oldcl/cl ] || { echo "wide9: no oldcl/cl"; exit 1; }
+    rm -rf /tmp/oldcl && cp -r oldcl /tmp/oldcl
+    kpath_rounds box5,box31,gaussian 1920x1080,3840x2160 1,3 cl /tmp/oldcl/cl | tee "$OUT/wide9.txt"
+    for round in 1 2; do
+        for v in default all; do
+            u=$v; [ "$v" = default ] && u=
+            CLV_U8_REG=$u timeout 60 build-gpu/bench/clv-bench --device gpu --ops box5 \
+                --sizes 1920x1080,3840x2160 --types u8 --channels 3,4 --reps 15 2>&1 |
+                grep -E "^op=|rror" | awk -v r=$round -v v=$v '{print r, v, $1, $2, $4, $7}'
+        done
+    done | tee "$OUT/box9cn.txt"
+    env_rounds CLV_REG_PY 2 box5 default 4 16 | tee "$OUT/box9py.txt"
+    timeout 200 meson test -C build-gpu gaussian-wide box-wide box-fixed --print-errorlogs \
+        --timeout-multiplier 3 > "$OUT/wide9_tests.txt" 2>&1
+    echo "tests rc=$?"; grep -E "^ *[0-9]+/|Ok:|Fail:" "$OUT/wide9_tests.txt"
+    export CLV_CACHE_DIR=$PWD/build-gpu/cache
+    ptx_setup "$CLV_CACHE_DIR" > /dev/null || exit 1
+    ptx_prof gwv3 gauss_wv "CN=3 .*GW_RY=6" 1440 2160/GW_PY b49766400 i11520 i11520 i2160 \
+        b24883200 i11520 f/tmp/w13.bin
     ;;
 suite)
     # the whole suite on the H200 with the current defaults, then the filter

@@ -604,14 +604,20 @@ __kernel void gauss_wh(__global const uchar *restrict src, int src_pitch, int wi
     CLV_UNROLL
     for (int k = 0; k < 16; k++)
         o[k] = gauss_span_taps(v, GW_OFF + k, wx CLV_DBG_PASS(wx), 2 * GW_RX + 1);
-    GVSTA(ushort16, tmp,
-          convert_ushort16(clamp(CLV_JOIN16(float16, o) * 256.0f + 0.5f, 0.0f, 65535.0f)),
+    /* no clamp: the weights sum to 1, so o * 256 + 0.5 lies in
+     * [0.5, 65536) and truncates as a clamped one would */
+    GVSTA(ushort16, tmp, convert_ushort16(CLV_JOIN16(float16, o) * 256.0f + 0.5f),
           ROW(tmp, tmp_pitch, y) + e0);
 }
 #endif
 
 #if defined(DEPTH_U8) && defined(GW_RY)
 #define GW_KY (2 * GW_RY + 1)
+/* The work-items whose rows all lie inside the image and whose 8 values
+ * are all inside the row (nearly all): one pointer stepping down by the
+ * pitch, no border rule per row, whole stores, and no clamp: the weights
+ * sum to 1 and each tmp value is at most 255 * 256, so acc / 256 + 0.5
+ * lies in [0.5, 256) and truncates as the clamped one below does. */
 __kernel void gauss_wv(__global const ushort *restrict tmp, int tmp_pitch, int nvals, int height,
                        __global uchar *restrict dst, int dst_pitch,
                        __constant float *wy CLV_DBG_PARAMS)
@@ -622,6 +628,29 @@ __kernel void gauss_wv(__global const ushort *restrict tmp, int tmp_pitch, int n
     const int e0 = get_global_id(0) * 8, y0 = get_global_id(1) * GW_PY;
     if (e0 >= nvals || y0 >= height)
         return;
+    if (y0 >= GW_RY && y0 + GW_PY + GW_RY <= height && e0 + 8 <= nvals) {
+        __global const ushort *p = ROW(tmp, tmp_pitch, y0 - GW_RY) + e0;
+        __global uchar *q = ROW(dst, dst_pitch, y0) + e0;
+        float8 acc[GW_PY];
+        CLV_UNROLL
+        for (int k = 0; k < GW_PY; k++)
+            acc[k] = 0.0f;
+        CLV_UNROLL
+        for (int j = 0; j < GW_PY + GW_KY - 1; j++) {
+            const float8 r = convert_float8(GVLDA(ushort8, tmp, p));
+            p += tmp_pitch;
+            CLV_UNROLL
+            for (int k = 0; k < GW_PY; k++)
+                if (j - k >= 0 && j - k < GW_KY)
+                    acc[k] += r * GLD(wy, wy, j - k);
+        }
+        CLV_UNROLL
+        for (int k = 0; k < GW_PY; k++) {
+            GVSTA(uchar8, dst, convert_uchar8(acc[k] * (1.0f / 256.0f) + 0.5f), q);
+            q += dst_pitch;
+        }
+        return;
+    }
     float8 acc[GW_PY];
     CLV_UNROLL
     for (int p = 0; p < GW_PY; p++)
