@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Build, test and benchmark on the lent NVIDIA machine (used for the GPU
 # numbers in bench/RESULTS.md). Writes logs and tables under $OUT.
-# Usage: bash bench/run_gpu.sh tests|final8|tr|ncu|ncu2|box9|wide9|up2|cvt|t3|bench|embed|late|sizes|verify|final|flow|kern|host|table2|heavy|twin|reg|wide|final17|up|shapes|p4|p4floor|pyr2|upv|split|wpy|bwv|box5|s4|next17|suite
+# Usage: bash bench/run_gpu.sh tests|final8|tr|ncu|ncu2|box9|wide9|final9|up2|cvt|t3|bench|embed|late|sizes|verify|final|flow|kern|host|table2|heavy|twin|reg|wide|final17|up|shapes|p4|p4floor|pyr2|upv|split|wpy|bwv|box5|s4|next17|suite
 set -u
 what=${1:-tests}
 OUT=${OUT:-/tmp/clv-gpu-out}
@@ -639,6 +639,20 @@ wide9)
     ptx_setup "$CLV_CACHE_DIR" > /dev/null || exit 1
     ptx_prof gwv3 gauss_wv "CN=3 .*GW_RY=6" 1440 2160/GW_PY b49766400 i11520 i11520 i2160 \
         b24883200 i11520 f/tmp/w13.bin
+    ;;
+final9)
+    # the ninth session's last call: part 1's rows as the defaults now
+    # choose (box_reg for every channel count), the filters beside OpenCV,
+    # then the tests of what changed
+    export CLV_CACHE_DIR=$PWD/build-gpu/cache
+    timeout 70 build-gpu/bench/clv-bench --device gpu --ops transpose,resize,resize_up,box5,box31,gaussian,pyramid \
+        --sizes 1920x1080,3840x2160 --types u8 --channels 1,3 --reps 15 2>&1 | grep -E "^op=|rror" |
+        awk '{print $1, $2, $4, $7}' | tee "$OUT/rows.txt"
+    timeout 120 python3 bench/compare.py --clv-bench build-gpu/bench/clv-bench --clv-device gpu \
+        --ocl-device :GPU: --ops box5,box31,gaussian --sizes 1920x1080,3840x2160 --reps 10 \
+        --markdown "$OUT/gpu_filters.md" > "$OUT/filters.txt" 2>&1
+    echo "bench rc=$?"; cat "$OUT/gpu_filters.md"
+    SUITE_ONLY="^(box|box-fixed|box-wide|gaussian|gaussian-wide|tune-env)$" suite_groups 3 200
     ;;
 suite)
     # the whole suite on the H200 with the current defaults, then the filter

@@ -445,8 +445,14 @@ typedef struct gpu_row {
     size_t fb_local[2];               /* tune.fb_local; 0: farneback.c's */
     size_t pyrn_max_pixels;           /* tune.pyrn_max_pixels */
 } gpu_row;
+/* box_reg for every channel count since its interior took packed lanes
+ * (2026-12-06, 3840x2160 box 5x5 device us against box_wh + box_wv: H100
+ * three channels 53.5-54.2 against 67.6, four 63.3-65.0 against 93.7-94.4;
+ * H200 three 59.1-59.4 against 64.5-65.8; at 1920x1080 three channels the
+ * same, 27.9-28.0 against 27.4-27.9 on the H100, four slower, 30.8-31.6
+ * against 28.2-28.9) */
 #define GPU_REG_H200                                                                          \
-    (CLV__REG_BOX | CLV__REG_PYR | CLV__REG_ANY(CLV__REG_HALF) | CLV__REG_TRANSPOSE |           \
+    (CLV__REG_ANY(CLV__REG_BOX) | CLV__REG_PYR | CLV__REG_ANY(CLV__REG_HALF) | CLV__REG_TRANSPOSE |           \
      CLV__REG_ANY(CLV__REG_BOXW) | CLV__REG_ANY(CLV__REG_GAUSSW) | CLV__REG_ANY(CLV__REG_UP) |   \
      CLV__REG_PYR3)
 static const gpu_row gpu_rows[] = {
@@ -509,7 +515,8 @@ static const gpu_row *gpu_row_for(const clv__device_info *in)
  * flat vector kernels; GPUs get coalesced scalar work-items and local-memory
  * tiles, and the u8 register kernels where they won on the H200 (3840x2160
  * device us, register kernel against the one it replaces, bench/RESULTS.md):
- * box 5x5 one channel 31 against 51 (3 channels 115 against 86: no), exact
+ * box 5x5 one channel 31 against 51 (3 channels 115 against 86: no, until
+ * the packed lanes above), exact
  * halving 9 against 18 and 12 against 21, transpose one channel 17 against
  * 25 on 4x4 blocks (3 channels 36 against 31: no; on 16x4 blocks, H100,
  * 8.6-8.9 against the 4x4 blocks' 14.5-14.6, 3 channels 30.7-31.0
