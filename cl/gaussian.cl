@@ -618,6 +618,17 @@ __kernel void gauss_wh(__global const uchar *restrict src, int src_pitch, int wi
  * pitch, no border rule per row, whole stores, and no clamp: the weights
  * sum to 1 and each tmp value is at most 255 * 256, so acc / 256 + 0.5
  * lies in [0.5, 256) and truncates as the clamped one below does. */
+/* Source row j of a work-item's GW_PY + 2 ry (r: its 8 values) added into
+ * each output row it reaches; acc stays in registers once inlined. */
+static inline void gauss_wv_add(float8 *acc, float8 r, int j,
+                                __constant float *wy CLV_DBG_PARAM(wy))
+{
+    CLV_UNROLL
+    for (int k = 0; k < GW_PY; k++)
+        if (j - k >= 0 && j - k < GW_KY)
+            acc[k] += r * GLD(wy, wy, j - k);
+}
+
 __kernel void gauss_wv(__global const ushort *restrict tmp, int tmp_pitch, int nvals, int height,
                        __global uchar *restrict dst, int dst_pitch,
                        __constant float *wy CLV_DBG_PARAMS)
@@ -637,12 +648,8 @@ __kernel void gauss_wv(__global const ushort *restrict tmp, int tmp_pitch, int n
             acc[k] = 0.0f;
         CLV_UNROLL
         for (int j = 0; j < GW_PY + GW_KY - 1; j++) {
-            const float8 r = convert_float8(GVLDA(ushort8, tmp, p));
+            gauss_wv_add(acc, convert_float8(GVLDA(ushort8, tmp, p)), j, wy CLV_DBG_PASS(wy));
             p += tmp_pitch;
-            CLV_UNROLL
-            for (int k = 0; k < GW_PY; k++)
-                if (j - k >= 0 && j - k < GW_KY)
-                    acc[k] += r * GLD(wy, wy, j - k);
         }
         CLV_UNROLL
         for (int k = 0; k < GW_PY; k++) {
@@ -661,10 +668,7 @@ __kernel void gauss_wv(__global const ushort *restrict tmp, int tmp_pitch, int n
         const float8 r =
             sy < 0 ? (float8)(0.0f)
                    : convert_float8(GVLDA(ushort8, tmp, ROW(tmp, tmp_pitch, sy) + e0));
-        CLV_UNROLL
-        for (int p = 0; p < GW_PY; p++)
-            if (j - p >= 0 && j - p < GW_KY)
-                acc[p] += r * GLD(wy, wy, j - p);
+        gauss_wv_add(acc, r, j, wy CLV_DBG_PASS(wy));
     }
     const int n = min(GW_PY, height - y0);
     CLV_UNROLL
