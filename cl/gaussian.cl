@@ -639,13 +639,13 @@ __kernel void gauss_wv(__global const ushort *restrict tmp, int tmp_pitch, int n
     const int e0 = get_global_id(0) * 8, y0 = get_global_id(1) * GW_PY;
     if (e0 >= nvals || y0 >= height)
         return;
+    float8 acc[GW_PY];
+    CLV_UNROLL
+    for (int k = 0; k < GW_PY; k++)
+        acc[k] = 0.0f;
     if (y0 >= GW_RY && y0 + GW_PY + GW_RY <= height && e0 + 8 <= nvals) {
         __global const ushort *p = ROW(tmp, tmp_pitch, y0 - GW_RY) + e0;
         __global uchar *q = ROW(dst, dst_pitch, y0) + e0;
-        float8 acc[GW_PY];
-        CLV_UNROLL
-        for (int k = 0; k < GW_PY; k++)
-            acc[k] = 0.0f;
         CLV_UNROLL
         for (int j = 0; j < GW_PY + GW_KY - 1; j++) {
             gauss_wv_add(acc, convert_float8(GVLDA(ushort8, tmp, p)), j, wy CLV_DBG_PASS(wy));
@@ -658,10 +658,6 @@ __kernel void gauss_wv(__global const ushort *restrict tmp, int tmp_pitch, int n
         }
         return;
     }
-    float8 acc[GW_PY];
-    CLV_UNROLL
-    for (int p = 0; p < GW_PY; p++)
-        acc[p] = 0.0f;
     CLV_UNROLL
     for (int j = 0; j < GW_PY + GW_KY - 1; j++) {
         const int sy = BORDER_ROW(y0 - GW_RY + j, height);
