@@ -163,6 +163,19 @@ __kernel void box_small(__global const T *src, int src_pitch, int width, int hei
     }
 }
 
+#ifdef BR_KX
+/* box_reg's and box_regf's window (-DBR_KX, BR_KY, BR_PY from box.c): a
+ * work-item's 4 output values read the groups of 4 values (u8: 4-byte
+ * words, f32: 16-byte vectors) that hold them and the window's reach on
+ * each side. */
+#define BR_AX (BR_KX / 2)
+#define BR_AY (BR_KY / 2)
+#define BR_WL ((BR_AX * CN + 3) / 4)               /* groups left of the 4 values */
+#define BR_WR (((BR_KX - 1 - BR_AX) * CN + 3) / 4) /* groups right of them */
+#define BR_NW (BR_WL + 1 + BR_WR)
+#define BR_OFF (BR_WL * 4 - BR_AX * CN) /* v[] index of output value 0's first term */
+#endif
+
 #if defined(DEPTH_U8) && defined(BR_KX)
 /* u8 windows up to BS_MAXK in registers, GPU-style, no local memory and no
  * barrier: a work-item makes 4 consecutive output values (one aligned
@@ -178,12 +191,6 @@ __kernel void box_small(__global const T *src, int src_pitch, int width, int hei
  * border rule. The aligned loads and stores rely on rows starting on
  * 64-byte boundaries (image.c's PITCH_ALIGN). The result is box_small's
  * exactly: the same float product and rounding of the same integer sum. */
-#define BR_AX (BR_KX / 2)
-#define BR_AY (BR_KY / 2)
-#define BR_WL ((BR_AX * CN + 3) / 4)                  /* words left of the 4 values */
-#define BR_WR (((BR_KX - 1 - BR_AX) * CN + 3) / 4)    /* words right of them */
-#define BR_NW (BR_WL + 1 + BR_WR)
-#define BR_OFF (BR_WL * 4 - BR_AX * CN) /* v[] index of output value 0's first term */
 
 /* Source row sy (-1: the constant border's zeros) summed along x at the
  * work-item's 4 values e0 .. e0 + 3 (clv_u8_span's loads). */
@@ -314,6 +321,83 @@ __kernel void box_reg(__global const uchar *restrict src, int src_pitch, int wid
 }
 #endif
 
+#if defined(DEPTH_F32) && defined(BR_KX)
+/* f32 windows up to BS_MAXK in registers, GPUs (box_reg's design): a
+ * work-item makes 4 consecutive values of a flattened row (one aligned
+ * 16-byte store) of BR_PY consecutive rows, walking down them with the last
+ * ky source rows' sums along x in registers. Each source row is read as
+ * BR_NW aligned 16-byte vectors (the 4 values and the window's reach on
+ * each side, rounded out to whole vectors), near the row ends value by
+ * value through the border rule (clv_border_value_near: the host takes this
+ * kernel only for rows wide enough, CLV__SPAN_FITS). Every value is scaled
+ * as it is loaded, as in box_small (sums of values near FLT_MAX stay
+ * finite), and each output is the sum of its window's ky row sums, not a
+ * running sum: no drift down the rows, and a NaN or infinity leaves the
+ * outputs whose windows hold it. Rows start on 64-byte boundaries
+ * (image.c's PITCH_ALIGN). */
+
+/* Source row sy (-1: the constant border's zeros), scaled, summed along x at
+ * the work-item's 4 values e0 .. e0 + 3. */
+static inline float4 box_regf_row(__global const float *src CLV_DBG_PARAM(src), int src_pitch,
+                                  int sy, int e0, int inside, int width, float scale)
+{
+    float v[BR_NW * 4];
+    clv_f32_span4(src CLV_DBG_PASS(src), src_pitch, sy, e0 - 4 * BR_WL, BR_NW, inside, width,
+                  scale, v);
+    float hs[4];
+    CLV_UNROLL
+    for (int k = 0; k < 4; k++) {
+        float s = 0.0f;
+        CLV_UNROLL
+        for (int t = 0; t < BR_KX; t++)
+            s += v[BR_OFF + k + t * CN];
+        hs[k] = s;
+    }
+    return (float4)(hs[0], hs[1], hs[2], hs[3]);
+}
+
+__kernel void box_regf(__global const float *restrict src, int src_pitch, int width, int height,
+                       __global float *restrict dst, int dst_pitch, float scale CLV_DBG_PARAMS)
+{
+    CLV_DBG_BUF(src, 0);
+    CLV_DBG_BUF(dst, 4);
+    const int nvals = width * CN;
+    const int xw = get_global_id(0), e0 = xw * 4, y0 = get_global_id(1) * BR_PY;
+    if (e0 >= nvals || y0 >= height)
+        return;
+    /* every vector this work-item loads lies inside the row's values */
+    const int inside = xw >= BR_WL && e0 + 4 * (1 + BR_WR) <= nvals;
+    /* every row it reads lies inside the image: no border rule per row */
+    const int rows_in = y0 >= BR_AY && y0 + BR_PY + BR_KY - 1 - BR_AY <= height;
+    /* h[t]: source row y - ay + t along x, for the output row y in hand */
+    float4 h[BR_KY];
+    CLV_UNROLL
+    for (int t = 1; t < BR_KY; t++) {
+        const int y = y0 - BR_AY + t - 1;
+        h[t] = box_regf_row(src CLV_DBG_PASS(src), src_pitch, rows_in ? y : BORDER_INDEX(y, height),
+                            e0, inside, width, scale);
+    }
+    const int rows = min(BR_PY, height - y0);
+    __global float *q = ROW(dst, dst_pitch, y0) + e0;
+    CLV_NO_UNROLL
+    for (int p = 0; p < rows; p++) {
+        CLV_UNROLL
+        for (int t = 0; t + 1 < BR_KY; t++)
+            h[t] = h[t + 1];
+        const int y = y0 + p - BR_AY + BR_KY - 1;
+        h[BR_KY - 1] = box_regf_row(src CLV_DBG_PASS(src), src_pitch,
+                                    rows_in ? y : BORDER_INDEX(y, height), e0, inside, width,
+                                    scale);
+        float4 s = h[0];
+        CLV_UNROLL
+        for (int t = 1; t < BR_KY; t++)
+            s += h[t];
+        clv_f32_store4(dst CLV_DBG_PASS(dst), q, s, nvals - e0);
+        q += dst_pitch;
+    }
+}
+#endif
+
 #ifdef DEPTH_U8
 /* u8 windows of any height, GPUs, second of two passes through a u16 image
  * of row sums (box_wh makes it): a work-item makes 8 consecutive values of
@@ -372,6 +456,96 @@ __kernel void box_wv(__global const ushort *restrict sums, int sums_pitch, int n
         const int yout = BORDER_ROW(y0 + p - ay, height);
         if (yout >= 0)
             s -= convert_uint8(GVLDA(ushort8, sums, ROW(sums, sums_pitch, yout) + e0));
+    }
+}
+#endif
+
+#if defined(DEPTH_F32) && defined(BF_KX)
+/* f32 windows too wide for box_small, GPUs, first of two passes (box_wvf
+ * is the second): a work-item sums 16 consecutive values of a flattened
+ * source row over the window's BF_KX columns (compiled in, with CN), each
+ * value scaled by 1 / kx as it is loaded, into four aligned 16-byte stores
+ * of the float image of row sums (rows padded to 16 values: values past
+ * the row's last land in the padding). Along the row, output value e is
+ * the sum of values e + t * CN, t in [-ax, kx - 1 - ax], each summed
+ * afresh (no running sum along the row). It loads whole aligned 16-byte
+ * vectors: its own 4 and BF_WL / BF_WR more on each side for the window's
+ * reach (box.c takes this pass only while they are few); near the row ends
+ * value by value through the border rule. */
+#define BF_AX (BF_KX / 2)
+#define BF_WL ((BF_AX * CN + 3) / 4)               /* vectors left of the 16 values */
+#define BF_WR (((BF_KX - 1 - BF_AX) * CN + 3) / 4) /* right of them */
+#define BF_NW (BF_WL + 4 + BF_WR)
+#define BF_OFF (BF_WL * 4 - BF_AX * CN) /* v[] index of output value 0's first term */
+__kernel void box_whf(__global const float *restrict src, int src_pitch, int width, int height,
+                      __global float *restrict sums, int sums_pitch, float scale CLV_DBG_PARAMS)
+{
+    CLV_DBG_BUF(src, 0);
+    CLV_DBG_BUF(sums, 4);
+    const int nvals = width * CN;
+    const int xw = get_global_id(0), e0 = xw * 16, y = get_global_id(1);
+    if (e0 >= nvals || y >= height)
+        return;
+    float v[BF_NW * 4];
+    clv_f32_span4(src CLV_DBG_PASS(src), src_pitch, y, e0 - 4 * BF_WL, BF_NW,
+                  4 * xw >= BF_WL && e0 + 4 * (4 + BF_WR) <= nvals, width, scale, v);
+    __global float *out = ROW(sums, sums_pitch, y) + e0;
+    CLV_UNROLL
+    for (int q = 0; q < 4; q++) {
+        float o[4];
+        CLV_UNROLL
+        for (int k = 0; k < 4; k++) {
+            float s = 0.0f;
+            CLV_UNROLL
+            for (int t = 0; t < BF_KX; t++)
+                s += v[BF_OFF + 4 * q + k + t * CN];
+            o[k] = s;
+        }
+        GVSTA(float4, sums, (float4)(o[0], o[1], o[2], o[3]), out + 4 * q);
+    }
+}
+#endif
+
+#if defined(DEPTH_F32) && defined(BF_COLS)
+/* f32 windows too wide for box_small, GPUs, second of two passes through a
+ * float image of row sums (box_whf makes it, each value scaled by 1 / kx):
+ * a work-item makes 4 consecutive values of a flattened row
+ * (one aligned 16-byte store) in `rows` consecutive rows, walking down them
+ * with the window's column sums in registers, each term scaled by 1 / ky as
+ * it is loaded (as box_cols: sums of values near FLT_MAX stay finite): ky - 1
+ * rows to start, then per row one 16-byte load added and the row leaving the
+ * window subtracted (read again: ky rows back, in the cache). Rows of the
+ * sums start on 64-byte boundaries (box.c pads them to 16 values). */
+__kernel void box_wvf(__global const float *restrict sums, int sums_pitch, int nvals, int height,
+                      __global float *restrict dst, int dst_pitch, int ky, int ay, int rows,
+                      float scale CLV_DBG_PARAMS)
+{
+    CLV_DBG_BUF(sums, 0);
+    CLV_DBG_BUF(dst, 4);
+    const int e0 = get_global_id(0) * 4, y0 = get_global_id(1) * rows;
+    if (e0 >= nvals || y0 >= height)
+        return;
+    /* every row it reaches lies inside the image (nearly all work-items):
+     * no border rule per row */
+    const int rows_in = y0 >= ay && y0 + rows - ay + ky - 1 <= height;
+    float4 s = 0.0f;
+    for (int t = 0; t + 1 < ky; t++) {
+        const int sy = rows_in ? y0 - ay + t : BORDER_INDEX(y0 - ay + t, height);
+        if (sy >= 0)
+            s += GVLDA(float4, sums, ROW(sums, sums_pitch, sy) + e0) * scale;
+    }
+    const int n = min(rows, height - y0);
+    __global float *q = ROW(dst, dst_pitch, y0) + e0;
+    for (int p = 0; p < n; p++) {
+        const int yin = y0 + p - ay + ky - 1, yout = y0 + p - ay;
+        const int si = rows_in ? yin : BORDER_INDEX(yin, height);
+        if (si >= 0)
+            s += GVLDA(float4, sums, ROW(sums, sums_pitch, si) + e0) * scale;
+        clv_f32_store4(dst CLV_DBG_PASS(dst), q, s, nvals - e0);
+        q += dst_pitch;
+        const int so = rows_in ? yout : BORDER_INDEX(yout, height);
+        if (so >= 0)
+            s -= GVLDA(float4, sums, ROW(sums, sums_pitch, so) + e0) * scale;
     }
 }
 #endif

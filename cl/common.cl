@@ -511,9 +511,62 @@ static inline void clv_u8_store4(__global uchar *dst CLV_DBG_PARAM(dst), __globa
             GST(dst, out, k, a[k]);
     }
 }
+#endif /* DEPTH_U8 */
+
+#ifdef DEPTH_F32
+/* The f32 box's register kernels' loads (box_regf, box_whf), as
+ * clv_u8_span: values e .. e + 4 nw - 1 of row sy (a BORDER_INDEX result;
+ * -1: the constant border's zeros), each times scale, into v[0 .. 4 nw).
+ * inside (the caller knows): e >= 0, e % 4 == 0 and e + 4 nw <= width * CN,
+ * so nw aligned 16-byte loads (rows start on 64-byte boundaries); otherwise
+ * value by value through one reflection (clv_border_value_near; the host
+ * takes these kernels only for rows wide enough, CLV__SPAN_FITS). */
+static inline void clv_f32_span4(__global const float *src CLV_DBG_PARAM(src), int src_pitch,
+                                 int sy, int e, int nw, int inside, int width, float scale,
+                                 float *v)
+{
+    if (sy < 0) {
+        CLV_UNROLL
+        for (int b = 0; b < 4 * nw; b++)
+            v[b] = 0.0f;
+        return;
+    }
+    __global const float *row = ROW(src, src_pitch, sy);
+    if (inside) {
+        CLV_UNROLL
+        for (int w = 0; w < nw; w++) {
+            const float4 q = GVLDA(float4, src, row + e + 4 * w) * scale;
+            v[4 * w] = q.s0;
+            v[4 * w + 1] = q.s1;
+            v[4 * w + 2] = q.s2;
+            v[4 * w + 3] = q.s3;
+        }
+    } else {
+        CLV_UNROLL
+        for (int b = 0; b < 4 * nw; b++) {
+            const int i = clv_border_value_near(e + b, width);
+            v[b] = i < 0 ? 0.0f : GLD(src, row, i) * scale;
+        }
+    }
+}
+
+/* The f32 box's register kernels' output (box_regf, box_wvf): 4 values at
+ * out (16-byte aligned), one aligned store, or the first n of them (n < 4,
+ * a row's last values) one by one. */
+static inline void clv_f32_store4(__global float *dst CLV_DBG_PARAM(dst), __global float *out,
+                                  float4 o, int n)
+{
+    if (n >= 4) {
+        GVSTA(float4, dst, o, out);
+    } else {
+        const float a[4] = {o.s0, o.s1, o.s2, o.s3};
+        for (int k = 0; k < n; k++)
+            GST(dst, out, k, a[k]);
+    }
+}
 #endif
-#endif
-#endif
+#endif /* CN */
+#endif /* BORDER */
 
 /* 2^x for a filter weight (x <= 0 and the largest weight about 1): with
  * -DCLV_NV_PTX (NVIDIA's compiler, from the host) the bare hardware

@@ -143,15 +143,18 @@ typedef struct window_case {
 } window_case;
 
 static void run_window_cases(const window_case *cases, int ncases, const int (*sizes)[2],
-                             int nsizes)
+                             int nsizes, clv_pixel_type type)
 {
     for (int c = 0; c < ncases; c++)
         for (int s = 0; s < nsizes; s++)
-            run_random(sizes[s][0], sizes[s][1], cases[c].cn, CLV_U8, cases[c].kx, cases[c].ky,
+            run_random(sizes[s][0], sizes[s][1], cases[c].cn, type, cases[c].kx, cases[c].ky,
                        cases[c].border, s == 3 ? 13 : 0);
 }
 
-static void fixed_window(void)
+/* type: u8 (box_reg, CLV_TUNE=gpu) or f32 (box_regf, CLV_U8_REG=boxf: the
+ * same window cases, values scaled as loaded and summed in float, within
+ * the harness's f32 tolerance; and values near FLT_MAX) */
+static void fixed_window(clv_pixel_type type)
 {
     static const int sizes[][2] = {{67, 45}, {7, 3}, {1, 1}, {130, 37}, {16, 9}, {21, 14}};
     static const window_case cases[] = {
@@ -166,38 +169,42 @@ static void fixed_window(void)
         {1, 3, 3, CLV_BORDER_REPLICATE},  {1, 6, 2, CLV_BORDER_CONSTANT},
     };
     run_window_cases(cases, (int)(sizeof cases / sizeof cases[0]), sizes,
-                     (int)(sizeof sizes / sizeof sizes[0]));
+                     (int)(sizeof sizes / sizeof sizes[0]), type);
     /* widths either side of the narrowest row box_reg takes (more pixels
      * than a work-item's loaded values: 13, 21 and 37 here), where one
      * reflection at the row ends must reach every value */
     for (int w = 9; w <= 40; w++) {
-        run_random(w, 5, 1, CLV_U8, 5, 5, CLV_BORDER_REFLECT101, 0);
-        run_random(w, 4, 3, CLV_U8, 5, 5, CLV_BORDER_REFLECT, 0);
-        run_random(w, 3, 4, CLV_U8, 9, 9, CLV_BORDER_WRAP, 0);
+        run_random(w, 5, 1, type, 5, 5, CLV_BORDER_REFLECT101, 0);
+        run_random(w, 4, 3, type, 5, 5, CLV_BORDER_REFLECT, 0);
+        run_random(w, 3, 4, type, 9, 9, CLV_BORDER_WRAP, 0);
     }
-    run_random(1920, 1080, 1, CLV_U8, 5, 5, CLV_BORDER_REFLECT101, 0);
-    run_random(640, 480, 3, CLV_U8, 5, 5, CLV_BORDER_REFLECT101, 0);
+    run_random(1920, 1080, 1, type, 5, 5, CLV_BORDER_REFLECT101, 0);
+    run_random(640, 480, 3, type, 5, 5, CLV_BORDER_REFLECT101, 0);
+    if (type == CLV_F32)
+        large_values();
     void *px = NULL;
     int w, h, cn;
-    const int r = th_load_photo("chelsea.png", CLV_U8, &px, &w, &h, &cn);
+    const int r = th_load_photo("chelsea.png", type, &px, &w, &h, &cn);
     CHECK(r > 0, "chelsea.png did not load");
     if (r > 0) {
-        run_box(px, w, h, cn, CLV_U8, 5, 5, CLV_BORDER_REFLECT101, 0, "chelsea");
-        run_box(px, w, h, cn, CLV_U8, 9, 9, CLV_BORDER_CONSTANT, 0, "chelsea");
+        run_box(px, w, h, cn, type, 5, 5, CLV_BORDER_REFLECT101, 0, "chelsea");
+        run_box(px, w, h, cn, type, 9, 9, CLV_BORDER_CONSTANT, 0, "chelsea");
         free(px);
     }
 }
 
 /* GPUs' u8 box as two wide passes through a u16 image of row sums
  * (box_wh with the window's width compiled in, box_wv; run with
- * CLV_TUNE=gpu CLV_U8_REG=boxw on PoCL): every channel count and border,
+ * CLV_TUNE=gpu CLV_U8_REG=boxw on PoCL), and type f32 the same through a
+ * float image (box_whf, box_wvf; CLV_U8_REG=boxfw): every
+ * channel count and border,
  * windows from 1x1 to the widest box_wh takes (a reach of 48 values a
  * side: 97 wide in one channel, 49 in two, 33 in three, 25 in four) and one
  * past it per channel count (the float passes take those), even windows,
  * windows taller and wider than the image, rows whose values are not a
  * multiple of 16 or 8 (the passes' vectors) and heights not a multiple of
  * box_wv's rows per work-item; then a large image and the photo. */
-static void wide(void)
+static void wide(clv_pixel_type type)
 {
     static const int sizes[][2] = {{67, 45}, {7, 3}, {1, 1}, {130, 37}, {33, 70}};
     static const window_case cases[] = {
@@ -210,30 +217,33 @@ static void wide(void)
         {3, 16, 1, CLV_BORDER_REFLECT},     {1, 1, 255, CLV_BORDER_REFLECT101},
     };
     run_window_cases(cases, (int)(sizeof cases / sizeof cases[0]), sizes,
-                     (int)(sizeof sizes / sizeof sizes[0]));
-    /* widths either side of the narrowest row box_wh takes (more pixels
-     * than its loaded values: 49 in one channel, 113 for 31 wide in
-     * three), where one reflection at the row ends must reach every value */
+                     (int)(sizeof sizes / sizeof sizes[0]), type);
+    /* widths either side of the narrowest row the first pass takes (more
+     * pixels than its loaded values, box_wh's and box_whf's alike: 49 in one
+     * channel, 113 for 31 wide in three), where one reflection at the row
+     * ends must reach every value */
     for (int w = 45; w <= 52; w++) {
-        run_random(w, 5, 1, CLV_U8, 5, 5, CLV_BORDER_REFLECT101, 0);
-        run_random(w, 4, 1, CLV_U8, 31, 3, CLV_BORDER_WRAP, 0);
-        run_random(w + 64, 3, 3, CLV_U8, 31, 5, CLV_BORDER_REFLECT, 0);
+        run_random(w, 5, 1, type, 5, 5, CLV_BORDER_REFLECT101, 0);
+        run_random(w, 4, 1, type, 31, 3, CLV_BORDER_WRAP, 0);
+        run_random(w + 64, 3, 3, type, 31, 5, CLV_BORDER_REFLECT, 0);
     }
     /* heights either side of the shortest image whose rows box_wv takes
      * through one reflection (more rows than the window reaches: 5 and 4
      * here) */
     for (int h = 1; h <= 6; h++) {
-        run_random(53, h, 1, CLV_U8, 5, 9, CLV_BORDER_REFLECT101, 0);
-        run_random(50, h, 2, CLV_U8, 3, 8, CLV_BORDER_WRAP, 0);
+        run_random(53, h, 1, type, 5, 9, CLV_BORDER_REFLECT101, 0);
+        run_random(50, h, 2, type, 3, 8, CLV_BORDER_WRAP, 0);
     }
-    run_random(1920, 1080, 1, CLV_U8, 31, 31, CLV_BORDER_REFLECT101, 0);
+    run_random(1920, 1080, 1, type, 31, 31, CLV_BORDER_REFLECT101, 0);
+    if (type == CLV_F32)
+        large_values();
     void *px = NULL;
     int w, h, cn;
-    const int r = th_load_photo("chelsea.png", CLV_U8, &px, &w, &h, &cn);
+    const int r = th_load_photo("chelsea.png", type, &px, &w, &h, &cn);
     CHECK(r > 0, "chelsea.png did not load");
     if (r > 0) {
-        run_box(px, w, h, cn, CLV_U8, 31, 31, CLV_BORDER_REFLECT101, 0, "chelsea");
-        run_box(px, w, h, cn, CLV_U8, 5, 5, CLV_BORDER_REFLECT101, 0, "chelsea");
+        run_box(px, w, h, cn, type, 31, 31, CLV_BORDER_REFLECT101, 0, "chelsea");
+        run_box(px, w, h, cn, type, 5, 5, CLV_BORDER_REFLECT101, 0, "chelsea");
         free(px);
     }
 }
@@ -244,12 +254,22 @@ int main(int argc, char **argv)
     ctx = test_context();
     printf("device: %s (%s)\n", clv_context_device_name(ctx), clv_context_platform_name(ctx));
     if (argc > 1 && strcmp(argv[1], "fixed") == 0) {
-        fixed_window();
+        fixed_window(CLV_U8);
         clv_context_release(ctx);
         return test_finish("box (window compiled in)", passed);
     }
+    if (argc > 1 && strcmp(argv[1], "fixed-f32") == 0) {
+        fixed_window(CLV_F32);
+        clv_context_release(ctx);
+        return test_finish("box (f32, window compiled in)", passed);
+    }
+    if (argc > 1 && strcmp(argv[1], "wide-f32") == 0) {
+        wide(CLV_F32);
+        clv_context_release(ctx);
+        return test_finish("box (wide f32 passes)", passed);
+    }
     if (argc > 1 && strcmp(argv[1], "wide") == 0) {
-        wide();
+        wide(CLV_U8);
         clv_context_release(ctx);
         return test_finish("box (wide u8 passes)", passed);
     }

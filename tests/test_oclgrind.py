@@ -8,7 +8,8 @@ fb_update_matrices_vec. The Gaussians run again with CLV_TUNE=gpu (radii
 compiled in), the flow too (its averaging in one launch, fb_blur_solve), the u8
 box's and pyramid's register kernels on the narrowest rows they are taken for,
 and the box and Gaussians with the u8 wide passes (CLV_U8_REG=boxw,gaussw),
-whose whole 16-byte vectors reach into the rows' padding. Some CPU kernels
+whose whole 16-byte vectors reach into the rows' padding, and the f32 box's
+register kernel and wide passes (CLV_U8_REG=boxf, boxfw). Some CPU kernels
 run too (CLV_TUNE=cpu): the pyramid's band kernel, whose bands of a tall
 gray image make their neighbours' rows once more, and the box's and Gaussian's band kernels (their vectors are loaded and
 stored through types aligned to one element, not vloadn).
@@ -59,7 +60,8 @@ def main():
                  ("flow_camera0.png", "40x32", "f0.png"), ("flow_camera1.png", "40x32", "f1.png"),
                  ("chelsea16.png", "24x17", "h.png"), ("camera.png", "20x2000", "t.png"),
                  ("camera.png", "300x40", "w.png"), ("chelsea.png", "120x9", "cw.png"),
-                 ("camera.png", "53x9", "gw.png"), ("camera.png", "17x9", "n.png")]
+                 ("camera.png", "53x9", "gw.png"), ("camera.png", "17x9", "n.png"),
+                 ("studio_256.exr", "23x9", "e.exr"), ("studio_256.exr", "115x6", "ew.exr")]
         for src, size, dst in crops:
             r = run([CLI, "resize", "--size", size, os.path.join(DATA, src), dst], env=base,
                     cwd=tmp)
@@ -121,6 +123,8 @@ def main():
             [(op, "gpu") for op in wider + reg + [op for op in ops if op[0] == "flow"]] + \
             [(op, "wide") for op in wide] + \
             [(["pyramid", "--levels", "3", "n.png", "pyr.png"], "pyr")] + \
+            [(["box", "--ksize", k, "e.exr", "o.exr"], "boxf") for k in ("5x3", "2x9")] + \
+            [(["box", "--ksize", "31x4", "ew.exr", "o.exr"], "boxfw")] + \
             [(["pyramid", "--levels", n, "w.png", "pyr.png"], "pyr2") for n in ("3", "5")] + \
             [(["pyramid", "--levels", "5", "t.png", "pyr.png"], "cpu")] + \
             [(op, "cpu") for op in ops if op[0] in ("gaussian", "box")]
@@ -128,7 +132,11 @@ def main():
             # pyr2: the GPUs' pyramid, two or three steps per launch (the
             # levels between in local memory): 3 levels by pyr_reg2, 5 by
             # pyr_reg3 and pyr_reg
-            reg = {"wide": "boxw,gaussw", "pyr": "pyr", "pyr2": "pyr,pyr3"}.get(tune, "")
+            # boxf: the f32 box's register kernel (box_regf) on an RGB crop 2
+            # pixels wider than its loaded values; boxfw: its wide passes
+            # (box_whf, box_wvf), 3 pixels wider
+            reg = {"wide": "boxw,gaussw", "pyr": "pyr", "pyr2": "pyr,pyr3",
+                   "boxf": "boxf", "boxfw": "boxfw"}.get(tune, "")
             env["CLV_TUNE"] = "gpu" if reg else tune
             env["CLV_U8_REG"] = reg
             if reg:

@@ -25,12 +25,18 @@ typedef struct box_tile {
     int py_cn;  /* BS_PY for more */
     int reg_py; /* box_reg's BR_PY */
     int wide_reach; /* box_wh: most values a window reaches on either side */
-    int wide_rows;  /* box_wv: rows per work-item */
+    int wide_rows;  /* box_wv, box_wvf: rows per work-item */
+    int regf_py;    /* box_regf's BR_PY */
 } box_tile;
 /* box_wh holds its 16 values and the window's reach in registers, whole
  * 16-byte vectors on each side: up to 48 values (3 vectors) a side, i.e.
- * windows up to 97 wide in one channel, 33 in three. */
-static const box_tile box_tile_default = {32, 8, 9, 8, 4, 8, 48, 16};
+ * windows up to 97 wide in one channel, 33 in three; the f32 pair's first
+ * pass (box_whf) the same reach in 12 vectors of 4 floats a side. */
+/* box_regf (f32) takes 4 rows per work-item: H100, 5x5 one channel,
+ * device us, three interleaved rounds (2026-12-06, run_gpu.sh boxfw10),
+ * 1920x1080 13.1-13.5 against 8 rows' 14.6-15.4, 3840x2160 36.1-36.8
+ * against 38.6-38.8 (16 rows: 20.3, 42.6). */
+static const box_tile box_tile_default = {32, 8, 9, 8, 4, 8, 48, 16, 4};
 
 /* box_small's local memory (its tile and row sums, box.cl) with py rows per
  * work-item and cn channels. */
@@ -46,6 +52,7 @@ typedef enum box_variant {
     BOX_SMALL,    /* small windows: one pass through local memory (box_small) */
     BOX_REG,      /* small windows, u8: one pass in registers (box_reg) */
     BOX_WIDE,     /* u8: sums along rows into a u16 image, then down (box_wh, box_wv) */
+    BOX_WIDE_F32, /* f32: sums along rows into a float image, then down (box_regf, box_wvf) */
     BOX_TWO_PASS, /* running sums along rows, then columns (box_rows, box_cols) */
 } box_variant;
 
@@ -56,7 +63,7 @@ typedef struct box_plan {
     cl_mem work;        /* band: per-band scratch; two passes: the row sums */
     size_t g[2], l[2];  /* the (first) launch */
     size_t g2[2];       /* two passes: box_cols, local size left to the device */
-    int bchunk, wpitch; /* band: rows per band, floats per scratch row; wide: u16 per row */
+    int bchunk, wpitch; /* band: rows per band, floats per scratch row; wide: values per row */
     int chunk_x;        /* two passes: outputs per box_rows work-item */
     int chunk_y;        /* two passes: rows per box_cols work-item; wide: box_wv's */
     size_t seg_bytes;   /* two passes: box_rows' local memory */
@@ -125,6 +132,17 @@ static clv_status box_run(clv_context *ctx, const clv_arg *a)
                            CLV_ARG(ksize_y), CLV_ARG(ay), CLV_ARG(pl.chunk_y), CLV_ARG(scale)));
         break;
     }
+    case BOX_WIDE_F32: {
+        const int nvals = w * src->channels;
+        CLV_TRY(CLV_LAUNCH(ctx, OP, pl.k[0], 2, pl.g, clv__reg_local(ctx, CLV__SHAPE_FILTER, pl.g),
+                           CLV_ARG(src->mem), CLV_ARG(sp), CLV_ARG(w), CLV_ARG(h),
+                           CLV_ARG(pl.work), CLV_ARG(pl.wpitch), CLV_ARG(scale_x)));
+        CLV_TRY(CLV_LAUNCH(ctx, OP, pl.k[1], 2, pl.g2, clv__reg_local(ctx, CLV__SHAPE_FILTER, pl.g2),
+                           CLV_ARG(pl.work), CLV_ARG(pl.wpitch),
+                           CLV_ARG(nvals), CLV_ARG(h), CLV_ARG(dst->mem), CLV_ARG(dp),
+                           CLV_ARG(ksize_y), CLV_ARG(ay), CLV_ARG(pl.chunk_y), CLV_ARG(scale_cols)));
+        break;
+    }
     case BOX_SMALL:
         CLV_TRY(CLV_LAUNCH(ctx, OP, pl.k[0], 2, pl.g, pl.l, CLV_ARG(src->mem), CLV_ARG(sp),
                            CLV_ARG(w), CLV_ARG(h), CLV_ARG(dst->mem), CLV_ARG(dp),
@@ -184,22 +202,26 @@ static clv_status box_choose(clv_context *ctx, const clv_image *src, int ksize_x
         return CLV_OK;
     }
 
-    /* box_reg's loads: BR_NW 4-byte words a row (box.cl), the values either
-     * side of its 4 reaching into the next words (CLV__SPAN_FITS) */
+    /* box_reg's and box_regf's loads: BR_NW groups of 4 values a row
+     * (box.cl), the values either side of its 4 reaching into the next
+     * groups (CLV__SPAN_FITS) */
     const int ax = ksize_x / 2;
     const int reg_nw = (ax * cn + 3) / 4 + 1 + ((ksize_x - 1 - ax) * cn + 3) / 4;
-    if (CLV__REG_ON(ctx, CLV__REG_BOX, src->channels) && src->type == CLV_U8 && ksize_x <= t->maxk &&
-        ksize_y <= t->maxk && CLV__SPAN_FITS(w, 4 * reg_nw)) {
-        /* small windows, u8, GPUs: one pass in registers (box_reg), 4
-         * values across and reg_py rows down per work-item, the window
-         * compiled in (a program per window: cheap to build on a GPU, and
-         * what lets every loop unroll); the launch picks the groups (any
+    const int reg_u8 = src->type == CLV_U8 && CLV__REG_ON(ctx, CLV__REG_BOX, cn);
+    const int reg_f32 = src->type == CLV_F32 && CLV__REG_ON(ctx, CLV__REG_BOXF, cn);
+    if ((reg_u8 || reg_f32) && ksize_x <= t->maxk && ksize_y <= t->maxk &&
+        CLV__SPAN_FITS(w, 4 * reg_nw)) {
+        /* small windows, u8 or f32, GPUs: one pass in registers (box_reg,
+         * box_regf), 4 values across and reg_py rows down per work-item, the
+         * window compiled in (a program per window: cheap to build on a GPU,
+         * and what lets every loop unroll); the launch picks the groups (any
          * shape works: the kernel checks its bounds) */
-        const int py = CLV__REG_PY(ctx, t->reg_py);
+        const int py = CLV__REG_PY(ctx, reg_u8 ? t->reg_py : t->regf_py);
         char ropts[400];
         snprintf(ropts, sizeof ropts, "%s -DBR_KX=%d -DBR_KY=%d -DBR_PY=%d", opts, ksize_x,
                  ksize_y, py);
-        CLV_TRY(clv__get_kernel(ctx, CLV__SRC_BOX, ropts, "box_reg", &pl->k[0]));
+        CLV_TRY(clv__get_kernel(ctx, CLV__SRC_BOX, ropts, reg_u8 ? "box_reg" : "box_regf",
+                                &pl->k[0]));
         pl->variant = BOX_REG;
         pl->g[0] = ((size_t)w * (size_t)cn + 3) / 4;
         pl->g[1] = ((size_t)h + (size_t)py - 1) / (size_t)py;
@@ -256,6 +278,37 @@ static clv_status box_choose(clv_context *ctx, const clv_image *src, int ksize_x
             return CLV_OK;
         }
         /* a device with smaller groups takes the two running-sum passes */
+    }
+
+    /* box_whf's loads: 16-byte vectors of 4 values, its own 4 and the
+     * window's reach on each side (box.cl's BF_NW) */
+    const int whf_nw = reg_nw + 3;
+    if (src->type == CLV_F32 && CLV__REG_ON(ctx, CLV__REG_BOXFW, cn) &&
+        ax * cn <= t->wide_reach && (ksize_x - 1 - ax) * cn <= t->wide_reach &&
+        CLV__SPAN_FITS(w, 4 * whf_nw)) {
+        /* f32, GPUs: two passes through a float image of row sums, each
+         * moving 16-byte vectors: box_whf sums 16 values of a row over the
+         * window (kx compiled in, each value scaled by 1 / kx), box_wvf
+         * walks down wide_rows rows of 4 values with running column sums (ky
+         * an argument, each term scaled by 1 / ky). Rows of sums padded to
+         * 16 values (64 bytes). */
+        const int rows = CLV__REG_PY(ctx, t->wide_rows);
+        char hopts[400], vopts[340];
+        snprintf(hopts, sizeof hopts, "%s -DBF_KX=%d", opts, ksize_x);
+        snprintf(vopts, sizeof vopts, "%s -DBF_COLS", opts);
+        CLV_TRY(clv__get_kernel(ctx, CLV__SRC_BOX, hopts, "box_whf", &pl->k[0]));
+        CLV_TRY(clv__get_kernel(ctx, CLV__SRC_BOX, vopts, "box_wvf", &pl->k[1]));
+        const size_t nv = (size_t)w * (size_t)cn;
+        pl->variant = BOX_WIDE_F32;
+        pl->wpitch = (int)((nv + 15) / 16 * 16);
+        pl->work_bytes = (size_t)pl->wpitch * (size_t)h * sizeof(cl_float);
+        CLV_TRY(clv__scratch(ctx, OP, 0, pl->work_bytes, &pl->work));
+        pl->chunk_y = rows;
+        pl->g[0] = (nv + 15) / 16;
+        pl->g[1] = (size_t)h;
+        pl->g2[0] = (nv + 3) / 4;
+        pl->g2[1] = ((size_t)h + (size_t)rows - 1) / (size_t)rows;
+        return CLV_OK;
     }
 
     pl->variant = BOX_TWO_PASS;

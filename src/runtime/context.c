@@ -375,13 +375,13 @@ static const struct {
     {"box", CLV__REG_BOX}, {"gauss", CLV__REG_GAUSS}, {"pyr", CLV__REG_PYR},
     {"half", CLV__REG_HALF}, {"transpose", CLV__REG_TRANSPOSE}, {"boxw", CLV__REG_BOXW},
     {"gaussw", CLV__REG_GAUSSW}, {"up", CLV__REG_UP}, {"pyr2", CLV__REG_PYR2},
-    {"pyr3", CLV__REG_PYR3},
+    {"pyr3", CLV__REG_PYR3}, {"boxfw", CLV__REG_BOXFW}, {"boxf", CLV__REG_BOXF},
 };
 
 /* CLV_U8_REG: which u8 register kernels run, overriding the table below
  * (bench/run_gpu.sh times each against the kernel it replaces): "all",
  * "none" or "0", or a comma list of box, gauss, pyr, half, transpose, boxw,
- * gaussw, up, pyr2, pyr3 (any channel count), each also with a 1 (box1: one-channel images only).
+ * gaussw, up, pyr2, pyr3, boxf, boxfw (any channel count), each also with a 1 (box1: one-channel images only).
  * -1: a word it does not know. */
 static int parse_u8_reg(const char *s)
 {
@@ -450,11 +450,17 @@ typedef struct gpu_row {
  * three channels 53.5-54.2 against 67.6, four 63.3-65.0 against 93.7-94.4;
  * H200 three 59.1-59.4 against 64.5-65.8; at 1920x1080 three channels the
  * same, 27.9-28.0 against 27.4-27.9 on the H100, four slower, 30.8-31.6
- * against 28.2-28.9) */
+ * against 28.2-28.9); the f32 box's register kernels (2026-12-06, H100,
+ * run_gpu.sh boxf10 and boxfw10, device us, three interleaved rounds):
+ * box_regf on one channel only, 5x5 at 1920x1080 15.3-16.3 against
+ * box_small's 20.7-21.5, 3840x2160 38.6-39.6 against 58.6-59.3, but three
+ * channels slower (43.1-43.6 against 34.8-35.8, 110.9-111.5 against
+ * 104.0-104.6); the wider windows' two passes on every channel count
+ * (see box.c) */
 #define GPU_REG_H200                                                                          \
     (CLV__REG_ANY(CLV__REG_BOX) | CLV__REG_PYR | CLV__REG_ANY(CLV__REG_HALF) | CLV__REG_TRANSPOSE |           \
      CLV__REG_ANY(CLV__REG_BOXW) | CLV__REG_ANY(CLV__REG_GAUSSW) | CLV__REG_ANY(CLV__REG_UP) |   \
-     CLV__REG_PYR3)
+     CLV__REG_PYR3 | CLV__REG_BOXF | CLV__REG_ANY(CLV__REG_BOXFW))
 static const gpu_row gpu_rows[] = {
     /* NVIDIA H200, driver 580 (2026-12-05, the figures below). Shapes,
      * 3840x2160 u8 device us, the driver's choice against the row's: box

@@ -138,8 +138,12 @@ typedef struct clv__tuning {
      * wide passes through a u16 image (box_wh and box_wv, else box_small or
      * the float passes; gauss_wh and gauss_wv, else gauss_fused), and
      * resize_up_reg (else resize_bilinear), and pyr_reg2 and pyr_reg3 (two
-     * and three pyramid steps per launch, else pyr_reg's one). CLV_U8_REG
-     * overrides it. */
+     * and three pyramid steps per launch, else pyr_reg's one), and, not u8,
+     * box_regf (the f32 box's small windows in registers, else box_small)
+     * and the f32 box's wider windows as two passes through a float image
+     * in 16-byte vectors (box_whf, box_wvf; else box_rows and
+     * box_cols).
+     * CLV_U8_REG overrides it. */
     int u8_reg;
     /* Rows per work-item of box_reg, gauss_reg, pyr_reg, resize_half_reg
      * and resize_up_reg; 0: each op's own (its tile table). CLV_REG_PY
@@ -176,7 +180,9 @@ enum {
     CLV__REG_UP = 16384,    /* resize_up_reg: upscaling through the coordinate table */
     CLV__REG_PYR2 = 65536,  /* pyr_reg2: two pyramid steps per launch (one channel) */
     CLV__REG_PYR3 = 262144, /* pyr_reg3: three (and pyr_reg2 where two are left) */
-    CLV__REG_ALL = 0xfffff
+    CLV__REG_BOXF = 1048576, /* box_regf: the f32 box's small windows in registers */
+    CLV__REG_BOXFW = 4194304, /* box_regf + box_wvf: the f32 box's wider windows, two passes */
+    CLV__REG_ALL = 0xffffff
 };
 #define CLV__REG_ANY(k) ((k) | (k) << 1)
 /* 1 when register kernel k runs on images of cn channels on ctx. */
