@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Build, test and benchmark on the lent NVIDIA machine (used for the GPU
 # numbers in bench/RESULTS.md). Writes logs and tables under $OUT.
-# Usage: bash bench/run_gpu.sh tests|final8|tr|ncu|ncu2|box9|wide9|final9|up2|cvt|t3|bench|embed|late|sizes|verify|final|flow|kern|host|table2|heavy|twin|reg|wide|final17|up|shapes|p4|p4floor|pyr2|upv|split|wpy|bwv|box5|s4|next17|suite
+# Usage: bash bench/run_gpu.sh tests|whf10|boxfw10|boxf10|final8|tr|ncu|ncu2|box9|wide9|final9|up2|cvt|t3|bench|embed|late|sizes|verify|final|flow|kern|host|table2|heavy|twin|reg|wide|final17|up|shapes|p4|p4floor|pyr2|upv|split|wpy|bwv|box5|s4|next17|suite
 set -u
 what=${1:-tests}
 OUT=${OUT:-/tmp/clv-gpu-out}
@@ -653,6 +653,85 @@ final9)
         --markdown "$OUT/gpu_filters.md" > "$OUT/filters.txt" 2>&1
     echo "bench rc=$?"; cat "$OUT/gpu_filters.md"
     SUITE_ONLY="^(box|box-fixed|box-wide|gaussian|gaussian-wide|tune-env)$" suite_groups 3 200
+    ;;
+boxf10)
+    # the f32 box's small windows in registers (box_regf, CLV_U8_REG's boxf)
+    # against box_small, three interleaved rounds; its rows per work-item;
+    # box 31x31 f32 launch by launch; the tests; the box rows beside OpenCV
+    export CLV_CACHE_DIR=$PWD/build-gpu/cache
+    for round in 1 2 3; do
+        for v in box,boxw box,boxw,boxf; do
+            CLV_U8_REG=$v timeout 60 build-gpu/bench/clv-bench --device gpu --ops box5 \
+                --sizes 1920x1080,3840x2160 --types f32 --channels 1,3 --reps 15 2>&1 |
+                grep -E "^op=|rror" | awk -v r=$round -v v=$v '{print r, v, $1, $2, $4, $7}'
+        done
+    done | tee "$OUT/boxf.txt"
+    for py in 4 16; do
+        CLV_REG_PY=$py timeout 60 build-gpu/bench/clv-bench --device gpu --ops box5 \
+            --sizes 1920x1080,3840x2160 --types f32 --channels 1,3 --reps 15 2>&1 |
+            grep -E "^op=|rror" | awk -v v=$py '{print v, $1, $2, $4, $7}'
+    done | tee "$OUT/boxf_py.txt"
+    CLV_PROFILE=2 timeout 60 build-gpu/bench/clv-bench --device gpu --ops box31 \
+        --sizes 3840x2160 --types f32 --channels 1,3 --reps 2 --warmup 1 2>&1 |
+        grep -iE "kernel|^op=" | cut -c1-60 | head -40
+    SUITE_ONLY="^(box|box-fixed-f32)$" suite_groups 2 200
+    timeout 150 python3 bench/compare.py --clv-bench build-gpu/bench/clv-bench --clv-device gpu \
+        --ocl-device :GPU: --ops box5,box31 --sizes 1920x1080,3840x2160 --reps 10 \
+        --markdown "$OUT/gpu_filters.md" > "$OUT/filters.txt" 2>&1
+    echo "bench rc=$?"; cat "$OUT/gpu_filters.md"
+    ;;
+whf10)
+    # the f32 box's wider windows' first pass on 16 values per work-item
+    # (box_whf) with box_wvf (CLV_U8_REG's boxfw) against box_rows +
+    # box_cols, three interleaved rounds; launch by launch; the tests; the
+    # box rows beside OpenCV
+    export CLV_CACHE_DIR=$PWD/build-gpu/cache
+    for round in 1 2 3; do
+        for v in box,boxw,boxf1 box,boxw,boxf1,boxfw; do
+            CLV_U8_REG=$v timeout 60 build-gpu/bench/clv-bench --device gpu --ops box31 \
+                --sizes 1920x1080,3840x2160 --types f32 --channels 1,3 --reps 15 2>&1 |
+                grep -E "^op=|rror" | awk -v r=$round -v v=$v '{print r, v, $1, $2, $4, $7}'
+        done
+    done | tee "$OUT/whf.txt"
+    CLV_PROFILE=2 timeout 60 build-gpu/bench/clv-bench --device gpu --ops box31 \
+        --sizes 3840x2160 --types f32 --channels 1,3 --reps 2 --warmup 1 2>&1 |
+        grep -iE "kernel|^op=" | cut -c1-60 | head -40
+    SUITE_ONLY="^(box|box-wide-f32|box-fixed-f32)$" suite_groups 3 300
+    timeout 150 python3 bench/compare.py --clv-bench build-gpu/bench/clv-bench --clv-device gpu \
+        --ocl-device :GPU: --ops box5,box31 --sizes 1920x1080,3840x2160 --reps 10 \
+        --markdown "$OUT/gpu_filters.md" > "$OUT/filters.txt" 2>&1
+    echo "bench rc=$?"; cat "$OUT/gpu_filters.md"
+    ;;
+boxfw10)
+    # the f32 box's wider windows as two passes in 16-byte vectors (box_regf
+    # with ky 1 as the first, box_wvf; CLV_U8_REG's boxfw) against box_rows +
+    # box_cols,
+    # and box_regf's rows per work-item (4 against 8), three interleaved
+    # rounds; launch by launch; how the host waits (bench/twin/finish_wait);
+    # the tests; the box rows beside OpenCV
+    export CLV_CACHE_DIR=$PWD/build-gpu/cache
+    for round in 1 2 3; do
+        for v in box,boxw,boxf1 box,boxw,boxf1,boxfw; do
+            CLV_U8_REG=$v timeout 60 build-gpu/bench/clv-bench --device gpu --ops box31 \
+                --sizes 1920x1080,3840x2160 --types f32 --channels 1,3 --reps 15 2>&1 |
+                grep -E "^op=|rror" | awk -v r=$round -v v=$v '{print r, v, $1, $2, $4, $7}'
+        done
+        for py in 8 4; do
+            CLV_REG_PY=$py timeout 60 build-gpu/bench/clv-bench --device gpu --ops box5 \
+                --sizes 1920x1080,3840x2160 --types f32 --channels 1 --reps 15 2>&1 |
+                grep -E "^op=|rror" | awk -v r=$round -v v=py$py '{print r, v, $1, $2, $4, $7}'
+        done
+    done | tee "$OUT/boxfw.txt"
+    CLV_PROFILE=2 timeout 60 build-gpu/bench/clv-bench --device gpu --ops box31 \
+        --sizes 3840x2160 --types f32 --channels 1,3 --reps 2 --warmup 1 2>&1 |
+        grep -iE "kernel|^op=" | cut -c1-60 | head -40
+    cc -O2 bench/twin/finish_wait.c -lOpenCL -o /tmp/finish_wait && /tmp/finish_wait |
+        tee "$OUT/finish_wait.txt"
+    SUITE_ONLY="^(box-wide-f32|box-fixed-f32|box-fixed|tune-env)$" suite_groups 4 200
+    timeout 150 python3 bench/compare.py --clv-bench build-gpu/bench/clv-bench --clv-device gpu \
+        --ocl-device :GPU: --ops box5,box31 --sizes 1920x1080,3840x2160 --reps 10 \
+        --markdown "$OUT/gpu_filters.md" > "$OUT/filters.txt" 2>&1
+    echo "bench rc=$?"; cat "$OUT/gpu_filters.md"
     ;;
 suite)
     # the whole suite on the H200 with the current defaults, then the filter
