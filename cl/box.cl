@@ -369,6 +369,28 @@ __kernel void box_regf(__global const float *restrict src, int src_pitch, int wi
     const int inside = xw >= BR_WL && e0 + 4 * (1 + BR_WR) <= nvals;
     /* every row it reads lies inside the image: no border rule per row */
     const int rows_in = y0 >= BR_AY && y0 + BR_PY + BR_KY - 1 - BR_AY <= height;
+    __global float *q = ROW(dst, dst_pitch, y0) + e0;
+    if (rows_in && inside && e0 + 4 <= nvals) {
+        /* nearly all work-items: the rows unrolled, so all their loads can
+         * be in flight at once (H100, 3840x2160 5x5: one channel 34.2-34.9
+         * us against the loop's 36.7-38.0, three 86.5-87.0 against
+         * 119.7-120.9) */
+        float4 hr[BR_PY + BR_KY - 1];
+        CLV_UNROLL
+        for (int j = 0; j < BR_PY + BR_KY - 1; j++)
+            hr[j] = box_regf_row(src CLV_DBG_PASS(src), src_pitch, y0 - BR_AY + j, e0, 1, width,
+                                 scale);
+        CLV_UNROLL
+        for (int r = 0; r < BR_PY; r++) {
+            float4 s = hr[r];
+            CLV_UNROLL
+            for (int t = 1; t < BR_KY; t++)
+                s += hr[r + t];
+            GVSTA(float4, dst, s, q);
+            q += dst_pitch;
+        }
+        return;
+    }
     /* h[t]: source row y - ay + t along x, for the output row y in hand */
     float4 h[BR_KY];
     CLV_UNROLL
@@ -378,7 +400,6 @@ __kernel void box_regf(__global const float *restrict src, int src_pitch, int wi
                             e0, inside, width, scale);
     }
     const int rows = min(BR_PY, height - y0);
-    __global float *q = ROW(dst, dst_pitch, y0) + e0;
     CLV_NO_UNROLL
     for (int p = 0; p < rows; p++) {
         CLV_UNROLL

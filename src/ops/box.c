@@ -25,8 +25,9 @@ typedef struct box_tile {
     int py_cn;  /* BS_PY for more */
     int reg_py; /* box_reg's BR_PY */
     int wide_reach; /* box_wh: most values a window reaches on either side */
-    int wide_rows;  /* box_wv, box_wvf: rows per work-item */
+    int wide_rows;  /* box_wv: rows per work-item */
     int regf_py;    /* box_regf's BR_PY */
+    int widef_rows; /* box_wvf: rows per work-item */
 } box_tile;
 /* box_wh holds its 16 values and the window's reach in registers, whole
  * 16-byte vectors on each side: up to 48 values (3 vectors) a side, i.e.
@@ -35,8 +36,11 @@ typedef struct box_tile {
 /* box_regf (f32) takes 4 rows per work-item: H100, 5x5 one channel,
  * device us, three interleaved rounds (2026-12-06, run_gpu.sh boxfw10),
  * 1920x1080 13.1-13.5 against 8 rows' 14.6-15.4, 3840x2160 36.1-36.8
- * against 38.6-38.8 (16 rows: 20.3, 42.6). */
-static const box_tile box_tile_default = {32, 8, 9, 8, 4, 8, 48, 16, 4};
+ * against 38.6-38.8 (16 rows: 20.3, 42.6; 2: 13.2, 36.6). box_wvf takes 4
+ * rows: H100, 31x31 f32, three rounds (run_gpu.sh f32b, f32c), 3840x2160
+ * three channels 220-221 against 16 rows' 267-268 (8: 243, 2: 246), one
+ * channel and 1920x1080 the same within 1 us. */
+static const box_tile box_tile_default = {32, 8, 9, 8, 4, 8, 48, 16, 4, 4};
 
 /* box_small's local memory (its tile and row sums, box.cl) with py rows per
  * work-item and cn channels. */
@@ -289,10 +293,10 @@ static clv_status box_choose(clv_context *ctx, const clv_image *src, int ksize_x
         /* f32, GPUs: two passes through a float image of row sums, each
          * moving 16-byte vectors: box_whf sums 16 values of a row over the
          * window (kx compiled in, each value scaled by 1 / kx), box_wvf
-         * walks down wide_rows rows of 4 values with running column sums (ky
+         * walks down widef_rows rows of 4 values with running column sums (ky
          * an argument, each term scaled by 1 / ky). Rows of sums padded to
          * 16 values (64 bytes). */
-        const int rows = CLV__REG_PY(ctx, t->wide_rows);
+        const int rows = CLV__REG_PY(ctx, t->widef_rows);
         char hopts[400], vopts[340];
         snprintf(hopts, sizeof hopts, "%s -DBF_KX=%d", opts, ksize_x);
         snprintf(vopts, sizeof vopts, "%s -DBF_COLS", opts);

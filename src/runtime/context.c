@@ -452,15 +452,15 @@ typedef struct gpu_row {
  * same, 27.9-28.0 against 27.4-27.9 on the H100, four slower, 30.8-31.6
  * against 28.2-28.9); the f32 box's register kernels (2026-12-06, H100,
  * run_gpu.sh boxf10 and boxfw10, device us, three interleaved rounds):
- * box_regf on one channel only, 5x5 at 1920x1080 15.3-16.3 against
- * box_small's 20.7-21.5, 3840x2160 38.6-39.6 against 58.6-59.3, but three
- * channels slower (43.1-43.6 against 34.8-35.8, 110.9-111.5 against
- * 104.0-104.6); the wider windows' two passes on every channel count
- * (see box.c) */
+ * box_regf, 5x5 at 1920x1080 15.3-16.3 against box_small's 20.7-21.5,
+ * 3840x2160 38.6-39.6 against 58.6-59.3; on three channels too since its
+ * interior's rows are unrolled (before, 110.9-111.5 against 104.0-104.6;
+ * see box.cl); the wider windows' two passes on every channel count (see
+ * box.c) */
 #define GPU_REG_H200                                                                          \
     (CLV__REG_ANY(CLV__REG_BOX) | CLV__REG_PYR | CLV__REG_ANY(CLV__REG_HALF) | CLV__REG_TRANSPOSE |           \
      CLV__REG_ANY(CLV__REG_BOXW) | CLV__REG_ANY(CLV__REG_GAUSSW) | CLV__REG_ANY(CLV__REG_UP) |   \
-     CLV__REG_PYR3 | CLV__REG_BOXF | CLV__REG_ANY(CLV__REG_BOXFW))
+     CLV__REG_PYR3 | CLV__REG_ANY(CLV__REG_BOXF) | CLV__REG_ANY(CLV__REG_BOXFW))
 static const gpu_row gpu_rows[] = {
     /* NVIDIA H200, driver 580 (2026-12-05, the figures below). Shapes,
      * 3840x2160 u8 device us, the driver's choice against the row's: box
