@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Build, test and benchmark on the lent NVIDIA machine (used for the GPU
 # numbers in bench/RESULTS.md). Writes logs and tables under $OUT.
-# Usage: bash bench/run_gpu.sh tests|whf10|boxfw10|boxf10|final8|tr|ncu|ncu2|box9|wide9|final9|up2|cvt|t3|bench|embed|late|sizes|verify|final|flow|kern|host|table2|heavy|twin|reg|wide|final17|up|shapes|p4|p4floor|pyr2|upv|split|wpy|bwv|box5|s4|next17|suite
+# Usage: bash bench/run_gpu.sh tests|f32d|f32c|f32b|whf10|boxfw10|boxf10|final8|tr|ncu|ncu2|box9|wide9|final9|up2|cvt|t3|bench|embed|late|sizes|verify|final|flow|kern|host|table2|heavy|twin|reg|wide|final17|up|shapes|p4|p4floor|pyr2|upv|split|wpy|bwv|box5|s4|next17|suite
 set -u
 what=${1:-tests}
 OUT=${OUT:-/tmp/clv-gpu-out}
@@ -679,6 +679,74 @@ boxf10)
         --ocl-device :GPU: --ops box5,box31 --sizes 1920x1080,3840x2160 --reps 10 \
         --markdown "$OUT/gpu_filters.md" > "$OUT/filters.txt" 2>&1
     echo "bench rc=$?"; cat "$OUT/gpu_filters.md"
+    ;;
+f32d)
+    # the f32 box as the defaults now choose (box_regf, its interior's rows
+    # unrolled, for every channel count; box_wvf at 4 rows) against
+    # box_small for three channels (CLV_U8_REG's boxf1), three interleaved
+    # rounds; the tests; the box rows beside OpenCV
+    export CLV_CACHE_DIR=$PWD/build-gpu/cache
+    for round in 1 2 3; do
+        for v in default box,boxw,boxf1,boxfw; do
+            u=$v; [ "$v" = default ] && u=
+            CLV_U8_REG=$u timeout 60 build-gpu/bench/clv-bench --device gpu --ops box5,box31 \
+                --sizes 1920x1080,3840x2160 --types f32 --channels 1,3 --reps 15 2>&1 |
+                grep -E "^op=|rror" | awk -v r=$round -v v=$v '{print r, v, $1, $2, $4, $7}'
+        done
+    done | tee "$OUT/f32d.txt"
+    SUITE_ONLY="^(box|box-wide-f32|box-fixed-f32)$" suite_groups 3 300
+    timeout 150 python3 bench/compare.py --clv-bench build-gpu/bench/clv-bench --clv-device gpu \
+        --ocl-device :GPU: --ops box5,box31 --sizes 1920x1080,3840x2160 --reps 10 \
+        --markdown "$OUT/gpu_filters.md" > "$OUT/filters.txt" 2>&1
+    echo "bench rc=$?"; cat "$OUT/gpu_filters.md"
+    ;;
+f32c)
+    # box_regf with its interior's rows unrolled (the untracked varcl/)
+    # against cl/, on one and three channels (CLV_U8_REG: box_regf for
+    # both); box_wvf at 16, 4 and 2 rows per work-item (CLV_REG_PY);
+    # three interleaved rounds
+    [ -d varcl/cl ] || { echo "f32c: no varcl/cl"; exit 1; }
+    rm -rf /tmp/varcl && cp -r varcl /tmp/varcl
+    f32_bench() { # OPS SIZES CNS TAG: clv-bench f32 lines tagged with round and TAG
+        timeout 60 build-gpu/bench/clv-bench --device gpu --ops "$1" --sizes "$2" --types f32 \
+            --channels "$3" --reps 15 2>&1 | grep -E "^op=|rror" |
+            awk -v r=$round -v v="$4" '{print r, v, $1, $2, $4, $7}'
+    }
+    for round in 1 2 3; do
+        for v in cl /tmp/varcl/cl; do
+            CLV_U8_REG=box,boxw,boxf,boxfw CLV_KERNEL_PATH=$v \
+                CLV_CACHE_DIR=/tmp/kpc/$(echo $v | tr / _) \
+                f32_bench box5 1920x1080,3840x2160 1,3 "$v"
+        done
+        for py in 16 4 2; do
+            CLV_REG_PY=$py f32_bench box31 1920x1080,3840x2160 1,3 "wvf$py"
+        done
+    done | tee "$OUT/f32c.txt"
+    ;;
+f32b)
+    # the f32 box's passes: box_whf with running sums along its 16 values
+    # (the untracked varcl/, a timing copy) against cl/, and the rows per
+    # work-item of box_wvf (16, 8, 4) and of box_regf (4, 2, 1)
+    # (CLV_REG_PY), three interleaved rounds
+    [ -d varcl/cl ] || { echo "f32b: no varcl/cl"; exit 1; }
+    rm -rf /tmp/varcl && cp -r varcl /tmp/varcl
+    f32_bench() { # OPS SIZES CNS TAG: clv-bench f32 lines tagged with round and TAG
+        timeout 60 build-gpu/bench/clv-bench --device gpu --ops "$1" --sizes "$2" --types f32 \
+            --channels "$3" --reps 15 2>&1 | grep -E "^op=|rror" |
+            awk -v r=$round -v v="$4" '{print r, v, $1, $2, $4, $7}'
+    }
+    for round in 1 2 3; do
+        for v in cl /tmp/varcl/cl; do
+            CLV_KERNEL_PATH=$v CLV_CACHE_DIR=/tmp/kpc/$(echo $v | tr / _) \
+                f32_bench box31 1920x1080,3840x2160 1,3 "$v"
+        done
+        for py in 16 8 4; do
+            CLV_REG_PY=$py f32_bench box31 3840x2160 1,3 "wvf$py"
+        done
+        for py in 4 2 1; do
+            CLV_REG_PY=$py f32_bench box5 1920x1080,3840x2160 1 "regf$py"
+        done
+    done | tee "$OUT/f32b.txt"
     ;;
 whf10)
     # the f32 box's wider windows' first pass on 16 values per work-item
