@@ -596,21 +596,43 @@ __kernel void box_wh(__global const uchar *restrict src, int src_pitch, int widt
     if (e0 >= nvals || y >= height)
         return;
     __global const uchar *row = ROW(src, src_pitch, y);
-    int v[BW_NV * 16];
-    clv_u8_span16(src CLV_DBG_PASS(src), row, e0 - 16 * BW_WL, BW_NV,
-                  xw >= BW_WL && e0 + 16 * (1 + BW_WR) <= nvals, width, v);
+    /* the loaded values stay packed, 4 to a word, each taken out where it
+     * is used: a quarter of the registers of one int per value (H100, 31x31,
+     * 3840x2160, device us, three interleaved rounds, run_gpu.sh bwh: three
+     * channels 115.6-117.9 against 130.5-132.1 with an int per value, one
+     * channel 31.5-31.7 against 32.9-33.9; 1920x1080 within 1 us); near the
+     * row ends clv_u8_border16's values packed the same way */
+    uint wd[BW_NV * 4];
+    const int inside = xw >= BW_WL && e0 + 16 * (1 + BW_WR) <= nvals;
+    CLV_UNROLL
+    for (int q = 0; q < BW_NV; q++) {
+        uint4 u;
+        if (inside) {
+            u = as_uint4(GVLDA(uchar16, src, row + e0 - 16 * BW_WL + 16 * q));
+        } else {
+            const uint16 b = convert_uint16(
+                clv_u8_border16(src CLV_DBG_PASS(src), row, e0 - 16 * BW_WL + 16 * q, width));
+            u = b.s048c | b.s159d << 8 | b.s26ae << 16 | b.s37bf << 24;
+        }
+        wd[4 * q] = u.s0;
+        wd[4 * q + 1] = u.s1;
+        wd[4 * q + 2] = u.s2;
+        wd[4 * q + 3] = u.s3;
+    }
+#define BW_V(i) ((int)((wd[(i) >> 2] >> (((i) & 3) * 8)) & 0xffu))
     int o[16];
     CLV_UNROLL
     for (int c = 0; c < CN; c++) {
         int s = 0;
         CLV_UNROLL
         for (int t = 0; t < BW_KX; t++)
-            s += v[BW_OFF + c + t * CN];
+            s += BW_V(BW_OFF + c + t * CN);
         o[c] = s;
     }
     CLV_UNROLL
     for (int k = CN; k < 16; k++)
-        o[k] = o[k - CN] + v[BW_OFF + k + (BW_KX - 1) * CN] - v[BW_OFF + k - CN];
+        o[k] = o[k - CN] + BW_V(BW_OFF + k + (BW_KX - 1) * CN) - BW_V(BW_OFF + k - CN);
+#undef BW_V
     GVSTA(ushort16, sums, convert_ushort16(CLV_JOIN16(int16, o)), ROW(sums, sums_pitch, y) + e0);
 }
 #endif

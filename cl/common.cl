@@ -464,7 +464,7 @@ static inline int16 clv_u8_border16(__global const uchar *src CLV_DBG_PARAM(src)
 }
 #undef CLV_U8_AT
 
-/* As clv_u8_span in whole 16-byte vectors (box_wh, gauss_wh): values
+/* As clv_u8_span in whole 16-byte vectors (gauss_wh): values
  * e .. e + 16 nv - 1 of the row at `row` into v[0 .. 16 nv); inside: e >= 0,
  * e % 16 == 0 and e + 16 nv <= width * CN, so nv aligned 16-byte loads;
  * otherwise value by value through one reflection (the same width bound).
