@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Build, test and benchmark on the lent NVIDIA machine (used for the GPU
 # numbers in bench/RESULTS.md). Writes logs and tables under $OUT.
-# Usage: bash bench/run_gpu.sh tests|f32d|f32c|f32b|whf10|boxfw10|boxf10|final8|tr|ncu|ncu2|box9|wide9|final9|up2|cvt|t3|bench|embed|late|sizes|verify|final|flow|kern|host|table2|heavy|twin|reg|wide|final17|up|shapes|p4|p4floor|pyr2|upv|split|wpy|bwv|box5|s4|next17|suite
+# Usage: bash bench/run_gpu.sh tests|bwh|final10|f32d|f32c|f32b|whf10|boxfw10|boxf10|final8|tr|ncu|ncu2|box9|wide9|final9|up2|cvt|t3|bench|embed|late|sizes|verify|final|flow|kern|host|table2|heavy|twin|reg|wide|final17|up|shapes|p4|p4floor|pyr2|upv|split|wpy|bwv|box5|s4|next17|suite
 set -u
 what=${1:-tests}
 OUT=${OUT:-/tmp/clv-gpu-out}
@@ -679,6 +679,24 @@ boxf10)
         --ocl-device :GPU: --ops box5,box31 --sizes 1920x1080,3840x2160 --reps 10 \
         --markdown "$OUT/gpu_filters.md" > "$OUT/filters.txt" 2>&1
     echo "bench rc=$?"; cat "$OUT/gpu_filters.md"
+    ;;
+bwh)
+    # box_wh with its loaded values packed 4 to a word (the untracked
+    # varcl/, a timing copy) against cl/, three interleaved rounds
+    [ -d varcl/cl ] || { echo "bwh: no varcl/cl"; exit 1; }
+    rm -rf /tmp/varcl && cp -r varcl /tmp/varcl
+    kpath_rounds box31 1920x1080,3840x2160 1,3 cl /tmp/varcl/cl | tee "$OUT/bwh.txt"
+    ;;
+final10)
+    # the tenth session's last call: the filter and resampling rows beside
+    # OpenCV's OpenCL path (u8 1 and 3 channels, f32), 1080p and 4K
+    export CLV_CACHE_DIR=$PWD/build-gpu/cache
+    for ops in box5,box31,gaussian transpose,resize,resize_up,pyramid; do
+        timeout 170 python3 bench/compare.py --clv-bench build-gpu/bench/clv-bench \
+            --clv-device gpu --ocl-device :GPU: --ops $ops --sizes 1920x1080,3840x2160 \
+            --reps 10 --markdown "$OUT/gpu_${ops%%,*}.md" > "$OUT/filters_${ops%%,*}.txt" 2>&1
+        echo "bench $ops rc=$?"; grep -E "^\| [a-z]" "$OUT/gpu_${ops%%,*}.md" | cut -d'|' -f2-7,11,13
+    done
     ;;
 f32d)
     # the f32 box as the defaults now choose (box_regf, its interior's rows
