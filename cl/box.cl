@@ -596,30 +596,15 @@ __kernel void box_wh(__global const uchar *restrict src, int src_pitch, int widt
     if (e0 >= nvals || y >= height)
         return;
     __global const uchar *row = ROW(src, src_pitch, y);
-    /* the loaded values stay packed, 4 to a word, each taken out where it
-     * is used: a quarter of the registers of one int per value (H100, 31x31,
-     * 3840x2160, device us, three interleaved rounds, run_gpu.sh bwh: three
-     * channels 115.6-117.9 against 130.5-132.1 with an int per value, one
-     * channel 31.5-31.7 against 32.9-33.9; 1920x1080 within 1 us); near the
-     * row ends clv_u8_border16's values packed the same way */
+    /* the loaded values stay packed, 4 to a word (clv_u8_words16), each
+     * taken out where it is used (H100, 31x31, 3840x2160, device us, three
+     * interleaved rounds, run_gpu.sh bwh: three channels 115.6-117.9 against
+     * 130.5-132.1 with an int per value, one channel 31.5-31.7 against
+     * 32.9-33.9; 1920x1080 within 1 us) */
     uint wd[BW_NV * 4];
-    const int inside = xw >= BW_WL && e0 + 16 * (1 + BW_WR) <= nvals;
-    CLV_UNROLL
-    for (int q = 0; q < BW_NV; q++) {
-        uint4 u;
-        if (inside) {
-            u = as_uint4(GVLDA(uchar16, src, row + e0 - 16 * BW_WL + 16 * q));
-        } else {
-            const uint16 b = convert_uint16(
-                clv_u8_border16(src CLV_DBG_PASS(src), row, e0 - 16 * BW_WL + 16 * q, width));
-            u = b.s048c | b.s159d << 8 | b.s26ae << 16 | b.s37bf << 24;
-        }
-        wd[4 * q] = u.s0;
-        wd[4 * q + 1] = u.s1;
-        wd[4 * q + 2] = u.s2;
-        wd[4 * q + 3] = u.s3;
-    }
-#define BW_V(i) ((int)((wd[(i) >> 2] >> (((i) & 3) * 8)) & 0xffu))
+    clv_u8_words16(src CLV_DBG_PASS(src), row, e0 - 16 * BW_WL, BW_NV,
+                   xw >= BW_WL && e0 + 16 * (1 + BW_WR) <= nvals, width, wd);
+#define BW_V(i) ((int)CLV_U8_WORD(wd, i))
     int o[16];
     CLV_UNROLL
     for (int c = 0; c < CN; c++) {

@@ -438,7 +438,7 @@ static inline void clv_u8_span(__global const uchar *src CLV_DBG_PARAM(src), int
 
 /* Values e .. e + 15 of the row at `row` through the border rule, as one
  * vector built lane by lane (no private array: see CLV_SPLIT16); at most
- * width - 1 pixels outside the row (clv_u8_span16's hosts bound it). */
+ * width - 1 pixels outside the row (clv_u8_words16's hosts bound it). */
 static inline int16 clv_u8_border16(__global const uchar *src CLV_DBG_PARAM(src),
                                     __global const uchar *row, int e, int width)
 {
@@ -464,24 +464,36 @@ static inline int16 clv_u8_border16(__global const uchar *src CLV_DBG_PARAM(src)
 }
 #undef CLV_U8_AT
 
-/* As clv_u8_span in whole 16-byte vectors (gauss_wh): values
- * e .. e + 16 nv - 1 of the row at `row` into v[0 .. 16 nv); inside: e >= 0,
- * e % 16 == 0 and e + 16 nv <= width * CN, so nv aligned 16-byte loads;
- * otherwise value by value through one reflection (the same width bound).
- * v sees constant indices only (the loop unrolls on GPUs), so it can stay in
- * registers. */
-static inline void clv_u8_span16(__global const uchar *src CLV_DBG_PARAM(src),
-                                 __global const uchar *row, int e, int nv, int inside, int width,
-                                 int *v)
+/* As clv_u8_span in whole 16-byte vectors, the values left packed 4 to a
+ * word (box_wh, gauss_wh: a quarter of the registers of one int per value):
+ * values e .. e + 16 nv - 1 of the row at `row` into the words
+ * w[0 .. 4 nv), value i in byte i % 4 of w[i / 4] (CLV_U8_WORD); inside:
+ * e >= 0, e % 16 == 0 and e + 16 nv <= width * CN, so nv aligned 16-byte
+ * loads; otherwise value by value through one reflection (the same width
+ * bound), packed the same way. w sees constant indices only (the loop
+ * unrolls on GPUs), so it can stay in registers. */
+static inline void clv_u8_words16(__global const uchar *src CLV_DBG_PARAM(src),
+                                  __global const uchar *row, int e, int nv, int inside,
+                                  int width, uint *w)
 {
     CLV_UNROLL
     for (int q = 0; q < nv; q++) {
-        const int16 u =
-            inside ? convert_int16(GVLDA(uchar16, src, row + e + 16 * q))
-                   : clv_u8_border16(src CLV_DBG_PASS(src), row, e + 16 * q, width);
-        CLV_SPLIT16(v, 16 * q, u);
+        uint4 u;
+        if (inside) {
+            u = as_uint4(GVLDA(uchar16, src, row + e + 16 * q));
+        } else {
+            const uint16 b =
+                convert_uint16(clv_u8_border16(src CLV_DBG_PASS(src), row, e + 16 * q, width));
+            u = b.s048c | b.s159d << 8 | b.s26ae << 16 | b.s37bf << 24;
+        }
+        w[4 * q] = u.s0;
+        w[4 * q + 1] = u.s1;
+        w[4 * q + 2] = u.s2;
+        w[4 * q + 3] = u.s3;
     }
 }
+/* Value i of clv_u8_words16's words w (i a constant once unrolled). */
+#define CLV_U8_WORD(w, i) (((w)[(i) >> 2] >> (((i) & 3) * 8)) & 0xffu)
 
 /* 8 values at out (8-byte aligned), one aligned store, or the first n of
  * them (n < 8, a row's last values) one by one (box_wv, gauss_wv). */
