@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Build, test and benchmark on the lent NVIDIA machine (used for the GPU
 # numbers in bench/RESULTS.md). Writes logs and tables under $OUT.
-# Usage: bash bench/run_gpu.sh tests|bwh|final10|f32d|f32c|f32b|whf10|boxfw10|boxf10|final8|tr|ncu|ncu2|box9|wide9|final9|up2|cvt|t3|bench|embed|late|sizes|verify|final|flow|kern|host|table2|heavy|twin|reg|wide|final17|up|shapes|p4|p4floor|pyr2|upv|split|wpy|bwv|box5|s4|next17|suite
+# Usage: bash bench/run_gpu.sh tests|gwh|bwh|final10|f32d|f32c|f32b|whf10|boxfw10|boxf10|final8|tr|ncu|ncu2|box9|wide9|final9|up2|cvt|t3|bench|embed|late|sizes|verify|final|flow|kern|host|table2|heavy|twin|reg|wide|final17|up|shapes|p4|p4floor|pyr2|upv|split|wpy|bwv|box5|s4|next17|suite
 set -u
 what=${1:-tests}
 OUT=${OUT:-/tmp/clv-gpu-out}
@@ -679,6 +679,13 @@ boxf10)
         --ocl-device :GPU: --ops box5,box31 --sizes 1920x1080,3840x2160 --reps 10 \
         --markdown "$OUT/gpu_filters.md" > "$OUT/filters.txt" 2>&1
     echo "bench rc=$?"; cat "$OUT/gpu_filters.md"
+    ;;
+gwh)
+    # gauss_wh with its loaded values packed 4 to a word (the untracked
+    # varcl/) against cl/, three interleaved rounds
+    [ -d varcl/cl ] || { echo "gwh: no varcl/cl"; exit 1; }
+    rm -rf /tmp/varcl && cp -r varcl /tmp/varcl
+    kpath_rounds gaussian 1920x1080,3840x2160 1,3 cl /tmp/varcl/cl | tee "$OUT/gwh.txt"
     ;;
 bwh)
     # box_wh with its loaded values packed 4 to a word (the untracked
