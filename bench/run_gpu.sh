@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Build, test and benchmark on the lent NVIDIA machine (used for the GPU
 # numbers in bench/RESULTS.md). Writes logs and tables under $OUT.
-# Usage: bash bench/run_gpu.sh tests|gwh|bwh|final10|f32d|f32c|f32b|whf10|boxfw10|boxf10|final8|tr|ncu|ncu2|box9|wide9|final9|up2|cvt|t3|bench|embed|late|sizes|verify|final|flow|kern|host|table2|heavy|twin|reg|wide|final17|up|shapes|p4|p4floor|pyr2|upv|split|wpy|bwv|box5|s4|next17|suite
+# Usage: bash bench/run_gpu.sh tests|last10|gwh|bwh|final10|f32d|f32c|f32b|whf10|boxfw10|boxf10|final8|tr|ncu|ncu2|box9|wide9|final9|up2|cvt|t3|bench|embed|late|sizes|verify|final|flow|kern|host|table2|heavy|twin|reg|wide|final17|up|shapes|p4|p4floor|pyr2|upv|split|wpy|bwv|box5|s4|next17|suite
 set -u
 what=${1:-tests}
 OUT=${OUT:-/tmp/clv-gpu-out}
@@ -679,6 +679,15 @@ boxf10)
         --ocl-device :GPU: --ops box5,box31 --sizes 1920x1080,3840x2160 --reps 10 \
         --markdown "$OUT/gpu_filters.md" > "$OUT/filters.txt" 2>&1
     echo "bench rc=$?"; cat "$OUT/gpu_filters.md"
+    ;;
+last10)
+    # the tests of the packed first passes (box_wh, gauss_wh) and part 1's
+    # filter rows as the defaults now choose
+    export CLV_CACHE_DIR=$PWD/build-gpu/cache
+    SUITE_ONLY="^(box-wide|gaussian-wide|box-fixed|box-wide-f32)$" suite_groups 4 150
+    timeout 60 build-gpu/bench/clv-bench --device gpu --ops box5,box31,gaussian \
+        --sizes 3840x2160 --types u8 --channels 1,3 --reps 15 2>&1 | grep -E "^op=|rror" |
+        awk '{print $1, $2, $4, $7}' | tee "$OUT/rows.txt"
     ;;
 gwh)
     # gauss_wh with its loaded values packed 4 to a word (the untracked
