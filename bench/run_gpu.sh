@@ -49,6 +49,32 @@ kpath_rounds() {
     done
 }
 
+# f32_bench OPS SIZES CNS TAG: clv-bench's OPS in f32 (medians of 15), one
+# line per op as env_rounds's, tagged with $round (when set) and TAG; the
+# caller's environment (CLV_U8_REG, CLV_REG_PY, CLV_KERNEL_PATH) picks the
+# kernels
+f32_bench() {
+    timeout 60 build-gpu/bench/clv-bench --device gpu --ops "$1" --sizes "$2" --types f32 \
+        --channels "$3" --reps 15 2>&1 | grep -E "^op=|rror" |
+        awk -v r="${round:-}" -v v="$4" '{print r, v, $1, $2, $4, $7}'
+}
+
+# f32_box31_launches: box 31x31 f32 at 4K launch by launch (CLV_PROFILE=2)
+f32_box31_launches() {
+    CLV_PROFILE=2 timeout 60 build-gpu/bench/clv-bench --device gpu --ops box31 \
+        --sizes 3840x2160 --types f32 --channels 1,3 --reps 2 --warmup 1 2>&1 |
+        grep -iE "kernel|^op=" | cut -c1-60 | head -40
+}
+
+# box_compare: the box rows beside OpenCV's OpenCL path (compare.py, 1080p
+# and 4K) into $OUT/gpu_filters.md, printed
+box_compare() {
+    timeout 150 python3 bench/compare.py --clv-bench build-gpu/bench/clv-bench --clv-device gpu \
+        --ocl-device :GPU: --ops box5,box31 --sizes 1920x1080,3840x2160 --reps 10 \
+        --markdown "$OUT/gpu_filters.md" > "$OUT/filters.txt" 2>&1
+    echo "bench rc=$?"; cat "$OUT/gpu_filters.md"
+}
+
 # suite_groups N T: every test (or those SUITE_ONLY, a regex, matches) but
 # those in SUITE_SKIP (tools the GPU host lacks: oclgrind, clang-15 and
 # ocloc), named on the first line, in N concurrent meson runs of at most
@@ -661,24 +687,15 @@ boxf10)
     export CLV_CACHE_DIR=$PWD/build-gpu/cache
     for round in 1 2 3; do
         for v in box,boxw box,boxw,boxf; do
-            CLV_U8_REG=$v timeout 60 build-gpu/bench/clv-bench --device gpu --ops box5 \
-                --sizes 1920x1080,3840x2160 --types f32 --channels 1,3 --reps 15 2>&1 |
-                grep -E "^op=|rror" | awk -v r=$round -v v=$v '{print r, v, $1, $2, $4, $7}'
+            CLV_U8_REG=$v f32_bench box5 1920x1080,3840x2160 1,3 $v
         done
     done | tee "$OUT/boxf.txt"
     for py in 4 16; do
-        CLV_REG_PY=$py timeout 60 build-gpu/bench/clv-bench --device gpu --ops box5 \
-            --sizes 1920x1080,3840x2160 --types f32 --channels 1,3 --reps 15 2>&1 |
-            grep -E "^op=|rror" | awk -v v=$py '{print v, $1, $2, $4, $7}'
+        CLV_REG_PY=$py f32_bench box5 1920x1080,3840x2160 1,3 $py
     done | tee "$OUT/boxf_py.txt"
-    CLV_PROFILE=2 timeout 60 build-gpu/bench/clv-bench --device gpu --ops box31 \
-        --sizes 3840x2160 --types f32 --channels 1,3 --reps 2 --warmup 1 2>&1 |
-        grep -iE "kernel|^op=" | cut -c1-60 | head -40
+    f32_box31_launches
     SUITE_ONLY="^(box|box-fixed-f32)$" suite_groups 2 200
-    timeout 150 python3 bench/compare.py --clv-bench build-gpu/bench/clv-bench --clv-device gpu \
-        --ocl-device :GPU: --ops box5,box31 --sizes 1920x1080,3840x2160 --reps 10 \
-        --markdown "$OUT/gpu_filters.md" > "$OUT/filters.txt" 2>&1
-    echo "bench rc=$?"; cat "$OUT/gpu_filters.md"
+    box_compare
     ;;
 last10)
     # the tests of the packed first passes (box_wh, gauss_wh) and part 1's
@@ -723,16 +740,11 @@ f32d)
     for round in 1 2 3; do
         for v in default box,boxw,boxf1,boxfw; do
             u=$v; [ "$v" = default ] && u=
-            CLV_U8_REG=$u timeout 60 build-gpu/bench/clv-bench --device gpu --ops box5,box31 \
-                --sizes 1920x1080,3840x2160 --types f32 --channels 1,3 --reps 15 2>&1 |
-                grep -E "^op=|rror" | awk -v r=$round -v v=$v '{print r, v, $1, $2, $4, $7}'
+            CLV_U8_REG=$u f32_bench box5,box31 1920x1080,3840x2160 1,3 $v
         done
     done | tee "$OUT/f32d.txt"
     SUITE_ONLY="^(box|box-wide-f32|box-fixed-f32)$" suite_groups 3 300
-    timeout 150 python3 bench/compare.py --clv-bench build-gpu/bench/clv-bench --clv-device gpu \
-        --ocl-device :GPU: --ops box5,box31 --sizes 1920x1080,3840x2160 --reps 10 \
-        --markdown "$OUT/gpu_filters.md" > "$OUT/filters.txt" 2>&1
-    echo "bench rc=$?"; cat "$OUT/gpu_filters.md"
+    box_compare
     ;;
 f32c)
     # box_regf with its interior's rows unrolled (the untracked varcl/)
@@ -741,11 +753,6 @@ f32c)
     # three interleaved rounds
     [ -d varcl/cl ] || { echo "f32c: no varcl/cl"; exit 1; }
     rm -rf /tmp/varcl && cp -r varcl /tmp/varcl
-    f32_bench() { # OPS SIZES CNS TAG: clv-bench f32 lines tagged with round and TAG
-        timeout 60 build-gpu/bench/clv-bench --device gpu --ops "$1" --sizes "$2" --types f32 \
-            --channels "$3" --reps 15 2>&1 | grep -E "^op=|rror" |
-            awk -v r=$round -v v="$4" '{print r, v, $1, $2, $4, $7}'
-    }
     for round in 1 2 3; do
         for v in cl /tmp/varcl/cl; do
             CLV_U8_REG=box,boxw,boxf,boxfw CLV_KERNEL_PATH=$v \
@@ -764,11 +771,6 @@ f32b)
     # (CLV_REG_PY), three interleaved rounds
     [ -d varcl/cl ] || { echo "f32b: no varcl/cl"; exit 1; }
     rm -rf /tmp/varcl && cp -r varcl /tmp/varcl
-    f32_bench() { # OPS SIZES CNS TAG: clv-bench f32 lines tagged with round and TAG
-        timeout 60 build-gpu/bench/clv-bench --device gpu --ops "$1" --sizes "$2" --types f32 \
-            --channels "$3" --reps 15 2>&1 | grep -E "^op=|rror" |
-            awk -v r=$round -v v="$4" '{print r, v, $1, $2, $4, $7}'
-    }
     for round in 1 2 3; do
         for v in cl /tmp/varcl/cl; do
             CLV_KERNEL_PATH=$v CLV_CACHE_DIR=/tmp/kpc/$(echo $v | tr / _) \
@@ -790,50 +792,34 @@ whf10)
     export CLV_CACHE_DIR=$PWD/build-gpu/cache
     for round in 1 2 3; do
         for v in box,boxw,boxf1 box,boxw,boxf1,boxfw; do
-            CLV_U8_REG=$v timeout 60 build-gpu/bench/clv-bench --device gpu --ops box31 \
-                --sizes 1920x1080,3840x2160 --types f32 --channels 1,3 --reps 15 2>&1 |
-                grep -E "^op=|rror" | awk -v r=$round -v v=$v '{print r, v, $1, $2, $4, $7}'
+            CLV_U8_REG=$v f32_bench box31 1920x1080,3840x2160 1,3 $v
         done
     done | tee "$OUT/whf.txt"
-    CLV_PROFILE=2 timeout 60 build-gpu/bench/clv-bench --device gpu --ops box31 \
-        --sizes 3840x2160 --types f32 --channels 1,3 --reps 2 --warmup 1 2>&1 |
-        grep -iE "kernel|^op=" | cut -c1-60 | head -40
+    f32_box31_launches
     SUITE_ONLY="^(box|box-wide-f32|box-fixed-f32)$" suite_groups 3 300
-    timeout 150 python3 bench/compare.py --clv-bench build-gpu/bench/clv-bench --clv-device gpu \
-        --ocl-device :GPU: --ops box5,box31 --sizes 1920x1080,3840x2160 --reps 10 \
-        --markdown "$OUT/gpu_filters.md" > "$OUT/filters.txt" 2>&1
-    echo "bench rc=$?"; cat "$OUT/gpu_filters.md"
+    box_compare
     ;;
 boxfw10)
-    # the f32 box's wider windows as two passes in 16-byte vectors (box_regf
+    # (as at 3ca8368: box_whf has been the first pass since) the f32 box's
+    # wider windows as two passes in 16-byte vectors (box_regf
     # with ky 1 as the first, box_wvf; CLV_U8_REG's boxfw) against box_rows +
-    # box_cols,
-    # and box_regf's rows per work-item (4 against 8), three interleaved
-    # rounds; launch by launch; how the host waits (bench/twin/finish_wait);
-    # the tests; the box rows beside OpenCV
+    # box_cols, and box_regf's rows per work-item (4 against 8), three
+    # interleaved rounds; launch by launch; how the host waits
+    # (bench/twin/finish_wait); the tests; the box rows beside OpenCV
     export CLV_CACHE_DIR=$PWD/build-gpu/cache
     for round in 1 2 3; do
         for v in box,boxw,boxf1 box,boxw,boxf1,boxfw; do
-            CLV_U8_REG=$v timeout 60 build-gpu/bench/clv-bench --device gpu --ops box31 \
-                --sizes 1920x1080,3840x2160 --types f32 --channels 1,3 --reps 15 2>&1 |
-                grep -E "^op=|rror" | awk -v r=$round -v v=$v '{print r, v, $1, $2, $4, $7}'
+            CLV_U8_REG=$v f32_bench box31 1920x1080,3840x2160 1,3 $v
         done
         for py in 8 4; do
-            CLV_REG_PY=$py timeout 60 build-gpu/bench/clv-bench --device gpu --ops box5 \
-                --sizes 1920x1080,3840x2160 --types f32 --channels 1 --reps 15 2>&1 |
-                grep -E "^op=|rror" | awk -v r=$round -v v=py$py '{print r, v, $1, $2, $4, $7}'
+            CLV_REG_PY=$py f32_bench box5 1920x1080,3840x2160 1 py$py
         done
     done | tee "$OUT/boxfw.txt"
-    CLV_PROFILE=2 timeout 60 build-gpu/bench/clv-bench --device gpu --ops box31 \
-        --sizes 3840x2160 --types f32 --channels 1,3 --reps 2 --warmup 1 2>&1 |
-        grep -iE "kernel|^op=" | cut -c1-60 | head -40
+    f32_box31_launches
     cc -O2 bench/twin/finish_wait.c -lOpenCL -o /tmp/finish_wait && /tmp/finish_wait |
         tee "$OUT/finish_wait.txt"
     SUITE_ONLY="^(box-wide-f32|box-fixed-f32|box-fixed|tune-env)$" suite_groups 4 200
-    timeout 150 python3 bench/compare.py --clv-bench build-gpu/bench/clv-bench --clv-device gpu \
-        --ocl-device :GPU: --ops box5,box31 --sizes 1920x1080,3840x2160 --reps 10 \
-        --markdown "$OUT/gpu_filters.md" > "$OUT/filters.txt" 2>&1
-    echo "bench rc=$?"; cat "$OUT/gpu_filters.md"
+    box_compare
     ;;
 suite)
     # the whole suite on the H200 with the current defaults, then the filter
