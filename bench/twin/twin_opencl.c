@@ -2,36 +2,8 @@
  * (the first device of any type when no platform has a GPU), timed with
  * profiling events (median of TWIN_REPS), results checked against the C
  * reference. Usage: twin_opencl KERNELS_FILE [BUILD_OPTIONS] */
-#define CL_TARGET_OPENCL_VERSION 120
-#include <CL/cl.h>
-
+#include "twin_cl.h"
 #include "twin_host.h"
-
-#define CL_CHECK(x)                                                                                \
-    do {                                                                                           \
-        cl_int e_ = (x);                                                                           \
-        if (e_ != CL_SUCCESS) {                                                                    \
-            fprintf(stderr, "%s: %d\n", #x, (int)e_);                                              \
-            exit(1);                                                                               \
-        }                                                                                          \
-    } while (0)
-
-static cl_device_id pick_device(void)
-{
-    cl_platform_id pl[16];
-    cl_uint np = 0;
-    CL_CHECK(clGetPlatformIDs(16, pl, &np));
-    static const cl_device_type kinds[] = {CL_DEVICE_TYPE_GPU, CL_DEVICE_TYPE_ALL};
-    for (int t = 0; t < 2; t++)
-        for (cl_uint i = 0; i < np; i++) {
-            cl_device_id dev;
-            cl_uint nd = 0;
-            if (clGetDeviceIDs(pl[i], kinds[t], 1, &dev, &nd) == CL_SUCCESS && nd > 0)
-                return dev;
-        }
-    fprintf(stderr, "no OpenCL device\n");
-    exit(1);
-}
 
 int main(int argc, char **argv)
 {
@@ -41,7 +13,7 @@ int main(int argc, char **argv)
     }
     const char *opts = argc > 2 ? argv[2] : "";
     char *text = twin_read_file(argv[1], NULL);
-    const cl_device_id dev = pick_device();
+    const cl_device_id dev = twin_pick_device();
     char name[256];
     CL_CHECK(clGetDeviceInfo(dev, CL_DEVICE_NAME, sizeof name, name, NULL));
     cl_int err;
