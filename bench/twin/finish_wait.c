@@ -28,14 +28,12 @@ static const char *names[WAYS] = {"clFinish", "clWaitForEvents", "poll status", 
 
 int main(void)
 {
-    const cl_device_id dev = twin_pick_device();
+    cl_device_id dev;
     char name[256];
-    CL_CHECK(clGetDeviceInfo(dev, CL_DEVICE_NAME, sizeof name, name, NULL));
+    cl_context ctx;
+    cl_command_queue q;
+    twin_open(&dev, name, sizeof name, &ctx, &q);
     cl_int err;
-    cl_context ctx = clCreateContext(NULL, 1, &dev, NULL, NULL, &err);
-    CL_CHECK(err);
-    cl_command_queue q = clCreateCommandQueue(ctx, dev, CL_QUEUE_PROFILING_ENABLE, &err);
-    CL_CHECK(err);
     /* a kernel of a few microseconds: 4M floats scaled in place */
     const char *src = "__kernel void k(__global float *a) { size_t i = get_global_id(0);"
                       " a[i] = a[i] * 0.5f + 1.0f; }";

@@ -1,5 +1,6 @@
 /* bench/twin: what the OpenCL hosts there share (twin_opencl.c,
- * finish_wait.c): a cl_int check that exits, and the device they run on. */
+ * finish_wait.c): a cl_int check that exits, the device they run on, its
+ * context and a profiling queue. */
 #ifndef TWIN_CL_H
 #define TWIN_CL_H
 #define CL_TARGET_OPENCL_VERSION 120
@@ -32,5 +33,19 @@ static inline cl_device_id twin_pick_device(void)
         }
     fprintf(stderr, "no OpenCL device\n");
     exit(1);
+}
+
+/* twin_pick_device's device, its name (name_size bytes at most), a context
+ * on it and a profiling queue. */
+static inline void twin_open(cl_device_id *dev, char *name, size_t name_size, cl_context *ctx,
+                             cl_command_queue *q)
+{
+    cl_int err;
+    *dev = twin_pick_device();
+    CL_CHECK(clGetDeviceInfo(*dev, CL_DEVICE_NAME, name_size, name, NULL));
+    *ctx = clCreateContext(NULL, 1, dev, NULL, NULL, &err);
+    CL_CHECK(err);
+    *q = clCreateCommandQueue(*ctx, *dev, CL_QUEUE_PROFILING_ENABLE, &err);
+    CL_CHECK(err);
 }
 #endif

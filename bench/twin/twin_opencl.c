@@ -13,14 +13,12 @@ int main(int argc, char **argv)
     }
     const char *opts = argc > 2 ? argv[2] : "";
     char *text = twin_read_file(argv[1], NULL);
-    const cl_device_id dev = twin_pick_device();
+    cl_device_id dev;
     char name[256];
-    CL_CHECK(clGetDeviceInfo(dev, CL_DEVICE_NAME, sizeof name, name, NULL));
+    cl_context ctx;
+    cl_command_queue q;
+    twin_open(&dev, name, sizeof name, &ctx, &q);
     cl_int err;
-    cl_context ctx = clCreateContext(NULL, 1, &dev, NULL, NULL, &err);
-    CL_CHECK(err);
-    cl_command_queue q = clCreateCommandQueue(ctx, dev, CL_QUEUE_PROFILING_ENABLE, &err);
-    CL_CHECK(err);
     const char *sp = text;
     cl_program prog = clCreateProgramWithSource(ctx, 1, &sp, NULL, &err);
     CL_CHECK(err);
