@@ -59,6 +59,15 @@ f32_bench() {
         awk -v r="${round:-}" -v v="$4" '{print r, v, $1, $2, $4, $7}'
 }
 
+# boxfw_pair: box 31x31 f32 (1080p and 4K, one and three channels) with the
+# f32 wide passes off and on (CLV_U8_REG's boxfw), tagged with $round
+boxfw_pair() {
+    local v
+    for v in box,boxw,boxf1 box,boxw,boxf1,boxfw; do
+        CLV_U8_REG=$v f32_bench box31 1920x1080,3840x2160 1,3 $v
+    done
+}
+
 # f32_box31_launches: box 31x31 f32 at 4K launch by launch (CLV_PROFILE=2)
 f32_box31_launches() {
     CLV_PROFILE=2 timeout 60 build-gpu/bench/clv-bench --device gpu --ops box31 \
@@ -791,9 +800,7 @@ whf10)
     # box rows beside OpenCV
     export CLV_CACHE_DIR=$PWD/build-gpu/cache
     for round in 1 2 3; do
-        for v in box,boxw,boxf1 box,boxw,boxf1,boxfw; do
-            CLV_U8_REG=$v f32_bench box31 1920x1080,3840x2160 1,3 $v
-        done
+        boxfw_pair
     done | tee "$OUT/whf.txt"
     f32_box31_launches
     SUITE_ONLY="^(box|box-wide-f32|box-fixed-f32)$" suite_groups 3 300
@@ -808,9 +815,7 @@ boxfw10)
     # (bench/twin/finish_wait); the tests; the box rows beside OpenCV
     export CLV_CACHE_DIR=$PWD/build-gpu/cache
     for round in 1 2 3; do
-        for v in box,boxw,boxf1 box,boxw,boxf1,boxfw; do
-            CLV_U8_REG=$v f32_bench box31 1920x1080,3840x2160 1,3 $v
-        done
+        boxfw_pair
         for py in 8 4; do
             CLV_REG_PY=$py f32_bench box5 1920x1080,3840x2160 1 py$py
         done
