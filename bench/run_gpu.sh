@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Build, test and benchmark on the lent NVIDIA machine (used for the GPU
 # numbers in bench/RESULTS.md). Writes logs and tables under $OUT.
-# Usage: bash bench/run_gpu.sh tests|last10|gwh|bwh|final10|f32d|f32c|f32b|whf10|boxfw10|boxf10|final8|tr|ncu|ncu2|box9|wide9|final9|up2|cvt|t3|bench|embed|late|sizes|verify|final|flow|kern|host|table2|heavy|twin|reg|wide|final17|up|shapes|p4|p4floor|pyr2|upv|split|wpy|bwv|box5|s4|next17|suite
+# Usage: bash bench/run_gpu.sh tests|bil11|last10|gwh|bwh|final10|f32d|f32c|f32b|whf10|boxfw10|boxf10|final8|tr|ncu|ncu2|box9|wide9|final9|up2|cvt|t3|bench|embed|late|sizes|verify|final|flow|kern|host|table2|heavy|twin|reg|wide|final17|up|shapes|p4|p4floor|pyr2|upv|split|wpy|bwv|box5|s4|next17|suite
 set -u
 what=${1:-tests}
 OUT=${OUT:-/tmp/clv-gpu-out}
@@ -721,6 +721,24 @@ gwh)
     [ -d varcl/cl ] || { echo "gwh: no varcl/cl"; exit 1; }
     rm -rf /tmp/varcl && cp -r varcl /tmp/varcl
     kpath_rounds gaussian 1920x1080,3840x2160 1,3 cl /tmp/varcl/cl | tee "$OUT/gwh.txt"
+    ;;
+bil11)
+    # bil_fixed (bilateral 19x19, u8): outputs per work-item (CLV_REG_PY
+    # 1, 2, 4, 16 against the default), then a share of its taps' 2^x by an
+    # FMA polynomial instead of ex2.approx (the untracked varcl/: cl one tap
+    # in 4, cl5 one in 8) against cl/; registers and SASS instructions
+    [ -d varcl/cl ] || { echo "bil11: no varcl/cl"; exit 1; }
+    rm -rf /tmp/varcl && cp -r varcl /tmp/varcl
+    export CLV_CACHE_DIR=/tmp/bilpy PATH=$PATH:/usr/local/cuda/bin
+    env_rounds CLV_REG_PY 2 bilateral default 1 2 4 16 | tee "$OUT/bilpy.txt"
+    kpath_rounds bilateral 1920x1080,3840x2160 1,3 cl /tmp/varcl/cl /tmp/varcl/cl5 |
+        tee "$OUT/bilx.txt"
+    python3 bench/ptxinfo.py /tmp/bilpy --kernels bil_fixed --dump /tmp/bildump \
+        > "$OUT/ptxinfo.txt" 2>&1
+    for f in /tmp/bildump/*; do
+        ptxas -arch=sm_90 -o /tmp/b.cubin "$f" 2>/dev/null &&
+            echo "$(cuobjdump -sass /tmp/b.cubin | grep -cE '^ +/\*[0-9a-f]{4}\*/') $f"
+    done | tee "$OUT/sass.txt"
     ;;
 bwh)
     # box_wh with its loaded values packed 4 to a word (the untracked
