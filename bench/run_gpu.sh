@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Build, test and benchmark on the lent NVIDIA machine (used for the GPU
 # numbers in bench/RESULTS.md). Writes logs and tables under $OUT.
-# Usage: bash bench/run_gpu.sh tests|bil11|last10|gwh|bwh|final10|f32d|f32c|f32b|whf10|boxfw10|boxf10|final8|tr|ncu|ncu2|box9|wide9|final9|up2|cvt|t3|bench|embed|late|sizes|verify|final|flow|kern|host|table2|heavy|twin|reg|wide|final17|up|shapes|p4|p4floor|pyr2|upv|split|wpy|bwv|box5|s4|next17|suite
+# Usage: bash bench/run_gpu.sh tests|wv11|py11|bil11|last10|gwh|bwh|final10|f32d|f32c|f32b|whf10|boxfw10|boxf10|final8|tr|ncu|ncu2|box9|wide9|final9|up2|cvt|t3|bench|embed|late|sizes|verify|final|flow|kern|host|table2|heavy|twin|reg|wide|final17|up|shapes|p4|p4floor|pyr2|upv|split|wpy|bwv|box5|s4|next17|suite
 set -u
 what=${1:-tests}
 OUT=${OUT:-/tmp/clv-gpu-out}
@@ -721,6 +721,38 @@ gwh)
     [ -d varcl/cl ] || { echo "gwh: no varcl/cl"; exit 1; }
     rm -rf /tmp/varcl && cp -r varcl /tmp/varcl
     kpath_rounds gaussian 1920x1080,3840x2160 1,3 cl /tmp/varcl/cl | tee "$OUT/gwh.txt"
+    ;;
+wv11)
+    # box_wv's rows per work-item (box 31x31 u8), 8 against the default 16,
+    # three interleaved rounds, 720p to 4K
+    export CLV_CACHE_DIR=/tmp/wv11
+    for round in 1 2 3; do
+        for v in default 8; do
+            u=$v; [ "$v" = default ] && u=
+            CLV_REG_PY=$u timeout 60 build-gpu/bench/clv-bench --device gpu --ops box31 \
+                --sizes 1280x720,1920x1080,3840x2160 --types u8 --channels 1,3,4 --reps 15 2>&1 |
+                grep -E "^op=|rror" | awk -v r=$round -v v="$v" '{print r, v, $1, $2, $4, $7}'
+        done
+    done | tee "$OUT/wv11.txt"
+    ;;
+py11)
+    # rows per work-item of the register kernels and wide passes, again,
+    # since their interiors were unrolled (ninth and tenth sessions): u8 box
+    # 5x5 and 31x31, Gaussian, upscaling, pyramid under CLV_REG_PY, two
+    # interleaved rounds; the f32 bilateral's outputs per work-item
+    export CLV_CACHE_DIR=/tmp/py11
+    # (the pyramid takes one channel: a 3-channel pyramid ends clv-bench)
+    env_rounds CLV_REG_PY 2 box5,box31,gaussian,resize_up default 2 4 8 16 32 |
+        tee "$OUT/py11.txt"
+    for round in 1 2; do
+        for v in default 2 4 8 16; do
+            u=$v; [ "$v" = default ] && u=
+            CLV_REG_PY=$u timeout 60 build-gpu/bench/clv-bench --device gpu --ops pyramid \
+                --sizes 1920x1080,3840x2160 --types u8 --channels 1 --reps 15 2>&1 |
+                grep -E "^op=|rror" | awk -v r=$round -v v="$v" '{print r, v, $1, $2, $4, $7}'
+            CLV_REG_PY=$u f32_bench bilateral 1920x1080,3840x2160 1 $v
+        done
+    done | tee "$OUT/pyr_bilf32.txt"
     ;;
 bil11)
     # bil_fixed (bilateral 19x19, u8): outputs per work-item (CLV_REG_PY

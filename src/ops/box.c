@@ -39,8 +39,14 @@ typedef struct box_tile {
  * against 38.6-38.8 (16 rows: 20.3, 42.6; 2: 13.2, 36.6). box_wvf takes 4
  * rows: H100, 31x31 f32, three rounds (run_gpu.sh f32b, f32c), 3840x2160
  * three channels 220-221 against 16 rows' 267-268 (8: 243, 2: 246), one
- * channel and 1920x1080 the same within 1 us. */
-static const box_tile box_tile_default = {32, 8, 9, 8, 4, 8, 48, 16, 4, 4};
+ * channel and 1920x1080 the same within 1 us. box_wv takes 8 rows (16 until
+ * box_wh's values were packed): H100, 31x31 u8, device us, three interleaved
+ * rounds (run_gpu.sh wv11, 2026-12-06), 8 against 16 rows: 3840x2160 three
+ * channels 106.0-106.7 against 117.7-118.1, one 33.8-34.1 against
+ * 33.3-33.9; 1920x1080 three 43.0-43.6 against 42.9-43.3, one 24.8-25.4
+ * against 26.3-27.1; 1280x720 three 34.6-35.1 against 38.1-38.6, one
+ * 23.0-24.1 against 26.7-27.2. */
+static const box_tile box_tile_default = {32, 8, 9, 8, 4, 8, 48, 8, 4, 4};
 
 /* box_small's local memory (its tile and row sums, box.cl) with py rows per
  * work-item and cn channels. */
