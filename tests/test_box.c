@@ -198,9 +198,10 @@ static void fixed_window(clv_pixel_type type)
  * CLV_TUNE=gpu CLV_U8_REG=boxw on PoCL), and type f32 the same through a
  * float image (box_whf, box_wvf; CLV_U8_REG=boxfw): every
  * channel count and border,
- * windows from 1x1 to the widest box_wh takes (a reach of 48 values a
- * side: 97 wide in one channel, 49 in two, 33 in three, 25 in four) and one
- * past it per channel count (the float passes take those), even windows,
+ * windows from 1x1 to the widest box_wh takes (a reach of 64 values a
+ * side: 129 wide in one channel, 65 in two, 43 in three, 33 in four) and
+ * one past it per channel count (box_rows + box_cols take those), the same
+ * for box_whf (48 values: 97, 49, 33, 25), even windows,
  * windows taller and wider than the image, rows whose values are not a
  * multiple of 16 or 8 (the passes' vectors) and heights not a multiple of
  * box_wv's rows per work-item; then a large image and the photo. */
@@ -218,6 +219,20 @@ static void wide(clv_pixel_type type)
     };
     run_window_cases(cases, (int)(sizeof cases / sizeof cases[0]), sizes,
                      (int)(sizeof sizes / sizeof sizes[0]), type);
+    /* box_wh's widest reach (64 values a side) and one past it, on rows
+     * wider than the 144 values a work-item then loads (the pass needs more
+     * pixels than that), one of them with a padded host stride */
+    static const window_case reach64[] = {
+        {1, 129, 3, CLV_BORDER_REFLECT101}, {1, 130, 2, CLV_BORDER_WRAP},
+        {2, 65, 4, CLV_BORDER_REPLICATE},   {3, 43, 5, CLV_BORDER_REFLECT},
+        {3, 44, 3, CLV_BORDER_REFLECT101},  {4, 33, 9, CLV_BORDER_WRAP},
+        {4, 34, 2, CLV_BORDER_CONSTANT},    {4, 31, 31, CLV_BORDER_REFLECT101},
+    };
+    for (size_t c = 0; c < sizeof reach64 / sizeof reach64[0]; c++) {
+        const window_case *k = &reach64[c];
+        run_random(147, 21, k->cn, type, k->kx, k->ky, k->border, 0);
+        run_random(163, 6, k->cn, type, k->kx, k->ky, k->border, 13);
+    }
     /* widths either side of the narrowest row the first pass takes (more
      * pixels than its loaded values, box_wh's and box_whf's alike: 49 in one
      * channel, 113 for 31 wide in three), where one reflection at the row

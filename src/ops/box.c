@@ -25,14 +25,18 @@ typedef struct box_tile {
     int py_cn;  /* BS_PY for more */
     int reg_py; /* box_reg's BR_PY */
     int wide_reach; /* box_wh: most values a window reaches on either side */
+    int widef_reach; /* box_whf: the same */
     int wide_rows;  /* box_wv: rows per work-item */
     int regf_py;    /* box_regf's BR_PY */
     int widef_rows; /* box_wvf: rows per work-item */
 } box_tile;
 /* box_wh holds its 16 values and the window's reach in registers, whole
- * 16-byte vectors on each side: up to 48 values (3 vectors) a side, i.e.
- * windows up to 97 wide in one channel, 33 in three; the f32 pair's first
- * pass (box_whf) the same reach in 12 vectors of 4 floats a side. */
+ * 16-byte vectors on each side: up to 64 values (4 vectors) a side, i.e.
+ * windows up to 129 wide in one channel, 43 in three, 33 in four (48
+ * values until 2026-12-06: box 31x31 u8 x 4 then took box_rows + box_cols,
+ * 806 us at 3840x2160 on an H100 against 106 for three channels through
+ * box_wh + box_wv); the f32 pair's first pass (box_whf) 48 values in 12
+ * vectors of 4 floats a side. */
 /* box_regf (f32) takes 4 rows per work-item: H100, 5x5 one channel,
  * device us, three interleaved rounds (2026-12-06, run_gpu.sh boxfw10),
  * 1920x1080 13.1-13.5 against 8 rows' 14.6-15.4, 3840x2160 36.1-36.8
@@ -46,7 +50,7 @@ typedef struct box_tile {
  * 33.3-33.9; 1920x1080 three 43.0-43.6 against 42.9-43.3, one 24.8-25.4
  * against 26.3-27.1; 1280x720 three 34.6-35.1 against 38.1-38.6, one
  * 23.0-24.1 against 26.7-27.2. */
-static const box_tile box_tile_default = {32, 8, 9, 8, 4, 8, 48, 8, 4, 4};
+static const box_tile box_tile_default = {32, 8, 9, 8, 4, 8, 64, 48, 8, 4, 4};
 
 /* box_small's local memory (its tile and row sums, box.cl) with py rows per
  * work-item and cn channels. */
@@ -294,7 +298,7 @@ static clv_status box_choose(clv_context *ctx, const clv_image *src, int ksize_x
      * window's reach on each side (box.cl's BF_NW) */
     const int whf_nw = reg_nw + 3;
     if (src->type == CLV_F32 && CLV__REG_ON(ctx, CLV__REG_BOXFW, cn) &&
-        ax * cn <= t->wide_reach && (ksize_x - 1 - ax) * cn <= t->wide_reach &&
+        ax * cn <= t->widef_reach && (ksize_x - 1 - ax) * cn <= t->widef_reach &&
         CLV__SPAN_FITS(w, 4 * whf_nw)) {
         /* f32, GPUs: two passes through a float image of row sums, each
          * moving 16-byte vectors: box_whf sums 16 values of a row over the
