@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Build, test and benchmark on the lent NVIDIA machine (used for the GPU
 # numbers in bench/RESULTS.md). Writes logs and tables under $OUT.
-# Usage: bash bench/run_gpu.sh tests|wv11|py11|bil11|last10|gwh|bwh|final10|f32d|f32c|f32b|whf10|boxfw10|boxf10|final8|tr|ncu|ncu2|box9|wide9|final9|up2|cvt|t3|bench|embed|late|sizes|verify|final|flow|kern|host|table2|heavy|twin|reg|wide|final17|up|shapes|p4|p4floor|pyr2|upv|split|wpy|bwv|box5|s4|next17|suite
+# Usage: bash bench/run_gpu.sh tests|tests11|final11|wv11|py11|bil11|last10|gwh|bwh|final10|f32d|f32c|f32b|whf10|boxfw10|boxf10|final8|tr|ncu|ncu2|box9|wide9|final9|up2|cvt|t3|bench|embed|late|sizes|verify|final|flow|kern|host|table2|heavy|twin|reg|wide|final17|up|shapes|p4|p4floor|pyr2|upv|split|wpy|bwv|box5|s4|next17|suite
 set -u
 what=${1:-tests}
 OUT=${OUT:-/tmp/clv-gpu-out}
@@ -721,6 +721,39 @@ gwh)
     [ -d varcl/cl ] || { echo "gwh: no varcl/cl"; exit 1; }
     rm -rf /tmp/varcl && cp -r varcl /tmp/varcl
     kpath_rounds gaussian 1920x1080,3840x2160 1,3 cl /tmp/varcl/cl | tee "$OUT/gwh.txt"
+    ;;
+tests11)
+    # the tests of this session's changes (bil_fixed's outputs per
+    # work-item, box_wv's rows, box_wh's reach) with the final defaults
+    export CLV_CACHE_DIR=$PWD/build-gpu/cache
+    SUITE_ONLY="^(bilateral|bilateral-fixed|box|box-wide|box-fixed|box-wide-f32|tune-env)$" \
+        suite_groups 4 500
+    ;;
+final11)
+    # the eleventh session's last timing call: part 1's rows at 4K as the
+    # defaults now choose (three rounds); box 31x31, 5x5 and the Gaussian on
+    # four channels; the bilateral and box rows beside OpenCV's OpenCL path
+    export CLV_CACHE_DIR=$PWD/build-gpu/cache
+    for round in 1 2 3; do
+        timeout 100 build-gpu/bench/clv-bench --device gpu \
+            --ops transpose,resize,resize_up,box5,box31,gaussian,bilateral --sizes 3840x2160 \
+            --types u8 --channels 1,3 --reps 15 2>&1 | grep -E "^op=|rror" |
+            awk -v r=$round '{print r, "now", $1, $2, $4, $7}'
+        timeout 60 build-gpu/bench/clv-bench --device gpu --ops pyramid --sizes 3840x2160 \
+            --types u8 --channels 1 --reps 15 2>&1 | grep -E "^op=|rror" |
+            awk -v r=$round '{print r, "now", $1, $2, $4, $7}'
+        timeout 60 build-gpu/bench/clv-bench --device gpu --ops farneback --sizes 1920x1080 \
+            --types u8 --channels 1 --reps 15 2>&1 | grep -E "^op=|rror" |
+            awk -v r=$round '{print r, "now", $1, $2, $4, $7}'
+    done | tee "$OUT/part1.txt"
+    timeout 60 build-gpu/bench/clv-bench --device gpu --ops box5,box31,gaussian \
+        --sizes 1920x1080,3840x2160 --types u8 --channels 4 --reps 15 2>&1 |
+        grep -E "^op=|rror" | awk '{print $1, $2, $4, $7}' | tee "$OUT/cn4.txt"
+    timeout 250 python3 bench/compare.py --clv-bench build-gpu/bench/clv-bench \
+        --clv-device gpu --ocl-device :GPU: --ops bilateral,box31 \
+        --sizes 1920x1080,3840x2160 --reps 10 --markdown "$OUT/gpu_bil.md" \
+        > "$OUT/compare_bil.txt" 2>&1
+    echo "compare rc=$?"; grep -E "^\| [a-z]" "$OUT/gpu_bil.md" | cut -d'|' -f2-7,11,13
     ;;
 wv11)
     # box_wv's rows per work-item (box 31x31 u8), 8 against the default 16,
