@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Build, test and benchmark on the lent NVIDIA machine (used for the GPU
 # numbers in bench/RESULTS.md). Writes logs and tables under $OUT.
-# Usage: bash bench/run_gpu.sh tests|tests11|final11|wv11|py11|bil11|last10|gwh|bwh|final10|f32d|f32c|f32b|whf10|boxfw10|boxf10|final8|tr|ncu|ncu2|box9|wide9|final9|up2|cvt|t3|bench|embed|late|sizes|verify|final|flow|kern|host|table2|heavy|twin|reg|wide|final17|up|shapes|p4|p4floor|pyr2|upv|split|wpy|bwv|box5|s4|next17|suite
+# Usage: bash bench/run_gpu.sh tests|look11|tests11|final11|wv11|py11|bil11|last10|gwh|bwh|final10|f32d|f32c|f32b|whf10|boxfw10|boxf10|final8|tr|ncu|ncu2|box9|wide9|final9|up2|cvt|t3|bench|embed|late|sizes|verify|final|flow|kern|host|table2|heavy|twin|reg|wide|final17|up|shapes|p4|p4floor|pyr2|upv|split|wpy|bwv|box5|s4|next17|suite
 set -u
 what=${1:-tests}
 OUT=${OUT:-/tmp/clv-gpu-out}
@@ -721,6 +721,23 @@ gwh)
     [ -d varcl/cl ] || { echo "gwh: no varcl/cl"; exit 1; }
     rm -rf /tmp/varcl && cp -r varcl /tmp/varcl
     kpath_rounds gaussian 1920x1080,3840x2160 1,3 cl /tmp/varcl/cl | tee "$OUT/gwh.txt"
+    ;;
+look11)
+    # work-group shapes of the register kernels and wide passes again (since
+    # box_wh's packing and box_wv's 8 rows; two interleaved rounds), part
+    # 1's 4K rows launch by launch, the f32 box on four channels
+    export CLV_CACHE_DIR=/tmp/look11
+    env_rounds CLV_REG_LOCAL 2 box5,box31,gaussian,resize_up default driver 32x4 16x16 32x8 \
+        64x2 128x1 | tee "$OUT/shapes11.txt"
+    for a in "box5,box31,gaussian,resize_up,transpose 3" "pyramid,box5,box31,gaussian 1"; do
+        set -- $a
+        CLV_PROFILE=2 timeout 60 build-gpu/bench/clv-bench --device gpu --ops $1 \
+            --sizes 3840x2160 --types u8 --channels $2 --reps 2 --warmup 1 2>&1 |
+            grep -iE "kernel|^op=" | cut -c1-90
+    done | tee "$OUT/launches11.txt"
+    timeout 60 build-gpu/bench/clv-bench --device gpu --ops box5,box31,gaussian \
+        --sizes 1920x1080,3840x2160 --types f32 --channels 4 --reps 15 2>&1 |
+        grep -E "^op=|rror" | awk '{print $1, $2, $4, $7}' | tee "$OUT/f32cn4.txt"
     ;;
 tests11)
     # the tests of this session's changes (bil_fixed's outputs per

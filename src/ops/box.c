@@ -137,10 +137,10 @@ static clv_status box_run(clv_context *ctx, const clv_arg *a)
         break;
     case BOX_WIDE: {
         const int nvals = w * src->channels;
-        CLV_TRY(CLV_LAUNCH(ctx, OP, pl.k[0], 2, pl.g, clv__reg_local(ctx, CLV__SHAPE_FILTER, pl.g),
+        CLV_TRY(CLV_LAUNCH(ctx, OP, pl.k[0], 2, pl.g, clv__reg_local(ctx, CLV__SHAPE_BOXW, pl.g),
                            CLV_ARG(src->mem), CLV_ARG(sp), CLV_ARG(w), CLV_ARG(h),
                            CLV_ARG(pl.work), CLV_ARG(pl.wpitch)));
-        CLV_TRY(CLV_LAUNCH(ctx, OP, pl.k[1], 2, pl.g2, clv__reg_local(ctx, CLV__SHAPE_FILTER, pl.g2),
+        CLV_TRY(CLV_LAUNCH(ctx, OP, pl.k[1], 2, pl.g2, clv__reg_local(ctx, CLV__SHAPE_BOXW, pl.g2),
                            CLV_ARG(pl.work), CLV_ARG(pl.wpitch),
                            CLV_ARG(nvals), CLV_ARG(h), CLV_ARG(dst->mem), CLV_ARG(dp),
                            CLV_ARG(ksize_y), CLV_ARG(ay), CLV_ARG(pl.chunk_y), CLV_ARG(scale)));

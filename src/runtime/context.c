@@ -475,7 +475,7 @@ static const gpu_row gpu_rows[] = {
     {"NVIDIA",
      "H200",
      GPU_REG_H200,
-     {[CLV__SHAPE_FILTER] = {16, 16}, [CLV__SHAPE_UP] = {64, 1}},
+     {[CLV__SHAPE_FILTER] = {16, 16}, [CLV__SHAPE_BOXW] = {16, 16}, [CLV__SHAPE_UP] = {64, 1}},
      /* fb_blur_solve off: slower on the H200 at every shape tried (Farneback
       * device ms, 2026-12-05: 1920x1080 0.88-0.90 two passes against
       * 0.92-1.12 in one launch; 3840x2160 2.68-2.70 against 2.79-3.47) */
@@ -498,9 +498,21 @@ static const gpu_row gpu_rows[] = {
      * channels: the Gaussian 97.5 / 97.4 against 106.6 / 105.9, box 31x31
      * 129.2 / 128.7 against 134.0 / 134.3, box 5x5 68.7 / 69.0 against 70.4
      * / 70.7; one channel 2-4 % faster; at 1920x1080 the same or 4-7 %
-     * faster), where the H200's 16x16 was mixed here */
-    {"NVIDIA", "H100", GPU_REG_H200, {[CLV__SHAPE_FILTER] = {32, 4}, [CLV__SHAPE_UP] = {64, 1}},
-     0, {0, 0}, 0},
+     * faster), where the H200's 16x16 was mixed here. The u8 box's wide
+     * passes (box_wh, box_wv) at 16x16 since box_wh's values were packed and
+     * box_wv walks 8 rows (2026-12-06, run_gpu.sh look11, 3840x2160 box
+     * 31x31, two rounds, all filter kernels at each shape): three channels
+     * 97.8 / 97.6 against 32x4's 104.6 / 104.3, one 30.8 / 30.0 against
+     * 31.5 / 31.6; 1920x1080 the same within 1.5 us; 16x16 slowed box_reg
+     * (box 5x5 three channels 59.2 / 58.4 against 52.2 / 52.3) and the
+     * Gaussian (one channel 34.3 / 34.6 against 31.6 / 31.8). */
+    {"NVIDIA",
+     "H100",
+     GPU_REG_H200,
+     {[CLV__SHAPE_FILTER] = {32, 4}, [CLV__SHAPE_BOXW] = {16, 16}, [CLV__SHAPE_UP] = {64, 1}},
+     0,
+     {0, 0},
+     0},
     /* any other GPU */
     {NULL, NULL, GPU_REG_H200, {{0, 0}}, 0, {0, 0}, 0},
 };

@@ -109,7 +109,8 @@ typedef struct clv__device_info {
 /* The families of u8 register kernels that take a work-group shape from
  * the tuning (tune.reg_local). */
 enum {
-    CLV__SHAPE_FILTER,    /* box_reg, gauss_reg, box_wh/wv, gauss_wh/wv */
+    CLV__SHAPE_FILTER,    /* box_reg, box_regf, gauss_reg, gauss_wh/wv, box_whf/wvf */
+    CLV__SHAPE_BOXW,      /* box_wh/wv (the u8 box's wide passes) */
     CLV__SHAPE_TRANSPOSE, /* transpose_reg */
     CLV__SHAPE_HALF,      /* resize_half_reg */
     CLV__SHAPE_UP,        /* resize_up_reg */
