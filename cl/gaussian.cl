@@ -686,3 +686,113 @@ __kernel void gauss_wv(__global const ushort *restrict tmp, int tmp_pitch, int n
     }
 }
 #endif
+
+/* GPUs, f32: the same two passes through a float image of the rows
+ * filtered along x (gauss_fused's local-memory block grows with the
+ * channels: H100, 13x13, 3840x2160, device us, 106 one channel, 1392 four).
+ * gauss_whf: a work-item filters 16 consecutive values of a flattened row
+ * (GWF_RX and CN compiled in; whole aligned 16-byte vectors, its own 4 and
+ * GWF_WS more on each side for the window's reach, near the row ends value
+ * by value through the border rule; box_whf's loads) into four aligned
+ * 16-byte stores; values past the row's last land in the image's padding
+ * (rows padded to 16 values). gauss_wvf: a work-item makes 4 values (one
+ * 16-byte load per source row, one aligned 16-byte store per output row)
+ * of GWF_PY consecutive rows, each source row of the GWF_PY + 2 GWF_RY it
+ * reads added into every output it reaches. Taps in gauss_fused's order
+ * (x, then y, each from its first). Weights that sum to 1 keep sums of
+ * values near FLT_MAX finite. */
+#if defined(DEPTH_F32) && defined(GWF_RX)
+#define GWF_WS ((GWF_RX * CN + 3) / 4) /* vectors on each side of the 4 own */
+#define GWF_NW (2 * GWF_WS + 4)
+#define GWF_OFF (GWF_WS * 4 - GWF_RX * CN) /* v[] index of value 0's first tap */
+__kernel void gauss_whf(__global const float *restrict src, int src_pitch, int width, int height,
+                        __global float *restrict tmp, int tmp_pitch,
+                        __constant float *wx CLV_DBG_PARAMS)
+{
+    CLV_DBG_BUF(src, 0);
+    CLV_DBG_BUF(tmp, 4);
+    CLV_DBG_BUF(wx, 6);
+    const int nvals = width * CN;
+    const int xw = get_global_id(0), e0 = xw * 16, y = get_global_id(1);
+    if (e0 >= nvals || y >= height)
+        return;
+    float v[GWF_NW * 4];
+    clv_f32_span4(src CLV_DBG_PASS(src), src_pitch, y, e0 - 4 * GWF_WS, GWF_NW,
+                  4 * xw >= GWF_WS && e0 + 4 * (4 + GWF_WS) <= nvals, width, 1.0f, v);
+    __global float *out = ROW(tmp, tmp_pitch, y) + e0;
+    CLV_UNROLL
+    for (int q = 0; q < 4; q++) {
+        float o[4];
+        CLV_UNROLL
+        for (int k = 0; k < 4; k++) {
+            float s = 0.0f;
+            CLV_UNROLL
+            for (int t = 0; t < 2 * GWF_RX + 1; t++)
+                s += v[GWF_OFF + 4 * q + k + t * CN] * GLD(wx, wx, t);
+            o[k] = s;
+        }
+        GVSTA(float4, tmp, (float4)(o[0], o[1], o[2], o[3]), out + 4 * q);
+    }
+}
+#endif
+
+#if defined(DEPTH_F32) && defined(GWF_RY)
+#define GWF_KY (2 * GWF_RY + 1)
+/* Source row j of a work-item's GWF_PY + 2 ry (r: its 4 values) added
+ * into each output row it reaches; acc stays in registers once inlined. */
+static inline void gauss_wvf_add(float4 *acc, float4 r, int j,
+                                 __constant float *wy CLV_DBG_PARAM(wy))
+{
+    CLV_UNROLL
+    for (int k = 0; k < GWF_PY; k++)
+        if (j - k >= 0 && j - k < GWF_KY)
+            acc[k] += r * GLD(wy, wy, j - k);
+}
+
+__kernel void gauss_wvf(__global const float *restrict tmp, int tmp_pitch, int nvals, int height,
+                        __global float *restrict dst, int dst_pitch,
+                        __constant float *wy CLV_DBG_PARAMS)
+{
+    CLV_DBG_BUF(tmp, 0);
+    CLV_DBG_BUF(dst, 4);
+    CLV_DBG_BUF(wy, 6);
+    const int e0 = get_global_id(0) * 4, y0 = get_global_id(1) * GWF_PY;
+    if (e0 >= nvals || y0 >= height)
+        return;
+    float4 acc[GWF_PY];
+    CLV_UNROLL
+    for (int k = 0; k < GWF_PY; k++)
+        acc[k] = 0.0f;
+    /* every row it reads lies inside the image and its 4 values inside the
+     * row (nearly all work-items): one pointer stepping down by the pitch,
+     * no border rule per row, whole stores */
+    if (y0 >= GWF_RY && y0 + GWF_PY + GWF_RY <= height && e0 + 4 <= nvals) {
+        __global const float *p = ROW(tmp, tmp_pitch, y0 - GWF_RY) + e0;
+        __global float *q = ROW(dst, dst_pitch, y0) + e0;
+        CLV_UNROLL
+        for (int j = 0; j < GWF_PY + GWF_KY - 1; j++) {
+            gauss_wvf_add(acc, GVLDA(float4, tmp, p), j, wy CLV_DBG_PASS(wy));
+            p += tmp_pitch;
+        }
+        CLV_UNROLL
+        for (int k = 0; k < GWF_PY; k++) {
+            GVSTA(float4, dst, acc[k], q);
+            q += dst_pitch;
+        }
+        return;
+    }
+    CLV_UNROLL
+    for (int j = 0; j < GWF_PY + GWF_KY - 1; j++) {
+        const int sy = BORDER_ROW(y0 - GWF_RY + j, height);
+        const float4 r = sy < 0 ? (float4)(0.0f) : GVLDA(float4, tmp, ROW(tmp, tmp_pitch, sy) + e0);
+        gauss_wvf_add(acc, r, j, wy CLV_DBG_PASS(wy));
+    }
+    const int n = min(GWF_PY, height - y0);
+    CLV_UNROLL
+    for (int p = 0; p < GWF_PY; p++) {
+        if (p < n)
+            clv_f32_store4(dst CLV_DBG_PASS(dst), ROW(dst, dst_pitch, y0 + p) + e0, acc[p],
+                           nvals - e0);
+    }
+}
+#endif

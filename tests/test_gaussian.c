@@ -146,12 +146,14 @@ static void harness_cases(void)
 
 /* GPUs' u8 kernel with the radii compiled in (gauss_reg; run with
  * CLV_TUNE=gpu on PoCL; test_gaussian_fixed.py runs it on photos through the
- * CLI): a program per radius pair, channel count and border, so a compact
+ * CLI), the u8 and f32 wide passes (gauss_wh + gauss_wv, CLV_U8_REG=gaussw;
+ * gauss_whf + gauss_wvf, CLV_U8_REG=gaussfw, type f32, then values near
+ * FLT_MAX too): a program per radius pair, channel count and border, so a compact
  * set that reaches 2 channels (the CLI makes gray+alpha RGBA), every border,
  * radii 0 to 8 on each axis, reaches that are not whole 4-byte words, rows
  * that end inside a word, rows too short for any aligned load and heights
  * that are not a multiple of the rows per work-item. */
-static void fixed_radii(void)
+static void fixed_radii(clv_pixel_type type)
 {
     static const int sizes[][2] = {{67, 45}, {7, 3}, {1, 1}, {130, 37}, {21, 14}};
     static const struct {
@@ -166,22 +168,35 @@ static void fixed_radii(void)
     };
     for (int c = 0; c < (int)(sizeof cases / sizeof cases[0]); c++)
         for (int s = 0; s < (int)(sizeof sizes / sizeof sizes[0]); s++)
-            run_random(sizes[s][0], sizes[s][1], cases[c].cn, CLV_U8, cases[c].g, cases[c].border,
+            run_random(sizes[s][0], sizes[s][1], cases[c].cn, type, cases[c].g, cases[c].border,
                        s == 3 ? 13 : 0);
     /* widths either side of the narrowest rows gauss_reg (29 and 21 pixels
      * here) and gauss_wh (49) take: more pixels than a work-item's loaded
      * values, so one reflection at the row ends reaches every value */
     for (int w = 18; w <= 52; w++) {
-        run_random(w, 4, 2, CLV_U8, (gparams){2.0, 0.0, 13, 13}, CLV_BORDER_REFLECT101, 0);
-        run_random(w, 3, 1, CLV_U8, (gparams){3.0, 0.0, 17, 3}, CLV_BORDER_WRAP, 0);
+        run_random(w, 4, 2, type, (gparams){2.0, 0.0, 13, 13}, CLV_BORDER_REFLECT101, 0);
+        run_random(w, 3, 1, type, (gparams){3.0, 0.0, 17, 3}, CLV_BORDER_WRAP, 0);
     }
     /* heights either side of the shortest image whose rows gauss_wv takes
      * through one reflection (more rows than its row groups reach) */
     for (int h = 1; h <= 12; h++) {
-        run_random(53, h, 1, CLV_U8, (gparams){1.0, 0.0, 3, 3}, CLV_BORDER_REFLECT101, 0);
-        run_random(50, h, 3, CLV_U8, (gparams){1.5, 0.0, 9, 11}, CLV_BORDER_REFLECT, 0);
+        run_random(53, h, 1, type, (gparams){1.0, 0.0, 3, 3}, CLV_BORDER_REFLECT101, 0);
+        run_random(50, h, 3, type, (gparams){1.5, 0.0, 9, 11}, CLV_BORDER_REFLECT, 0);
     }
-    run_random(1920, 1080, 1, CLV_U8, (gparams){2.0, 0.0, 13, 13}, CLV_BORDER_REFLECT101, 0);
+    run_random(1920, 1080, 1, type, (gparams){2.0, 0.0, 13, 13}, CLV_BORDER_REFLECT101, 0);
+    if (type != CLV_F32)
+        return;
+    /* values near FLT_MAX (tests/testutil's kinds): weights that sum to 1
+     * keep every sum finite */
+    for (int kind = 0; kind < TH_LARGE_KINDS; kind++)
+        for (int cn = 1; cn <= 4; cn += 3) {
+            float *src = th_large_pixels(67, 45, cn, kind);
+            run_gauss(src, 67, 45, cn, CLV_F32, (gparams){2.0, 0.0, 13, 13},
+                      CLV_BORDER_REFLECT101, 0, th_large_name(kind));
+            run_gauss(src, 67, 45, cn, CLV_F32, (gparams){1.0, 0.0, 3, 9}, CLV_BORDER_CONSTANT,
+                      0, th_large_name(kind));
+            free(src);
+        }
 }
 
 int main(int argc, char **argv)
@@ -190,9 +205,14 @@ int main(int argc, char **argv)
     ctx = test_context();
     printf("device: %s (%s)\n", clv_context_device_name(ctx), clv_context_platform_name(ctx));
     if (argc > 1 && strcmp(argv[1], "fixed") == 0) {
-        fixed_radii();
+        fixed_radii(CLV_U8);
         clv_context_release(ctx);
         return test_finish("gaussian (radii compiled in)", passed);
+    }
+    if (argc > 1 && strcmp(argv[1], "fixed-f32") == 0) {
+        fixed_radii(CLV_F32);
+        clv_context_release(ctx);
+        return test_finish("gaussian f32 (radii compiled in)", passed);
     }
 
     derived_kernel_side();

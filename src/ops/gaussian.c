@@ -102,6 +102,7 @@ typedef struct gauss_tile {
     int fused_cpi;             /* GF_CPI: its row-pass outputs per work-item along a row */
     int reg_py;                /* GG_PY: gauss_reg's rows per work-item */
     int wide_py;               /* GW_PY: gauss_wv's rows per work-item */
+    int widef_py;              /* GWF_PY: gauss_wvf's rows per work-item */
 } gauss_tile;
 /* gauss_fused on an H200 at 3840x2160 u8, sigma 2 (13x13), device us: two
  * passes 150; one pass with the radii as arguments 97, compiled in 78 (radii
@@ -123,13 +124,14 @@ typedef struct gauss_tile {
  * 39.2-40.0; H200 (run_gpu.sh wide) 3840x2160 one channel 40.0 against
  * 43.5, three 120.2 against 119.9; 16 rows: 119 (H100, three channels),
  * 32 spills. */
-static const gauss_tile gauss_tile_default = {32, 24576, 32, 64, 4, 32, 8, 32, 8, 8, 4, 8, 8};
+static const gauss_tile gauss_tile_default = {32, 24576, 32, 64, 4, 32, 8, 32, 8, 8, 4, 8, 8, 8};
 
 typedef enum gauss_variant {
     GAUSS_BAND_VEC,     /* CPU: one pass by bands of rows (gauss_band_vec) */
     GAUSS_TWO_PASS_VEC, /* CPU, taller windows: gauss_cols_vec, gauss_rows_vec */
     GAUSS_REG,          /* GPUs, u8, small radii: one pass in registers (gauss_reg) */
     GAUSS_WIDE,         /* GPUs, u8, small radii: gauss_wh, gauss_wv through a u16 image */
+    GAUSS_WIDE_F32,     /* GPUs, f32, small radii: gauss_whf, gauss_wvf through a float image */
     GAUSS_FUSED,        /* GPUs: one pass, both directions in local memory (gauss_fused) */
     GAUSS_TWO_PASS,     /* local-memory tiles: gauss_rows, gauss_cols (halos too tall for
                            gauss_fused's tile) */
@@ -143,7 +145,8 @@ typedef struct gauss_plan {
     size_t tmp_bytes;     /* tmp's size (the context's scratch slot 0), 0: none */
     size_t g[2], l[2];    /* first launch (l unused by GAUSS_TWO_PASS_VEC) */
     size_t g2[2], l2[2];  /* second launch (l2: GAUSS_TWO_PASS only) */
-    int pitch;            /* band: floats per ring row; CPU passes: of tmp; wide: u16 of tmp */
+    int pitch;            /* band: floats per ring row; CPU passes: of tmp; wide: u16 (f32:
+                           * floats) of tmp */
     int bchunk;           /* band: rows per band */
     int strip;            /* band: values per strip of columns */
     int nvals, chunk;     /* CPU passes: values per row, rows per work-item */
@@ -219,7 +222,8 @@ static clv_status gaussian_run(clv_context *ctx, const clv_arg *a)
                            CLV_ARG(w), CLV_ARG(h), CLV_ARG(dst->mem), CLV_ARG(dp),
                            CLV_ARG(wxbuf), CLV_ARG(wybuf)));
         break;
-    case GAUSS_WIDE: {
+    case GAUSS_WIDE:
+    case GAUSS_WIDE_F32: {
         const int nvals = w * src->channels;
         CLV_TRY(CLV_LAUNCH(ctx, OP, pl.k[0], 2, pl.g, clv__reg_local(ctx, CLV__SHAPE_FILTER, pl.g),
                            CLV_ARG(src->mem), CLV_ARG(sp), CLV_ARG(w), CLV_ARG(h),
@@ -357,6 +361,35 @@ static clv_status gauss_choose(clv_context *ctx, const clv_image *src, int kx, i
         pl->g[0] = (nv + 15) / 16;
         pl->g[1] = (size_t)h;
         pl->g2[0] = (nv + 7) / 8;
+        pl->g2[1] = ((size_t)h + (size_t)py - 1) / (size_t)py;
+        return CLV_OK;
+    }
+    /* gauss_whf's loads: its own 4 16-byte vectors and GWF_WS on each side
+     * (gaussian.cl) */
+    const int widef_nw = 2 * ((rx * cn + 3) / 4) + 4;
+    if (CLV__REG_ON(ctx, CLV__REG_GAUSSFW, src->channels) && src->type == CLV_F32 &&
+        rx <= ctx->tune.fixed_radius && ry <= ctx->tune.fixed_radius &&
+        CLV__SPAN_FITS(w, 4 * widef_nw)) {
+        /* f32, small radii: gauss_wh and gauss_wv's design through a float
+         * image (gauss_whf, gauss_wvf), 16 values per work-item along the
+         * rows, then 4 values of widef_py rows; the radii compiled in. Rows
+         * of the image padded to 16 values (64 bytes). */
+        const int py = CLV__REG_PY(ctx, t->widef_py);
+        char hopts[360], vopts[360];
+        snprintf(hopts, sizeof hopts, "%s -DGWF_RX=%d", opts, rx);
+        /* gauss_wvf's reach, as gauss_wv's */
+        snprintf(vopts, sizeof vopts, "%s -DGWF_RY=%d -DGWF_PY=%d%s", opts, ry, py,
+                 h > ry + py - 1 ? " -DROWS_NEAR" : "");
+        CLV_TRY(clv__get_kernel(ctx, CLV__SRC_GAUSSIAN, hopts, "gauss_whf", &pl->k[0]));
+        CLV_TRY(clv__get_kernel(ctx, CLV__SRC_GAUSSIAN, vopts, "gauss_wvf", &pl->k[1]));
+        const size_t nv = (size_t)w * (size_t)cn;
+        pl->variant = GAUSS_WIDE_F32;
+        pl->pitch = (int)((nv + 15) / 16 * 16);
+        pl->tmp_bytes = (size_t)pl->pitch * (size_t)h * sizeof(cl_float);
+        CLV_TRY(clv__scratch(ctx, OP, 0, pl->tmp_bytes, &pl->tmp));
+        pl->g[0] = (nv + 15) / 16;
+        pl->g[1] = (size_t)h;
+        pl->g2[0] = (nv + 3) / 4;
         pl->g2[1] = ((size_t)h + (size_t)py - 1) / (size_t)py;
         return CLV_OK;
     }

@@ -376,12 +376,13 @@ static const struct {
     {"half", CLV__REG_HALF}, {"transpose", CLV__REG_TRANSPOSE}, {"boxw", CLV__REG_BOXW},
     {"gaussw", CLV__REG_GAUSSW}, {"up", CLV__REG_UP}, {"pyr2", CLV__REG_PYR2},
     {"pyr3", CLV__REG_PYR3}, {"boxfw", CLV__REG_BOXFW}, {"boxf", CLV__REG_BOXF},
+    {"gaussfw", CLV__REG_GAUSSFW},
 };
 
 /* CLV_U8_REG: which u8 register kernels run, overriding the table below
  * (bench/run_gpu.sh times each against the kernel it replaces): "all",
  * "none" or "0", or a comma list of box, gauss, pyr, half, transpose, boxw,
- * gaussw, up, pyr2, pyr3, boxf, boxfw (any channel count), each also with a 1 (box1: one-channel images only).
+ * gaussw, up, pyr2, pyr3, boxf, boxfw, gaussfw (any channel count), each also with a 1 (box1: one-channel images only).
  * -1: a word it does not know. */
 static int parse_u8_reg(const char *s)
 {

@@ -183,7 +183,8 @@ enum {
     CLV__REG_PYR3 = 262144, /* pyr_reg3: three (and pyr_reg2 where two are left) */
     CLV__REG_BOXF = 1048576, /* box_regf: the f32 box's small windows in registers */
     CLV__REG_BOXFW = 4194304, /* box_regf + box_wvf: the f32 box's wider windows, two passes */
-    CLV__REG_ALL = 0xffffff
+    CLV__REG_GAUSSFW = 16777216, /* gauss_whf + gauss_wvf: the f32 Gaussian in two passes */
+    CLV__REG_ALL = 0x3ffffff
 };
 #define CLV__REG_ANY(k) ((k) | (k) << 1)
 /* 1 when register kernel k runs on images of cn channels on ctx. */
