@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Build, test and benchmark on the lent NVIDIA machine (used for the GPU
 # numbers in bench/RESULTS.md). Writes logs and tables under $OUT.
-# Usage: bash bench/run_gpu.sh tests|look11|tests11|final11|wv11|py11|bil11|last10|gwh|bwh|final10|f32d|f32c|f32b|whf10|boxfw10|boxf10|final8|tr|ncu|ncu2|box9|wide9|final9|up2|cvt|t3|bench|embed|late|sizes|verify|final|flow|kern|host|table2|heavy|twin|reg|wide|final17|up|shapes|p4|p4floor|pyr2|upv|split|wpy|bwv|box5|s4|next17|suite
+# Usage: bash bench/run_gpu.sh tests|gfw11|look11|tests11|final11|wv11|py11|bil11|last10|gwh|bwh|final10|f32d|f32c|f32b|whf10|boxfw10|boxf10|final8|tr|ncu|ncu2|box9|wide9|final9|up2|cvt|t3|bench|embed|late|sizes|verify|final|flow|kern|host|table2|heavy|twin|reg|wide|final17|up|shapes|p4|p4floor|pyr2|upv|split|wpy|bwv|box5|s4|next17|suite
 set -u
 what=${1:-tests}
 OUT=${OUT:-/tmp/clv-gpu-out}
@@ -721,6 +721,25 @@ gwh)
     [ -d varcl/cl ] || { echo "gwh: no varcl/cl"; exit 1; }
     rm -rf /tmp/varcl && cp -r varcl /tmp/varcl
     kpath_rounds gaussian 1920x1080,3840x2160 1,3 cl /tmp/varcl/cl | tee "$OUT/gwh.txt"
+    ;;
+gfw11)
+    # the f32 Gaussian's wide passes (gauss_whf + gauss_wvf, CLV_U8_REG=all
+    # adds them) against gauss_fused (the default rows), three interleaved
+    # rounds; gauss_wvf's rows; registers; the test
+    export CLV_CACHE_DIR=/tmp/gfw11 PATH=$PATH:/usr/local/cuda/bin
+    for round in 1 2 3; do
+        for v in default all; do
+            u=$v; [ "$v" = default ] && u=
+            CLV_U8_REG=$u f32_bench gaussian 1920x1080,3840x2160 1,3,4 $v
+        done
+    done | tee "$OUT/gfw11.txt"
+    for round in 1 2; do
+        for v in 4 16; do
+            CLV_U8_REG=all CLV_REG_PY=$v f32_bench gaussian 1920x1080,3840x2160 1,3,4 py$v
+        done
+    done | tee "$OUT/gfw11py.txt"
+    python3 bench/ptxinfo.py /tmp/gfw11 --kernels gauss_whf,gauss_wvf 2>&1 | tee "$OUT/ptx.txt"
+    SUITE_ONLY="^(gaussian-wide-f32)$" suite_groups 1 300
     ;;
 look11)
     # work-group shapes of the register kernels and wide passes again (since

@@ -124,7 +124,13 @@ typedef struct gauss_tile {
  * 39.2-40.0; H200 (run_gpu.sh wide) 3840x2160 one channel 40.0 against
  * 43.5, three 120.2 against 119.9; 16 rows: 119 (H100, three channels),
  * 32 spills. */
-static const gauss_tile gauss_tile_default = {32, 24576, 32, 64, 4, 32, 8, 32, 8, 8, 4, 8, 8, 8};
+/* gauss_wvf (f32, GPUs): 4 rows per work-item. H100, 13x13, device us, two
+ * rounds (2026-12-06, run_gpu.sh gfw11), against 8 rows: 3840x2160 one
+ * channel 61.2 against 62.7-63.3, three 152.9-153.2 against 156.3-156.9,
+ * four 196.8-197.3 against 201.2-201.9; 1920x1080 one 21.7-21.8 against
+ * 24.1-26.1, three 45.3-46.0 against 46.9-47.2; 16 rows: 150 registers,
+ * no faster. */
+static const gauss_tile gauss_tile_default = {32, 24576, 32, 64, 4, 32, 8, 32, 8, 8, 4, 8, 8, 4};
 
 typedef enum gauss_variant {
     GAUSS_BAND_VEC,     /* CPU: one pass by bands of rows (gauss_band_vec) */

@@ -457,11 +457,18 @@ typedef struct gpu_row {
  * 3840x2160 38.6-39.6 against 58.6-59.3; on three channels too since its
  * interior's rows are unrolled (before, 110.9-111.5 against 104.0-104.6;
  * see box.cl); the wider windows' two passes on every channel count (see
- * box.c) */
+ * box.c); the f32 Gaussian's two wide passes, gauss_whf + gauss_wvf, against
+ * gauss_fused (2026-12-06, H100, 13x13, device us, three interleaved
+ * rounds, run_gpu.sh gfw11, 8 rows then; 4 rows took 1-3 % more off):
+ * 3840x2160 one channel 62.7-63.3 against 106.1-107.1, three 156.3-156.9
+ * against 393.9-395.4, four 201.2-201.9 against 1389-1394; 1920x1080 one
+ * 24.1-26.1 against 32.1-32.6, three 46.9-47.2 against 114.4-115.0, four
+ * 60.2-60.7 against 370.0-370.5 */
 #define GPU_REG_H200                                                                          \
     (CLV__REG_ANY(CLV__REG_BOX) | CLV__REG_PYR | CLV__REG_ANY(CLV__REG_HALF) | CLV__REG_TRANSPOSE |           \
      CLV__REG_ANY(CLV__REG_BOXW) | CLV__REG_ANY(CLV__REG_GAUSSW) | CLV__REG_ANY(CLV__REG_UP) |   \
-     CLV__REG_PYR3 | CLV__REG_ANY(CLV__REG_BOXF) | CLV__REG_ANY(CLV__REG_BOXFW))
+     CLV__REG_PYR3 | CLV__REG_ANY(CLV__REG_BOXF) | CLV__REG_ANY(CLV__REG_BOXFW) |             \
+     CLV__REG_ANY(CLV__REG_GAUSSFW))
 static const gpu_row gpu_rows[] = {
     /* NVIDIA H200, driver 580 (2026-12-05, the figures below). Shapes,
      * 3840x2160 u8 device us, the driver's choice against the row's: box
