@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Build, test and benchmark on the lent NVIDIA machine (used for the GPU
 # numbers in bench/RESULTS.md). Writes logs and tables under $OUT.
-# Usage: bash bench/run_gpu.sh tests|gfw11|look11|tests11|final11|wv11|py11|bil11|last10|gwh|bwh|final10|f32d|f32c|f32b|whf10|boxfw10|boxf10|final8|tr|ncu|ncu2|box9|wide9|final9|up2|cvt|t3|bench|embed|late|sizes|verify|final|flow|kern|host|table2|heavy|twin|reg|wide|final17|up|shapes|p4|p4floor|pyr2|upv|split|wpy|bwv|box5|s4|next17|suite
+# Usage: bash bench/run_gpu.sh tests|bil4|sweep11|gfw11|look11|tests11|final11|wv11|py11|bil11|last10|gwh|bwh|final10|f32d|f32c|f32b|whf10|boxfw10|boxf10|final8|tr|ncu|ncu2|box9|wide9|final9|up2|cvt|t3|bench|embed|late|sizes|verify|final|flow|kern|host|table2|heavy|twin|reg|wide|final17|up|shapes|p4|p4floor|pyr2|upv|split|wpy|bwv|box5|s4|next17|suite
 set -u
 what=${1:-tests}
 OUT=${OUT:-/tmp/clv-gpu-out}
@@ -721,6 +721,31 @@ gwh)
     [ -d varcl/cl ] || { echo "gwh: no varcl/cl"; exit 1; }
     rm -rf /tmp/varcl && cp -r varcl /tmp/varcl
     kpath_rounds gaussian 1920x1080,3840x2160 1,3 cl /tmp/varcl/cl | tee "$OUT/gwh.txt"
+    ;;
+bil4)
+    # the bilateral on four channels (3.3 times three channels' time in
+    # sweep11): outputs per work-item, registers, launch by launch
+    export CLV_CACHE_DIR=/tmp/bil4 PATH=$PATH:/usr/local/cuda/bin
+    for v in 1 2 4; do
+        CLV_REG_PY=$v timeout 60 build-gpu/bench/clv-bench --device gpu --ops bilateral \
+            --sizes 3840x2160 --types u8 --channels 3,4 --reps 15 2>&1 |
+            grep -E "^op=|rror" | awk -v v=$v '{print v, $1, $2, $4, $7}'
+    done | tee "$OUT/bil4.txt"
+    CLV_PROFILE=2 timeout 60 build-gpu/bench/clv-bench --device gpu --ops bilateral \
+        --sizes 3840x2160 --types u8 --channels 4 --reps 2 --warmup 1 2>&1 | grep -iE "kernel|^op="
+    python3 bench/ptxinfo.py /tmp/bil4 --kernels bil_fixed,bil_tiled 2>&1 | tee "$OUT/ptx.txt"
+    ;;
+sweep11)
+    # every filter and resampling op in every type and channel count at
+    # 1080p and 4K as the defaults choose (device ms, medians of 15), to find
+    # the cases that fall off the fast kernels
+    export CLV_CACHE_DIR=/tmp/sweep11
+    for t in u8 u16 f32; do
+        timeout 250 build-gpu/bench/clv-bench --device gpu \
+            --ops transpose,resize,resize_up,box5,box31,gaussian,bilateral \
+            --sizes 1920x1080,3840x2160 --types $t --channels 1,3,4 --reps 15 2>&1 |
+            grep -E "^op=|rror" | awk '{print $1, $2, $3, $4, $7}'
+    done | tee "$OUT/sweep11.txt"
     ;;
 gfw11)
     # the f32 Gaussian's wide passes (gauss_whf + gauss_wvf, CLV_U8_REG=all

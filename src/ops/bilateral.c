@@ -98,8 +98,8 @@ static int fit_tile(size_t *lx, size_t *ly, int w, int h, int r, size_t max_wg, 
     return *lx * *ly >= MIN_TILED_ITEMS || *lx * *ly == want;
 }
 
-/* bil_fixed's work-group (lx x ly) and outputs per work-item (BIL_PY) for one
- * channel and for more, defined here only (the place a per-device table
+/* bil_fixed's work-group (lx x ly) and outputs per work-item (BIL_PY) by
+ * channel count, defined here only (the place a per-device table
  * would fill). Since its rows were unrolled (the disc's taps dropped at
  * compile time), every output adds its whole window's code: at 8 outputs
  * a work-item ran ~2300 unrolled taps. H100, 19x19 (sigma_space 3), u8,
@@ -109,15 +109,17 @@ static int fit_tile(size_t *lx, size_t *ly, int w, int h, int r, size_t max_wg, 
  *   4K, 3 channels    1.28   1.42   3.16   -      3.49
  *   1080p, 1 channel  0.18   0.17   0.18   0.29   0.47
  *   1080p, 3 channels 0.33   0.31   0.80   -      0.87
+ *   4K, 4 channels    4.23   2.49   3.55   (run_gpu.sh bil4)
  * (ptxas: 56 registers for one channel at 2 outputs; 48 for three channels
- * at 1, 127 at 2.) Before the unrolling, on an H200: u8 0.94 with 4
+ * at 1, 127 at 2; four channels 95 at 1, 127 at 2, 167 at 4. Two channels,
+ * not timed, take one channel's 2.) Before the unrolling, on an H200: u8 0.94 with 4
  * outputs, 0.90 with 8; u8 x 3 1.69 with 1 or 2, 1.84 with 4. The group's
  * height (4, 8 or 16) made no difference there. */
 typedef struct bil_fixed_tile {
     size_t lx, ly;
-    int py_c1, py_cn;
+    int py[5]; /* by channel count (images have 1 to 4) */
 } bil_fixed_tile;
-static const bil_fixed_tile bil_fixed_tile_default = {32, 8, 2, 1};
+static const bil_fixed_tile bil_fixed_tile_default = {32, 8, {0, 2, 2, 1, 2}};
 
 typedef enum bil_variant {
     BIL_PLANES_VEC, /* CPU: padded float planes, then VEC pixels per work-item */
@@ -290,7 +292,7 @@ static clv_status bil_choose(clv_context *ctx, const clv_image *src, int r, clv_
         /* bil_fixed: groups of bil_fixed_tile.lx x ly (ly halved to fit the
          * device's limits) making lx x (ly py) outputs; else bil_tiled */
         const bil_fixed_tile *t = &bil_fixed_tile_default;
-        const int py = CLV__REG_PY(ctx, cn == 1 ? t->py_c1 : t->py_cn);
+        const int py = CLV__REG_PY(ctx, t->py[cn]);
         char fopts[320];
         snprintf(fopts, sizeof fopts, "%s -DBIL_R=%d -DBIL_PY=%d", opts, r, py);
         cl_kernel kf;
