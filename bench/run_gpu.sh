@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Build, test and benchmark on the lent NVIDIA machine (used for the GPU
 # numbers in bench/RESULTS.md). Writes logs and tables under $OUT.
-# Usage: bash bench/run_gpu.sh tests|bil4|sweep11|gfw11|look11|tests11|final11|wv11|py11|bil11|last10|gwh|bwh|final10|f32d|f32c|f32b|whf10|boxfw10|boxf10|final8|tr|ncu|ncu2|box9|wide9|final9|up2|cvt|t3|bench|embed|late|sizes|verify|final|flow|kern|host|table2|heavy|twin|reg|wide|final17|up|shapes|p4|p4floor|pyr2|upv|split|wpy|bwv|box5|s4|next17|suite
+# Usage: bash bench/run_gpu.sh tests|last11|u16x|bil4|sweep11|gfw11|look11|tests11|final11|wv11|py11|bil11|last10|gwh|bwh|final10|f32d|f32c|f32b|whf10|boxfw10|boxf10|final8|tr|ncu|ncu2|box9|wide9|final9|up2|cvt|t3|bench|embed|late|sizes|verify|final|flow|kern|host|table2|heavy|twin|reg|wide|final17|up|shapes|p4|p4floor|pyr2|upv|split|wpy|bwv|box5|s4|next17|suite
 set -u
 what=${1:-tests}
 OUT=${OUT:-/tmp/clv-gpu-out}
@@ -721,6 +721,41 @@ gwh)
     [ -d varcl/cl ] || { echo "gwh: no varcl/cl"; exit 1; }
     rm -rf /tmp/varcl && cp -r varcl /tmp/varcl
     kpath_rounds gaussian 1920x1080,3840x2160 1,3 cl /tmp/varcl/cl | tee "$OUT/gwh.txt"
+    ;;
+last11)
+    # the eleventh session's last call: part 1's rows at 4K (three rounds)
+    # and the filter rows beside OpenCV's OpenCL path, as the defaults now
+    # choose
+    export CLV_CACHE_DIR=$PWD/build-gpu/cache
+    for round in 1 2 3; do
+        timeout 100 build-gpu/bench/clv-bench --device gpu \
+            --ops transpose,resize,resize_up,box5,box31,gaussian,bilateral --sizes 3840x2160 \
+            --types u8 --channels 1,3 --reps 15 2>&1 | grep -E "^op=|rror" |
+            awk -v r=$round '{print r, "now", $1, $2, $4, $7}'
+    done | tee "$OUT/part1.txt"
+    timeout 300 python3 bench/compare.py --clv-bench build-gpu/bench/clv-bench \
+        --clv-device gpu --ocl-device :GPU: --ops box5,box31,gaussian,bilateral \
+        --sizes 1920x1080,3840x2160 --reps 10 --markdown "$OUT/gpu_filters.md" \
+        > "$OUT/compare.txt" 2>&1
+    echo "compare rc=$?"; grep -E "^\| [a-z]" "$OUT/gpu_filters.md" | cut -d'|' -f2-7,11,13
+    ;;
+u16x)
+    # u16 through the f32 box's and Gaussian's kernels (box_regf, box_whf +
+    # box_wvf, gauss_whf + gauss_wvf) against the kernels before (box_small,
+    # box_rows + box_cols, gauss_fused: the default words less boxf, boxfw
+    # and gaussfw), three interleaved rounds; the tests of those kernels
+    export CLV_CACHE_DIR=/tmp/u16x
+    for round in 1 2 3; do
+        for v in default box,pyr1,half,transpose1,boxw,gaussw,up,pyr31; do
+            u=$v; [ "$v" = default ] && u=
+            CLV_U8_REG=$u timeout 120 build-gpu/bench/clv-bench --device gpu \
+                --ops box5,box31,gaussian --sizes 1920x1080,3840x2160 --types u16 \
+                --channels 1,3,4 --reps 15 2>&1 | grep -E "^op=|rror" |
+                awk -v r=$round -v v="${v%%,*}" '{print r, v, $1, $2, $4, $7}'
+        done
+    done | tee "$OUT/u16x.txt"
+    SUITE_ONLY="^(box-fixed-u16|box-wide-u16|gaussian-wide-u16|gaussian-wide-f32|box-fixed-f32|box-wide-f32|gaussian-wide|box-wide)$" \
+        suite_groups 4 400
     ;;
 bil4)
     # the bilateral on four channels (3.3 times three channels' time in

@@ -321,7 +321,7 @@ __kernel void box_reg(__global const uchar *restrict src, int src_pitch, int wid
 }
 #endif
 
-#if defined(DEPTH_F32) && defined(BR_KX)
+#if (defined(DEPTH_F32) || defined(DEPTH_U16)) && defined(BR_KX)
 /* f32 windows up to BS_MAXK in registers, GPUs (box_reg's design): a
  * work-item makes 4 consecutive values of a flattened row (one aligned
  * 16-byte store) of BR_PY consecutive rows, walking down them with the last
@@ -338,7 +338,7 @@ __kernel void box_reg(__global const uchar *restrict src, int src_pitch, int wid
 
 /* Source row sy (-1: the constant border's zeros), scaled, summed along x at
  * the work-item's 4 values e0 .. e0 + 3. */
-static inline float4 box_regf_row(__global const float *src CLV_DBG_PARAM(src), int src_pitch,
+static inline float4 box_regf_row(__global const T *src CLV_DBG_PARAM(src), int src_pitch,
                                   int sy, int e0, int inside, int width, float scale)
 {
     float v[BR_NW * 4];
@@ -356,8 +356,8 @@ static inline float4 box_regf_row(__global const float *src CLV_DBG_PARAM(src), 
     return (float4)(hs[0], hs[1], hs[2], hs[3]);
 }
 
-__kernel void box_regf(__global const float *restrict src, int src_pitch, int width, int height,
-                       __global float *restrict dst, int dst_pitch, float scale CLV_DBG_PARAMS)
+__kernel void box_regf(__global const T *restrict src, int src_pitch, int width, int height,
+                       __global T *restrict dst, int dst_pitch, float scale CLV_DBG_PARAMS)
 {
     CLV_DBG_BUF(src, 0);
     CLV_DBG_BUF(dst, 4);
@@ -369,7 +369,7 @@ __kernel void box_regf(__global const float *restrict src, int src_pitch, int wi
     const int inside = xw >= BR_WL && e0 + 4 * (1 + BR_WR) <= nvals;
     /* every row it reads lies inside the image: no border rule per row */
     const int rows_in = y0 >= BR_AY && y0 + BR_PY + BR_KY - 1 - BR_AY <= height;
-    __global float *q = ROW(dst, dst_pitch, y0) + e0;
+    __global T *q = ROW(dst, dst_pitch, y0) + e0;
     if (rows_in && inside && e0 + 4 <= nvals) {
         /* nearly all work-items: the rows unrolled, so all their loads can
          * be in flight at once (H100, 3840x2160 5x5: one channel 34.2-34.9
@@ -386,7 +386,7 @@ __kernel void box_regf(__global const float *restrict src, int src_pitch, int wi
             CLV_UNROLL
             for (int t = 1; t < BR_KY; t++)
                 s += hr[r + t];
-            GVSTA(float4, dst, s, q);
+            GVSTA(CAT(T, 4), dst, CLV_F4_OUT(s), q);
             q += dst_pitch;
         }
         return;
@@ -481,7 +481,7 @@ __kernel void box_wv(__global const ushort *restrict sums, int sums_pitch, int n
 }
 #endif
 
-#if defined(DEPTH_F32) && defined(BF_KX)
+#if (defined(DEPTH_F32) || defined(DEPTH_U16)) && defined(BF_KX)
 /* f32 windows too wide for box_small, GPUs, first of two passes (box_wvf
  * is the second): a work-item sums 16 consecutive values of a flattened
  * source row over the window's BF_KX columns (compiled in, with CN), each
@@ -498,7 +498,7 @@ __kernel void box_wv(__global const ushort *restrict sums, int sums_pitch, int n
 #define BF_WR (((BF_KX - 1 - BF_AX) * CN + 3) / 4) /* right of them */
 #define BF_NW (BF_WL + 4 + BF_WR)
 #define BF_OFF (BF_WL * 4 - BF_AX * CN) /* v[] index of output value 0's first term */
-__kernel void box_whf(__global const float *restrict src, int src_pitch, int width, int height,
+__kernel void box_whf(__global const T *restrict src, int src_pitch, int width, int height,
                       __global float *restrict sums, int sums_pitch, float scale CLV_DBG_PARAMS)
 {
     CLV_DBG_BUF(src, 0);
@@ -527,7 +527,7 @@ __kernel void box_whf(__global const float *restrict src, int src_pitch, int wid
 }
 #endif
 
-#if defined(DEPTH_F32) && defined(BF_COLS)
+#if (defined(DEPTH_F32) || defined(DEPTH_U16)) && defined(BF_COLS)
 /* f32 windows too wide for box_small, GPUs, second of two passes through a
  * float image of row sums (box_whf makes it, each value scaled by 1 / kx):
  * a work-item makes 4 consecutive values of a flattened row
@@ -538,7 +538,7 @@ __kernel void box_whf(__global const float *restrict src, int src_pitch, int wid
  * window subtracted (read again: ky rows back, in the cache). Rows of the
  * sums start on 64-byte boundaries (box.c pads them to 16 values). */
 __kernel void box_wvf(__global const float *restrict sums, int sums_pitch, int nvals, int height,
-                      __global float *restrict dst, int dst_pitch, int ky, int ay, int rows,
+                      __global T *restrict dst, int dst_pitch, int ky, int ay, int rows,
                       float scale CLV_DBG_PARAMS)
 {
     CLV_DBG_BUF(sums, 0);
@@ -556,7 +556,7 @@ __kernel void box_wvf(__global const float *restrict sums, int sums_pitch, int n
             s += GVLDA(float4, sums, ROW(sums, sums_pitch, sy) + e0) * scale;
     }
     const int n = min(rows, height - y0);
-    __global float *q = ROW(dst, dst_pitch, y0) + e0;
+    __global T *q = ROW(dst, dst_pitch, y0) + e0;
     for (int p = 0; p < n; p++) {
         const int yin = y0 + p - ay + ky - 1, yout = y0 + p - ay;
         const int si = rows_in ? yin : BORDER_INDEX(yin, height);

@@ -525,15 +525,16 @@ static inline void clv_u8_store4(__global uchar *dst CLV_DBG_PARAM(dst), __globa
 }
 #endif /* DEPTH_U8 */
 
-#ifdef DEPTH_F32
-/* The f32 box's register kernels' loads (box_regf, box_whf), as
- * clv_u8_span: values e .. e + 4 nw - 1 of row sy (a BORDER_INDEX result;
- * -1: the constant border's zeros), each times scale, into v[0 .. 4 nw).
- * inside (the caller knows): e >= 0, e % 4 == 0 and e + 4 nw <= width * CN,
- * so nw aligned 16-byte loads (rows start on 64-byte boundaries); otherwise
- * value by value through one reflection (clv_border_value_near; the host
- * takes these kernels only for rows wide enough, CLV__SPAN_FITS). */
-static inline void clv_f32_span4(__global const float *src CLV_DBG_PARAM(src), int src_pitch,
+#if defined(DEPTH_F32) || defined(DEPTH_U16)
+/* The f32 (and u16) register kernels' and wide passes' loads (box_regf,
+ * box_whf, gauss_whf), as clv_u8_span: values e .. e + 4 nw - 1 of row sy
+ * (a BORDER_INDEX result; -1: the constant border's zeros) as floats, each
+ * times scale, into v[0 .. 4 nw). inside (the caller knows): e >= 0,
+ * e % 4 == 0 and e + 4 nw <= width * CN, so nw aligned 4-value loads (rows
+ * start on 64-byte boundaries); otherwise value by value through one
+ * reflection (clv_border_value_near; the host takes these kernels only for
+ * rows wide enough, CLV__SPAN_FITS). */
+static inline void clv_f32_span4(__global const T *src CLV_DBG_PARAM(src), int src_pitch,
                                  int sy, int e, int nw, int inside, int width, float scale,
                                  float *v)
 {
@@ -543,11 +544,11 @@ static inline void clv_f32_span4(__global const float *src CLV_DBG_PARAM(src), i
             v[b] = 0.0f;
         return;
     }
-    __global const float *row = ROW(src, src_pitch, sy);
+    __global const T *row = ROW(src, src_pitch, sy);
     if (inside) {
         CLV_UNROLL
         for (int w = 0; w < nw; w++) {
-            const float4 q = GVLDA(float4, src, row + e + 4 * w) * scale;
+            const float4 q = convert_float4(GVLDA(CAT(T, 4), src, row + e + 4 * w)) * scale;
             v[4 * w] = q.s0;
             v[4 * w + 1] = q.s1;
             v[4 * w + 2] = q.s2;
@@ -557,23 +558,30 @@ static inline void clv_f32_span4(__global const float *src CLV_DBG_PARAM(src), i
         CLV_UNROLL
         for (int b = 0; b < 4 * nw; b++) {
             const int i = clv_border_value_near(e + b, width);
-            v[b] = i < 0 ? 0.0f : GLD(src, row, i) * scale;
+            v[b] = i < 0 ? 0.0f : (float)GLD(src, row, i) * scale;
         }
     }
 }
 
-/* The f32 box's register kernels' output (box_regf, box_wvf): 4 values at
- * out (16-byte aligned), one aligned store, or the first n of them (n < 4,
- * a row's last values) one by one. */
-static inline void clv_f32_store4(__global float *dst CLV_DBG_PARAM(dst), __global float *out,
-                                  float4 o, int n)
+/* 4 float results as 4 values of T (u16: rounded half up and saturated, as
+ * FROM_FN) */
+#if defined(DEPTH_F32)
+#define CLV_F4_OUT(o) (o)
+#else
+#define CLV_F4_OUT(o) CAT(convert_, CAT(T, 4))(clamp((o) + 0.5f, 0.0f, T_MAXF))
+#endif
+/* The f32 (and u16) register kernels' and wide passes' output (box_regf,
+ * box_wvf, gauss_wvf): 4 values at out (aligned to 4 values), one aligned
+ * store, or the first n of them (n < 4, a row's last values) one by one. */
+static inline void clv_f32_store4(__global T *dst CLV_DBG_PARAM(dst), __global T *out, float4 o,
+                                  int n)
 {
     if (n >= 4) {
-        GVSTA(float4, dst, o, out);
+        GVSTA(CAT(T, 4), dst, CLV_F4_OUT(o), out);
     } else {
         const float a[4] = {o.s0, o.s1, o.s2, o.s3};
         for (int k = 0; k < n; k++)
-            GST(dst, out, k, a[k]);
+            GST(dst, out, k, FROM_FN_SCALAR(a[k]));
     }
 }
 #endif

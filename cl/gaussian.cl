@@ -701,11 +701,11 @@ __kernel void gauss_wv(__global const ushort *restrict tmp, int tmp_pitch, int n
  * reads added into every output it reaches. Taps in gauss_fused's order
  * (x, then y, each from its first). Weights that sum to 1 keep sums of
  * values near FLT_MAX finite. */
-#if defined(DEPTH_F32) && defined(GWF_RX)
+#if (defined(DEPTH_F32) || defined(DEPTH_U16)) && defined(GWF_RX)
 #define GWF_WS ((GWF_RX * CN + 3) / 4) /* vectors on each side of the 4 own */
 #define GWF_NW (2 * GWF_WS + 4)
 #define GWF_OFF (GWF_WS * 4 - GWF_RX * CN) /* v[] index of value 0's first tap */
-__kernel void gauss_whf(__global const float *restrict src, int src_pitch, int width, int height,
+__kernel void gauss_whf(__global const T *restrict src, int src_pitch, int width, int height,
                         __global float *restrict tmp, int tmp_pitch,
                         __constant float *wx CLV_DBG_PARAMS)
 {
@@ -736,7 +736,7 @@ __kernel void gauss_whf(__global const float *restrict src, int src_pitch, int w
 }
 #endif
 
-#if defined(DEPTH_F32) && defined(GWF_RY)
+#if (defined(DEPTH_F32) || defined(DEPTH_U16)) && defined(GWF_RY)
 #define GWF_KY (2 * GWF_RY + 1)
 /* Source row j of a work-item's GWF_PY + 2 ry (r: its 4 values) added
  * into each output row it reaches; acc stays in registers once inlined. */
@@ -750,7 +750,7 @@ static inline void gauss_wvf_add(float4 *acc, float4 r, int j,
 }
 
 __kernel void gauss_wvf(__global const float *restrict tmp, int tmp_pitch, int nvals, int height,
-                        __global float *restrict dst, int dst_pitch,
+                        __global T *restrict dst, int dst_pitch,
                         __constant float *wy CLV_DBG_PARAMS)
 {
     CLV_DBG_BUF(tmp, 0);
@@ -768,7 +768,7 @@ __kernel void gauss_wvf(__global const float *restrict tmp, int tmp_pitch, int n
      * no border rule per row, whole stores */
     if (y0 >= GWF_RY && y0 + GWF_PY + GWF_RY <= height && e0 + 4 <= nvals) {
         __global const float *p = ROW(tmp, tmp_pitch, y0 - GWF_RY) + e0;
-        __global float *q = ROW(dst, dst_pitch, y0) + e0;
+        __global T *q = ROW(dst, dst_pitch, y0) + e0;
         CLV_UNROLL
         for (int j = 0; j < GWF_PY + GWF_KY - 1; j++) {
             gauss_wvf_add(acc, GVLDA(float4, tmp, p), j, wy CLV_DBG_PASS(wy));
@@ -776,7 +776,7 @@ __kernel void gauss_wvf(__global const float *restrict tmp, int tmp_pitch, int n
         }
         CLV_UNROLL
         for (int k = 0; k < GWF_PY; k++) {
-            GVSTA(float4, dst, acc[k], q);
+            GVSTA(CAT(T, 4), dst, CLV_F4_OUT(acc[k]), q);
             q += dst_pitch;
         }
         return;

@@ -278,6 +278,16 @@ int main(int argc, char **argv)
         clv_context_release(ctx);
         return test_finish("box (f32, window compiled in)", passed);
     }
+    if (argc > 1 && strcmp(argv[1], "fixed-u16") == 0) {
+        fixed_window(CLV_U16);
+        clv_context_release(ctx);
+        return test_finish("box (u16 through the f32 kernel, window compiled in)", passed);
+    }
+    if (argc > 1 && strcmp(argv[1], "wide-u16") == 0) {
+        wide(CLV_U16);
+        clv_context_release(ctx);
+        return test_finish("box (u16 through the wide f32 passes)", passed);
+    }
     if (argc > 1 && strcmp(argv[1], "wide-f32") == 0) {
         wide(CLV_F32);
         clv_context_release(ctx);

@@ -209,6 +209,11 @@ int main(int argc, char **argv)
         clv_context_release(ctx);
         return test_finish("gaussian (radii compiled in)", passed);
     }
+    if (argc > 1 && strcmp(argv[1], "fixed-u16") == 0) {
+        fixed_radii(CLV_U16);
+        clv_context_release(ctx);
+        return test_finish("gaussian u16 (radii compiled in)", passed);
+    }
     if (argc > 1 && strcmp(argv[1], "fixed-f32") == 0) {
         fixed_radii(CLV_F32);
         clv_context_release(ctx);

@@ -64,9 +64,11 @@ static cl_ulong box_small_bytes(const box_tile *t, int py, int cn)
 typedef enum box_variant {
     BOX_BAND_VEC, /* CPU: one pass by bands of rows (box_band_vec) */
     BOX_SMALL,    /* small windows: one pass through local memory (box_small) */
-    BOX_REG,      /* small windows, u8: one pass in registers (box_reg) */
+    BOX_REG,      /* small windows, GPUs: one pass in registers (u8 box_reg; f32, u16
+                   * box_regf) */
     BOX_WIDE,     /* u8: sums along rows into a u16 image, then down (box_wh, box_wv) */
-    BOX_WIDE_F32, /* f32: sums along rows into a float image, then down (box_regf, box_wvf) */
+    BOX_WIDE_F32, /* f32, u16: sums along rows into a float image, then down (box_whf,
+                   * box_wvf) */
     BOX_TWO_PASS, /* running sums along rows, then columns (box_rows, box_cols) */
 } box_variant;
 
@@ -222,7 +224,10 @@ static clv_status box_choose(clv_context *ctx, const clv_image *src, int ksize_x
     const int ax = ksize_x / 2;
     const int reg_nw = (ax * cn + 3) / 4 + 1 + ((ksize_x - 1 - ax) * cn + 3) / 4;
     const int reg_u8 = src->type == CLV_U8 && CLV__REG_ON(ctx, CLV__REG_BOX, cn);
-    const int reg_f32 = src->type == CLV_F32 && CLV__REG_ON(ctx, CLV__REG_BOXF, cn);
+    /* box_regf, box_whf and box_wvf compute in float: f32, and u16 (its
+     * values, their sums and 1 / (kx ky) in single precision, as box_small) */
+    const int float_in = src->type == CLV_F32 || src->type == CLV_U16;
+    const int reg_f32 = float_in && CLV__REG_ON(ctx, CLV__REG_BOXF, cn);
     if ((reg_u8 || reg_f32) && ksize_x <= t->maxk && ksize_y <= t->maxk &&
         CLV__SPAN_FITS(w, 4 * reg_nw)) {
         /* small windows, u8 or f32, GPUs: one pass in registers (box_reg,
@@ -297,7 +302,7 @@ static clv_status box_choose(clv_context *ctx, const clv_image *src, int ksize_x
     /* box_whf's loads: 16-byte vectors of 4 values, its own 4 and the
      * window's reach on each side (box.cl's BF_NW) */
     const int whf_nw = reg_nw + 3;
-    if (src->type == CLV_F32 && CLV__REG_ON(ctx, CLV__REG_BOXFW, cn) &&
+    if (float_in && CLV__REG_ON(ctx, CLV__REG_BOXFW, cn) &&
         ax * cn <= t->widef_reach && (ksize_x - 1 - ax) * cn <= t->widef_reach &&
         CLV__SPAN_FITS(w, 4 * whf_nw)) {
         /* f32, GPUs: two passes through a float image of row sums, each

@@ -373,10 +373,11 @@ static clv_status gauss_choose(clv_context *ctx, const clv_image *src, int kx, i
     /* gauss_whf's loads: its own 4 16-byte vectors and GWF_WS on each side
      * (gaussian.cl) */
     const int widef_nw = 2 * ((rx * cn + 3) / 4) + 4;
-    if (CLV__REG_ON(ctx, CLV__REG_GAUSSFW, src->channels) && src->type == CLV_F32 &&
+    if (CLV__REG_ON(ctx, CLV__REG_GAUSSFW, src->channels) &&
+        (src->type == CLV_F32 || src->type == CLV_U16) &&
         rx <= ctx->tune.fixed_radius && ry <= ctx->tune.fixed_radius &&
         CLV__SPAN_FITS(w, 4 * widef_nw)) {
-        /* f32, small radii: gauss_wh and gauss_wv's design through a float
+        /* f32 and u16, small radii: gauss_wh and gauss_wv's design through a float
          * image (gauss_whf, gauss_wvf), 16 values per work-item along the
          * rows, then 4 values of widef_py rows; the radii compiled in. Rows
          * of the image padded to 16 values (64 bytes). */
