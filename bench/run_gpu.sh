@@ -59,6 +59,25 @@ f32_bench() {
         awk -v r="${round:-}" -v v="$4" '{print r, v, $1, $2, $4, $7}'
 }
 
+# part1_rows: part 1's u8 rows at 4K (one and three channels) as the
+# defaults choose, lines tagged with $round and "now"
+part1_rows() {
+    timeout 100 build-gpu/bench/clv-bench --device gpu \
+        --ops transpose,resize,resize_up,box5,box31,gaussian,bilateral --sizes 3840x2160 \
+        --types u8 --channels 1,3 --reps 15 2>&1 | grep -E "^op=|rror" |
+        awk -v r="${round:-}" '{print r, "now", $1, $2, $4, $7}'
+}
+
+# gpu_compare OPS NAME: compare.py's OPS at 1080p and 4K beside OpenCV's
+# OpenCL path into $OUT/gpu_NAME.md, printed
+gpu_compare() {
+    timeout 300 python3 bench/compare.py --clv-bench build-gpu/bench/clv-bench \
+        --clv-device gpu --ocl-device :GPU: --ops "$1" \
+        --sizes 1920x1080,3840x2160 --reps 10 --markdown "$OUT/gpu_$2.md" \
+        > "$OUT/compare_$2.txt" 2>&1
+    echo "compare rc=$?"; grep -E "^\| [a-z]" "$OUT/gpu_$2.md" | cut -d'|' -f2-7,11,13
+}
+
 # boxfw_pair: box 31x31 f32 (1080p and 4K, one and three channels) with the
 # f32 wide passes off and on (CLV_U8_REG's boxfw), tagged with $round
 boxfw_pair() {
@@ -728,16 +747,9 @@ last11)
     # choose
     export CLV_CACHE_DIR=$PWD/build-gpu/cache
     for round in 1 2 3; do
-        timeout 100 build-gpu/bench/clv-bench --device gpu \
-            --ops transpose,resize,resize_up,box5,box31,gaussian,bilateral --sizes 3840x2160 \
-            --types u8 --channels 1,3 --reps 15 2>&1 | grep -E "^op=|rror" |
-            awk -v r=$round '{print r, "now", $1, $2, $4, $7}'
+        part1_rows
     done | tee "$OUT/part1.txt"
-    timeout 300 python3 bench/compare.py --clv-bench build-gpu/bench/clv-bench \
-        --clv-device gpu --ocl-device :GPU: --ops box5,box31,gaussian,bilateral \
-        --sizes 1920x1080,3840x2160 --reps 10 --markdown "$OUT/gpu_filters.md" \
-        > "$OUT/compare.txt" 2>&1
-    echo "compare rc=$?"; grep -E "^\| [a-z]" "$OUT/gpu_filters.md" | cut -d'|' -f2-7,11,13
+    gpu_compare box5,box31,gaussian,bilateral filters
     ;;
 u16x)
     # u16 through the f32 box's and Gaussian's kernels (box_regf, box_whf +
@@ -831,10 +843,7 @@ final11)
     # four channels; the bilateral and box rows beside OpenCV's OpenCL path
     export CLV_CACHE_DIR=$PWD/build-gpu/cache
     for round in 1 2 3; do
-        timeout 100 build-gpu/bench/clv-bench --device gpu \
-            --ops transpose,resize,resize_up,box5,box31,gaussian,bilateral --sizes 3840x2160 \
-            --types u8 --channels 1,3 --reps 15 2>&1 | grep -E "^op=|rror" |
-            awk -v r=$round '{print r, "now", $1, $2, $4, $7}'
+        part1_rows
         timeout 60 build-gpu/bench/clv-bench --device gpu --ops pyramid --sizes 3840x2160 \
             --types u8 --channels 1 --reps 15 2>&1 | grep -E "^op=|rror" |
             awk -v r=$round '{print r, "now", $1, $2, $4, $7}'
@@ -845,11 +854,7 @@ final11)
     timeout 60 build-gpu/bench/clv-bench --device gpu --ops box5,box31,gaussian \
         --sizes 1920x1080,3840x2160 --types u8 --channels 4 --reps 15 2>&1 |
         grep -E "^op=|rror" | awk '{print $1, $2, $4, $7}' | tee "$OUT/cn4.txt"
-    timeout 250 python3 bench/compare.py --clv-bench build-gpu/bench/clv-bench \
-        --clv-device gpu --ocl-device :GPU: --ops bilateral,box31 \
-        --sizes 1920x1080,3840x2160 --reps 10 --markdown "$OUT/gpu_bil.md" \
-        > "$OUT/compare_bil.txt" 2>&1
-    echo "compare rc=$?"; grep -E "^\| [a-z]" "$OUT/gpu_bil.md" | cut -d'|' -f2-7,11,13
+    gpu_compare bilateral,box31 bil
     ;;
 wv11)
     # box_wv's rows per work-item (box 31x31 u8), 8 against the default 16,
