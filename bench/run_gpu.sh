@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Build, test and benchmark on the lent NVIDIA machine (used for the GPU
 # numbers in bench/RESULTS.md). Writes logs and tables under $OUT.
-# Usage: bash bench/run_gpu.sh tests|last11|u16x|bil4|sweep11|gfw11|look11|tests11|final11|wv11|py11|bil11|last10|gwh|bwh|final10|f32d|f32c|f32b|whf10|boxfw10|boxf10|final8|tr|ncu|ncu2|box9|wide9|final9|up2|cvt|t3|bench|embed|late|sizes|verify|final|flow|kern|host|table2|heavy|twin|reg|wide|final17|up|shapes|p4|p4floor|pyr2|upv|split|wpy|bwv|box5|s4|next17|suite
+# Usage: bash bench/run_gpu.sh tests|strm|last11|u16x|bil4|sweep11|gfw11|look11|tests11|final11|wv11|py11|bil11|last10|gwh|bwh|final10|f32d|f32c|f32b|whf10|boxfw10|boxf10|final8|tr|ncu|ncu2|box9|wide9|final9|up2|cvt|t3|bench|embed|late|sizes|verify|final|flow|kern|host|table2|heavy|twin|reg|wide|final17|up|shapes|p4|p4floor|pyr2|upv|split|wpy|bwv|box5|s4|next17|suite
 set -u
 what=${1:-tests}
 OUT=${OUT:-/tmp/clv-gpu-out}
@@ -750,6 +750,20 @@ last11)
         part1_rows
     done | tee "$OUT/part1.txt"
     gpu_compare box5,box31,gaussian,bilateral filters
+    ;;
+strm)
+    # box_whf streaming its span past 48 values a side (f32 and u16 box 31x31
+    # on four channels, which took box_rows + box_cols before), and the rows
+    # that keep the held span, two rounds
+    export CLV_CACHE_DIR=/tmp/strm
+    for round in 1 2; do
+        for t in f32 u16; do
+            timeout 100 build-gpu/bench/clv-bench --device gpu --ops box31 \
+                --sizes 1920x1080,3840x2160 --types $t --channels 1,3,4 --reps 15 2>&1 |
+                grep -E "^op=|rror" | awk -v r=$round '{print r, $1, $2, $3, $4, $7}'
+        done
+    done | tee "$OUT/strm.txt"
+    SUITE_ONLY="^(box-wide-f32|box-wide-u16)$" suite_groups 2 300
     ;;
 u16x)
     # u16 through the f32 box's and Gaussian's kernels (box_regf, box_whf +

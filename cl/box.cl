@@ -507,10 +507,40 @@ __kernel void box_whf(__global const T *restrict src, int src_pitch, int width, 
     const int xw = get_global_id(0), e0 = xw * 16, y = get_global_id(1);
     if (e0 >= nvals || y >= height)
         return;
-    float v[BF_NW * 4];
-    clv_f32_span4(src CLV_DBG_PASS(src), src_pitch, y, e0 - 4 * BF_WL, BF_NW,
-                  4 * xw >= BF_WL && e0 + 4 * (4 + BF_WR) <= nvals, width, scale, v);
+    const int inside = 4 * xw >= BF_WL && e0 + 4 * (4 + BF_WR) <= nvals;
     __global float *out = ROW(sums, sums_pitch, y) + e0;
+#if BF_WL > 12 || BF_WR > 12
+    /* reaches past 48 values (box.c's widef_reach allows 64): the span
+     * streamed, a vector at a time, each value added into the outputs whose
+     * window holds it, in the same order as below (so the same sums), with
+     * 16 sums and one vector in registers instead of the whole span */
+    float o[16];
+    CLV_UNROLL
+    for (int k = 0; k < 16; k++)
+        o[k] = 0.0f;
+    CLV_UNROLL
+    for (int w = 0; w < BF_NW; w++) {
+        float v4[4];
+        clv_f32_span4(src CLV_DBG_PASS(src), src_pitch, y, e0 - 4 * BF_WL + 4 * w, 1, inside,
+                      width, scale, v4);
+        CLV_UNROLL
+        for (int j = 0; j < 4; j++) {
+            CLV_UNROLL
+            for (int k = 0; k < 16; k++) {
+                const int d = 4 * w + j - BF_OFF - k; /* t * CN for output k's tap t */
+                if (d >= 0 && d % CN == 0 && d / CN < BF_KX)
+                    o[k] += v4[j];
+            }
+        }
+    }
+    CLV_UNROLL
+    for (int q = 0; q < 4; q++)
+        GVSTA(float4, sums, (float4)(o[4 * q], o[4 * q + 1], o[4 * q + 2], o[4 * q + 3]),
+              out + 4 * q);
+#else
+    float v[BF_NW * 4];
+    clv_f32_span4(src CLV_DBG_PASS(src), src_pitch, y, e0 - 4 * BF_WL, BF_NW, inside, width,
+                  scale, v);
     CLV_UNROLL
     for (int q = 0; q < 4; q++) {
         float o[4];
@@ -524,6 +554,7 @@ __kernel void box_whf(__global const T *restrict src, int src_pitch, int width, 
         }
         GVSTA(float4, sums, (float4)(o[0], o[1], o[2], o[3]), out + 4 * q);
     }
+#endif
 }
 #endif
 

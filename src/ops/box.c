@@ -35,8 +35,9 @@ typedef struct box_tile {
  * windows up to 129 wide in one channel, 43 in three, 33 in four (48
  * values until 2026-12-06: box 31x31 u8 x 4 then took box_rows + box_cols,
  * 806 us at 3840x2160 on an H100 against 106 for three channels through
- * box_wh + box_wv); the f32 pair's first pass (box_whf) 48 values in 12
- * vectors of 4 floats a side. */
+ * box_wh + box_wv); the f32 pair's first pass (box_whf) the same 64,
+ * holding its span (12 vectors of 4 floats a side) up to 48 and streaming
+ * it past that (box.cl). */
 /* box_regf (f32) takes 4 rows per work-item: H100, 5x5 one channel,
  * device us, three interleaved rounds (2026-12-06, run_gpu.sh boxfw10),
  * 1920x1080 13.1-13.5 against 8 rows' 14.6-15.4, 3840x2160 36.1-36.8
@@ -50,7 +51,7 @@ typedef struct box_tile {
  * 33.3-33.9; 1920x1080 three 43.0-43.6 against 42.9-43.3, one 24.8-25.4
  * against 26.3-27.1; 1280x720 three 34.6-35.1 against 38.1-38.6, one
  * 23.0-24.1 against 26.7-27.2. */
-static const box_tile box_tile_default = {32, 8, 9, 8, 4, 8, 64, 48, 8, 4, 4};
+static const box_tile box_tile_default = {32, 8, 9, 8, 4, 8, 64, 64, 8, 4, 4};
 
 /* box_small's local memory (its tile and row sums, box.cl) with py rows per
  * work-item and cn channels. */
