@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """The Gaussian's GPU extras on PoCL: with CLV_TUNE=gpu the radii up to 8
-are compiled in, as on GPUs: u8 runs gauss_reg (registers), u16 the one-pass
-local-memory kernel gauss_fused. The op tests run gauss_fused with the radii
+are compiled in, as on GPUs: u8 runs gauss_reg (registers), u16 the f32
+kernels' two wide passes (gauss_whf, gauss_wvf) where its rows are wide
+enough, else the one-pass local-memory kernel gauss_fused. The op tests run gauss_fused with the radii
 as arguments (CLV_TUNE=generic builds one program for every radius); this
 runs the compiled-in loops against the plain reference of test_cli (a
 separable correlation), within 1 level, on crops of real photos of odd sizes
@@ -42,6 +43,17 @@ def reg_takes(img, sx, kx):
             img.width > 4 * (2 * ((rx * img.channels + 3) // 4) + 1))
 
 
+def widef_takes(img, sx, sy, kx, ky):
+    """1 where u16 must run gauss_whf + gauss_wvf (the f32 Gaussian's wide
+    passes): radii up to 8 and a row of more pixels than the
+    4 (2 ceil(rx cn / 4) + 4) values gauss_whf loads (gaussian.c)."""
+    kx = kx if kx else (int(sx * 6 + 1 + 0.5) | 1)
+    ky = ky if ky else (int((sy or sx) * 6 + 1 + 0.5) | 1)
+    rx, ry = kx // 2, ky // 2
+    return (img.depth == 16 and rx <= 8 and ry <= 8 and
+            img.width > 4 * (2 * ((rx * img.channels + 3) // 4) + 4))
+
+
 def main():
     env = {"CLV_TUNE": "gpu", "CLV_PROFILE": "2"}
     tmp = tempfile.mkdtemp(prefix="clv-gfixed-")
@@ -74,7 +86,8 @@ def main():
                                                          border)
             if not check(r.code == 0, what + ": runs", r.describe()):
                 continue
-            kernel = "gauss_reg" if reg_takes(img, sx, kx) else "gauss_fused"
+            kernel = ("gauss_reg" if reg_takes(img, sx, kx) else
+                      "gauss_whf" if widef_takes(img, sx, sy, kx, ky) else "gauss_fused")
             check(kernel in r.err, what + ": " + kernel + " ran", r.err)
             got = png_read(out)
             want = correlate(img, gaussian_weights(sx, kx), gaussian_weights(sy or sx, ky), border)
