@@ -106,11 +106,12 @@ static inline float bil_l1sq(FN d)
 
 /* The GPU kernels' tile: the tw x th source pixels from (bx, by) through the
  * border rule (BORDER_CONSTANT's outside pixels as 0, which bil_tiled's
- * clipped windows never read), scaled by vk, into tile (tw floats per row,
- * CN each), staged by the whole work-group, then the barrier. */
+ * clipped windows never read), scaled by vk (f32; every type where
+ * scale_all), into tile (tw floats per row, CN each), staged by the whole
+ * work-group, then the barrier. */
 static inline void bil_stage(__global const T *src CLV_DBG_PARAM(src), int src_pitch,
                              int width, int height, int bx, int by, int tw, int th, float vk,
-                             __local float *tile)
+                             int scale_all, __local float *tile)
 {
     const int lx = get_local_id(0), ly = get_local_id(1);
     const int lw = get_local_size(0), lh = get_local_size(1);
@@ -119,8 +120,12 @@ static inline void bil_stage(__global const T *src CLV_DBG_PARAM(src), int src_p
         __global const T *row = ROW(src, src_pitch, sy < 0 ? 0 : sy);
         for (int tx = lx; tx < tw; tx += lw) {
             const int sx = BORDER_INDEX(bx + tx, width);
-            VSTORE((sx < 0 || sy < 0) ? FN_ZERO : BIL_IN(LOAD_PIX(src, row, sx)), ty * tw + tx,
-                   tile);
+            FN v = FN_ZERO;
+            if (sx >= 0 && sy >= 0) {
+                v = LOAD_PIX(src, row, sx);
+                v = scale_all ? v * vk : BIL_IN(v);
+            }
+            VSTORE(v, ty * tw + tx, tile);
         }
     }
     barrier(CLK_LOCAL_MEM_FENCE);
@@ -138,7 +143,7 @@ __kernel void bil_tiled(__global const T *src, int src_pitch, int width, int hei
     const int x0 = get_group_id(0) * lw, y0 = get_group_id(1) * lh;
     const int tw = lw + 2 * r, th = lh + 2 * r;
     /* No early return before the barrier: every work-item helps staging. */
-    bil_stage(src CLV_DBG_PASS(src), src_pitch, width, height, x0 - r, y0 - r, tw, th, vk,
+    bil_stage(src CLV_DBG_PASS(src), src_pitch, width, height, x0 - r, y0 - r, tw, th, vk, 0,
               tile);
     const int x = x0 + lx, y = y0 + ly;
     if (x >= width || y >= height)
@@ -226,11 +231,45 @@ __kernel void bil_global(__global const T *src, int src_pitch, int width, int he
 #error "bil_fixed does not take BORDER_CONSTANT (clipped windows): bil_tiled does"
 #endif
 #define BIL_K (2 * BIL_R + 1)
-/* the exponent of a tap: lx + the range term (see BIL_EXPO) */
+/* the exponent of a tap: lx + the range term. The tile of an integer type
+ * holds its values times vk, the range factor (bilateral.c), so the term is
+ * -||d||^2 with no multiply by rk: one instruction less per tap. f32 keeps
+ * its power-of-two vk and multiplies d by rk (see BIL_EXPO). */
 #if defined(DEPTH_F32)
 #define BIL_EXPO_L(d, l) ((l) - BIL_NORM2((d) * rk))
+#elif CN == 1
+#define BIL_EXPO_L(d, l) fma(-(d), (d), (l))
 #else
-#define BIL_EXPO_L(d, l) fma(rk, BIL_NORM2(d), (l))
+#define BIL_EXPO_L(d, l) bil_expo_l1(d, l)
+static inline float bil_expo_l1(FN d, float l)
+{
+    const float a = dot(fabs(d), (FN)(1.0f));
+    return fma(-a, a, l);
+}
+#endif
+/* The range weights as look-up tables, u8 with one channel (-DBIL_LUT=n,
+ * n in 1..3, from bilateral.c): the taps of the n - 1 columns either side
+ * of the window's centre column and that column take their weight from
+ * table m = |dx - r| (511 floats, 2^(lx[r + m] - ((i - 255) vk)^2) for
+ * difference i - 255), staged after the tile in local memory, instead of
+ * computing 2^x. A GPU's 2^x unit runs at a quarter or less of its
+ * arithmetic rate, and at one channel it bounds the kernel; a table read
+ * spends issue slots and local-memory bandwidth instead. The index is the
+ * scaled difference times ivk = 1 / vk rounded to the integer through the
+ * float's low mantissa bits (1.5 * 2^23 + 255 added): exact, since the
+ * scaled difference is within 2^-15 of an integer times vk. */
+#if defined(BIL_LUT) && BIL_LUT > 0
+#if !defined(DEPTH_U8) || CN != 1
+#error "bil_fixed's range table is for u8 with one channel"
+#endif
+#if BIL_LUT > BIL_R + 1
+#error "bil_fixed: more range tables than the window has columns either side"
+#endif
+#define BIL_LUT_N 511
+#define BIL_LUT_IDX(d) (as_int(fma((d), ivk, 12583167.0f)) - 0x4B400000)
+#else
+#undef BIL_LUT
+#define BIL_LUT 0
 #endif
 __kernel void bil_fixed(__global const T *src, int src_pitch, int width, int height,
                         __global T *dst, int dst_pitch, __constant float *ws, float rk,
@@ -244,9 +283,22 @@ __kernel void bil_fixed(__global const T *src, int src_pitch, int width, int hei
     const int bh = lh * BIL_PY;
     const int x0 = get_group_id(0) * lw, y0 = get_group_id(1) * bh;
     const int tw = lw + 2 * BIL_R, th = bh + 2 * BIL_R;
+#if BIL_LUT
+    __local float *lut = tile + tw * th; /* CN == 1 */
+    for (int i = ly * lw + lx; i < BIL_LUT * BIL_LUT_N; i += lw * lh) {
+        const int m = i / BIL_LUT_N;
+        const float d = (float)(i - m * BIL_LUT_N - 255) * vk;
+        lut[i] = clv_exp2_weight(BIL_EXPO_L(d, GLD(ws, ws, BIL_K + BIL_R + m)));
+    }
+#endif
     /* No early return before the barrier: every work-item helps staging. */
+#if defined(DEPTH_F32)
     bil_stage(src CLV_DBG_PASS(src), src_pitch, width, height, x0 - BIL_R, y0 - BIL_R, tw, th,
-              vk, tile);
+              vk, 0, tile);
+#else
+    bil_stage(src CLV_DBG_PASS(src), src_pitch, width, height, x0 - BIL_R, y0 - BIL_R, tw, th,
+              vk, 1, tile);
+#endif
     float lxw[BIL_K];
 #pragma unroll
     for (int i = 0; i < BIL_K; i++)
@@ -281,7 +333,15 @@ __kernel void bil_fixed(__global const T *src, int src_pitch, int width, int hei
 #pragma unroll
                 for (int dx = 0; dx < BIL_K; dx++) {
                     if ((dx - BIL_R) * (dx - BIL_R) <= m) {
-                        const float wt = clv_exp2_weight(BIL_EXPO_L(q[dx] - c[k], lxw[dx]));
+                        const FN d = q[dx] - c[k];
+#if BIL_LUT
+                        const int col = dx < BIL_R ? BIL_R - dx : dx - BIL_R;
+                        const float wt = col < BIL_LUT
+                                             ? lut[col * BIL_LUT_N + BIL_LUT_IDX(d)]
+                                             : clv_exp2_weight(BIL_EXPO_L(d, lxw[dx]));
+#else
+                        const float wt = clv_exp2_weight(BIL_EXPO_L(d, lxw[dx]));
+#endif
                         rsum += wt * q[dx];
                         rw += wt;
                     }
@@ -295,7 +355,7 @@ __kernel void bil_fixed(__global const T *src, int src_pitch, int width, int hei
 #pragma unroll
     for (int k = 0; k < BIL_PY; k++)
         if (x < width && y0 + r0 + k < height)
-            STORE_PIX(dst, ROW(dst, dst_pitch, y0 + r0 + k), x, BIL_OUT(sum[k] / wsum[k]));
+            STORE_PIX(dst, ROW(dst, dst_pitch, y0 + r0 + k), x, sum[k] / wsum[k] * ivk);
 }
 #endif
 

@@ -9,7 +9,8 @@ compiled in), the flow too (its averaging in one launch, fb_blur_solve), the u8
 box's and pyramid's register kernels on the narrowest rows they are taken for,
 and the box and Gaussians with the u8 wide passes (CLV_U8_REG=boxw,gaussw),
 whose whole 16-byte vectors reach into the rows' padding, and the f32 box's
-register kernel and wide passes (CLV_U8_REG=boxf, boxfw). Some CPU kernels
+register kernel and wide passes (CLV_U8_REG=boxf, boxfw), and the GPUs'
+bilateral (bil_fixed) with its range tables (CLV_BIL_LUT=3). Some CPU kernels
 run too (CLV_TUNE=cpu): the pyramid's band kernel, whose bands of a tall
 gray image make their neighbours' rows once more, and the box's and Gaussian's band kernels (their vectors are loaded and
 stored through types aligned to one element, not vloadn).
@@ -127,7 +128,9 @@ def main():
             [(["box", "--ksize", "31x4", "ew.exr", "o.exr"], "boxfw")] + \
             [(["pyramid", "--levels", n, "w.png", "pyr.png"], "pyr2") for n in ("3", "5")] + \
             [(["pyramid", "--levels", "5", "t.png", "pyr.png"], "cpu")] + \
-            [(op, "cpu") for op in ops if op[0] in ("gaussian", "box")]
+            [(op, "cpu") for op in ops if op[0] in ("gaussian", "box")] + \
+            [(["bilateral", "--sigma-space", "2", "--sigma-range", "30", i, "o.png"], "lut")
+             for i in ("g.png", "c.png")]
         for op, tune in runs:
             # pyr2: the GPUs' pyramid, two or three steps per launch (the
             # levels between in local memory): 3 levels by pyr_reg2, 5 by
@@ -137,8 +140,11 @@ def main():
             # (box_whf, box_wvf), 3 pixels wider
             reg = {"wide": "boxw,gaussw", "pyr": "pyr", "pyr2": "pyr,pyr3",
                    "boxf": "boxf", "boxfw": "boxfw"}.get(tune, "")
-            env["CLV_TUNE"] = "gpu" if reg else tune
+            # lut: the GPUs' bilateral (bil_fixed, its tile of u8 values times
+            # the range factor), on a gray crop with all three range tables
+            env["CLV_TUNE"] = "gpu" if reg or tune == "lut" else tune
             env["CLV_U8_REG"] = reg
+            env["CLV_BIL_LUT"] = "3" if tune == "lut" else ""
             if reg:
                 tune = "gpu, CLV_U8_REG=" + reg
             cmd = [OCLGRIND, "--data-races", "--check-api", CLI, "--device", "Oclgrind"] + op

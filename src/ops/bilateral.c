@@ -118,8 +118,11 @@ static int fit_tile(size_t *lx, size_t *ly, int w, int h, int r, size_t max_wg, 
 typedef struct bil_fixed_tile {
     size_t lx, ly;
     int py[5]; /* by channel count (images have 1 to 4) */
+    int lut;   /* u8 with one channel: range tables (BIL_LUT), 0 to 3 */
 } bil_fixed_tile;
-static const bil_fixed_tile bil_fixed_tile_default = {32, 8, {0, 2, 2, 1, 2}};
+/* entries of one range table: differences -255 .. 255 (bilateral.cl) */
+#define BIL_LUT_ENTRIES 511
+static const bil_fixed_tile bil_fixed_tile_default = {32, 8, {0, 2, 2, 1, 2}, 0};
 
 typedef enum bil_variant {
     BIL_PLANES_VEC, /* CPU: padded float planes, then VEC pixels per work-item */
@@ -195,7 +198,7 @@ static clv_status bilateral_run(clv_context *ctx, const clv_arg *a)
     int e2 = 0; /* vk = 2^-e2 */
     if (src->type == CLV_F32) /* 2^(e2-1) <= max(2, sum) < 2^e2 */
         (void)frexp(wsum1 * wsum1 > 2.0 ? wsum1 * wsum1 : 2.0, &e2);
-    const float vk = (float)ldexp(1.0, -e2), ivk = (float)ldexp(1.0, e2);
+    float vk = (float)ldexp(1.0, -e2), ivk = (float)ldexp(1.0, e2);
     const double rkd = sqrt(0.5 * 1.4426950408889634) / (sigma_range * (double)vk);
     /* u8/u16 kernels take nkr = -min(rk^2, FLT_MAX) in its place (see
      * BIL_EXPO in bilateral.cl). */
@@ -204,6 +207,17 @@ static clv_status bilateral_run(clv_context *ctx, const clv_arg *a)
 
     bil_plan pl;
     CLV_TRY(bil_choose(ctx, src, r, border, opts, &pl));
+    if (pl.variant == BIL_FIXED && src->type != CLV_F32) {
+        /* bil_fixed stages u8/u16 values times vk = the range factor, so a
+         * tap's range term is -||d||^2 (bilateral.cl's BIL_EXPO_L), and
+         * scales the result back by ivk. Kept within [2^-60, 2^40]: the
+         * scaled values stay normal floats and ||d||^2 finite (4 channels
+         * of 65535 times 2^40 square to below 2^117); beyond either end
+         * every weight is already 1 or 0 to float precision. */
+        const double a = rkd < 0x1p-60 ? 0x1p-60 : rkd > 0x1p40 ? 0x1p40 : rkd;
+        vk = (float)a;
+        ivk = (float)(1.0 / a);
+    }
     CLV_TRY(space_weights(ctx, sigma_space, radius, pl.form, &wsbuf));
     switch (pl.variant) {
     case BIL_PLANES_VEC:
@@ -293,8 +307,12 @@ static clv_status bil_choose(clv_context *ctx, const clv_image *src, int r, clv_
          * device's limits) making lx x (ly py) outputs; else bil_tiled */
         const bil_fixed_tile *t = &bil_fixed_tile_default;
         const int py = CLV__REG_PY(ctx, t->py[cn]);
+        /* a table per column from the centre out, at most the r + 1 there are */
+        const int lut_want = ctx->tune.bil_lut >= 0 ? ctx->tune.bil_lut : t->lut;
+        const int lut = src->type == CLV_U8 && cn == 1 ? (lut_want < r + 1 ? lut_want : r + 1) : 0;
         char fopts[320];
-        snprintf(fopts, sizeof fopts, "%s -DBIL_R=%d -DBIL_PY=%d", opts, r, py);
+        snprintf(fopts, sizeof fopts, "%s -DBIL_R=%d -DBIL_PY=%d -DBIL_LUT=%d", opts, r, py,
+                 lut);
         cl_kernel kf;
         CLV_TRY(clv__get_kernel(ctx, CLV__SRC_BILATERAL, fopts, "bil_fixed", &kf));
         CLV_TRY(clv__kernel_limits(ctx, OP, kf, &max_wg, &local_free));
@@ -302,7 +320,8 @@ static clv_status bil_choose(clv_context *ctx, const clv_image *src, int r, clv_
         const size_t lx = t->lx;
         for (size_t ly = t->ly; ly >= 1; ly /= 2) {
             const size_t bytes =
-                (lx + 2 * (size_t)r) * (ly * (size_t)py + 2 * (size_t)r) * pix;
+                (lx + 2 * (size_t)r) * (ly * (size_t)py + 2 * (size_t)r) * pix +
+                (size_t)lut * BIL_LUT_ENTRIES * sizeof(float);
             if (lx * ly <= max_wg && bytes <= budget) {
                 pl->variant = BIL_FIXED;
                 pl->form = SPACE_1D_LOG2;
