@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Build, test and benchmark on the lent NVIDIA machine (used for the GPU
 # numbers in bench/RESULTS.md). Writes logs and tables under $OUT.
-# Usage: bash bench/run_gpu.sh tests|strm|last11|u16x|bil4|sweep11|gfw11|look11|tests11|final11|wv11|py11|bil11|last10|gwh|bwh|final10|f32d|f32c|f32b|whf10|boxfw10|boxf10|final8|tr|ncu|ncu2|box9|wide9|final9|up2|cvt|t3|bench|embed|late|sizes|verify|final|flow|kern|host|table2|heavy|twin|reg|wide|final17|up|shapes|p4|p4floor|pyr2|upv|split|wpy|bwv|box5|s4|next17|suite
+# Usage: bash bench/run_gpu.sh tests|lut12|strm|last11|u16x|bil4|sweep11|gfw11|look11|tests11|final11|wv11|py11|bil11|last10|gwh|bwh|final10|f32d|f32c|f32b|whf10|boxfw10|boxf10|final8|tr|ncu|ncu2|box9|wide9|final9|up2|cvt|t3|bench|embed|late|sizes|verify|final|flow|kern|host|table2|heavy|twin|reg|wide|final17|up|shapes|p4|p4floor|pyr2|upv|split|wpy|bwv|box5|s4|next17|suite
 set -u
 what=${1:-tests}
 OUT=${OUT:-/tmp/clv-gpu-out}
@@ -901,6 +901,31 @@ py11)
             CLV_REG_PY=$u f32_bench bilateral 1920x1080,3840x2160 1 $v
         done
     done | tee "$OUT/pyr_bilf32.txt"
+    ;;
+lut12)
+    # bil_fixed (bilateral 19x19, u8): the tile of integer types staged
+    # times the range factor (cl/ against the kernels before it, the
+    # untracked varcl/cl) and the range tables for one channel (CLV_BIL_LUT
+    # 0 to 3); the tests at every table count first; SASS instructions
+    [ -d varcl/cl ] || { echo "lut12: no varcl/cl"; exit 1; }
+    rm -rf /tmp/varcl && cp -r varcl /tmp/varcl
+    export CLV_CACHE_DIR=/tmp/bill PATH=$PATH:/usr/local/cuda/bin
+    for L in 0 1 2 3; do
+        CLV_BIL_LUT=$L timeout 120 build-gpu/tests/test_bilateral fixed 2>&1 | tail -1 |
+            sed "s/^/CLV_BIL_LUT=$L /"
+    done | tee "$OUT/tests.txt"
+    timeout 200 meson test -C build-gpu bilateral bilateral-fixed --print-errorlogs \
+        > "$OUT/meson.txt" 2>&1
+    grep -E "^ *[0-9]+/[0-9]+ " "$OUT/meson.txt"
+    env_rounds CLV_BIL_LUT 3 bilateral 0 1 2 3 | tee "$OUT/lut.txt"
+    kpath_rounds bilateral 1920x1080,3840x2160 1,3 cl /tmp/varcl/cl | tee "$OUT/scale.txt"
+    env_rounds CLV_REG_PY 2 bilateral default 1 2 | tee "$OUT/py.txt"
+    python3 bench/ptxinfo.py /tmp/bill --kernels bil_fixed --dump /tmp/bildump \
+        > "$OUT/ptxinfo.txt" 2>&1
+    for f in /tmp/bildump/*; do
+        ptxas -arch=sm_90 -o /tmp/b.cubin "$f" 2>/dev/null &&
+            echo "$(cuobjdump -sass /tmp/b.cubin | grep -cE '^ +/\*[0-9a-f]{4}\*/') $f"
+    done | tee "$OUT/sass.txt"
     ;;
 bil11)
     # bil_fixed (bilateral 19x19, u8): outputs per work-item (CLV_REG_PY
