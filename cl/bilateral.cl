@@ -109,6 +109,20 @@ static inline float bil_l1sq(FN d)
  * clipped windows never read), scaled by vk (f32; every type where
  * scale_all), into tile (tw floats per row, CN each), staged by the whole
  * work-group, then the barrier. */
+/* A tile pixel: two and four channels as one float2 / float4 (one 8- or
+ * 16-byte local access; vload2 / vload4 need only the float's alignment, so
+ * a compiler may split them into 4-byte accesses whose stride of 2 or 4
+ * words puts 2 or 4 work-items of a warp on one bank), three channels by
+ * vload3 (a stride of 3 words spreads over the banks). The tile starts the
+ * local buffer, which the runtime aligns for any built-in type. */
+#if CN == 2 || CN == 4
+#define BIL_TLD(i, t) (((__local const FN *)(t))[i])
+#define BIL_TST(v, i, t) (((__local FN *)(t))[i] = (v))
+#else
+#define BIL_TLD(i, t) VLOAD(i, t)
+#define BIL_TST(v, i, t) VSTORE(v, i, t)
+#endif
+
 static inline void bil_stage(__global const T *src CLV_DBG_PARAM(src), int src_pitch,
                              int width, int height, int bx, int by, int tw, int th, float vk,
                              int scale_all, __local float *tile)
@@ -125,7 +139,7 @@ static inline void bil_stage(__global const T *src CLV_DBG_PARAM(src), int src_p
                 v = LOAD_PIX(src, row, sx);
                 v = scale_all ? v * vk : BIL_IN(v);
             }
-            VSTORE(v, ty * tw + tx, tile);
+            BIL_TST(v, ty * tw + tx, tile);
         }
     }
     barrier(CLK_LOCAL_MEM_FENCE);
@@ -149,7 +163,7 @@ __kernel void bil_tiled(__global const T *src, int src_pitch, int width, int hei
     if (x >= width || y >= height)
         return;
     const int centre = (ly + r) * tw + lx + r;
-    const FN c = VLOAD(centre, tile);
+    const FN c = BIL_TLD(centre, tile);
     FN sum = FN_ZERO;
     float wsum = 0.0f;
     BIL_WINDOW(ylo, yhi, y, height, r);
@@ -163,7 +177,7 @@ __kernel void bil_tiled(__global const T *src, int src_pitch, int width, int hei
         for (int dx = -hw; dx <= hw; dx++) {
             if (dx < xlo || dx > xhi)
                 continue; /* outside a clipped window (BIL_WINDOW) */
-            const FN q = VLOAD(row + dx, tile);
+            const FN q = BIL_TLD(row + dx, tile);
             const float wt = GLD(ws, ws, r + dx) * clv_exp2_weight(BIL_EXPO(q - c));
             rsum += wt * q;
             rw += wt;
@@ -308,7 +322,7 @@ __kernel void bil_fixed(__global const T *src, int src_pitch, int width, int hei
     float wsum[BIL_PY];
 #pragma unroll
     for (int k = 0; k < BIL_PY; k++) {
-        c[k] = VLOAD((r0 + k + BIL_R) * tw + lx + BIL_R, tile);
+        c[k] = BIL_TLD((r0 + k + BIL_R) * tw + lx + BIL_R, tile);
         sum[k] = FN_ZERO;
         wsum[k] = 0.0f;
     }
@@ -321,7 +335,7 @@ __kernel void bil_fixed(__global const T *src, int src_pitch, int width, int hei
         FN q[BIL_K];
 #pragma unroll
         for (int dx = 0; dx < BIL_K; dx++)
-            q[dx] = VLOAD(base + dx, tile);
+            q[dx] = BIL_TLD(base + dx, tile);
 #pragma unroll
         for (int k = 0; k < BIL_PY; k++) {
             const int t = j - k; /* this row's place in output k's window */

@@ -62,7 +62,8 @@ def main():
                  ("chelsea16.png", "24x17", "h.png"), ("camera.png", "20x2000", "t.png"),
                  ("camera.png", "300x40", "w.png"), ("chelsea.png", "120x9", "cw.png"),
                  ("camera.png", "53x9", "gw.png"), ("camera.png", "17x9", "n.png"),
-                 ("studio_256.exr", "23x9", "e.exr"), ("studio_256.exr", "115x6", "ew.exr")]
+                 ("studio_256.exr", "23x9", "e.exr"), ("studio_256.exr", "115x6", "ew.exr"),
+                 ("rocket_rgba.png", "24x17", "a4.png")]
         for src, size, dst in crops:
             r = run([CLI, "resize", "--size", size, os.path.join(DATA, src), dst], env=base,
                     cwd=tmp)
@@ -130,7 +131,9 @@ def main():
             [(["pyramid", "--levels", "5", "t.png", "pyr.png"], "cpu")] + \
             [(op, "cpu") for op in ops if op[0] in ("gaussian", "box")] + \
             [(["bilateral", "--sigma-space", "2", "--sigma-range", "30", i, "o.png"], "lut")
-             for i in ("g.png", "c.png")]
+             for i in ("g.png", "c.png", "a4.png")] + \
+            [(["bilateral", "--sigma-space", "2", "--sigma-range", "30", "a4.png", "o.png"],
+              "generic")]
         for op, tune in runs:
             # pyr2: the GPUs' pyramid, two or three steps per launch (the
             # levels between in local memory): 3 levels by pyr_reg2, 5 by
@@ -141,7 +144,9 @@ def main():
             reg = {"wide": "boxw,gaussw", "pyr": "pyr", "pyr2": "pyr,pyr3",
                    "boxf": "boxf", "boxfw": "boxfw"}.get(tune, "")
             # lut: the GPUs' bilateral (bil_fixed, its tile of u8 values times
-            # the range factor), on a gray crop with all three range tables
+            # the range factor), on a gray crop with all three range tables,
+            # and with three and four channels (a4.png: RGBA, its tile of
+            # float4 pixels, as bil_tiled's under generic)
             env["CLV_TUNE"] = "gpu" if reg or tune == "lut" else tune
             env["CLV_U8_REG"] = reg
             env["CLV_BIL_LUT"] = "3" if tune == "lut" else ""
