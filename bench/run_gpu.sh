@@ -917,7 +917,6 @@ lut12)
     env_rounds CLV_BIL_LUT 3 bilateral 0 1 2 3 | tee "$OUT/lut.txt"
     kpath_rounds bilateral 1920x1080,3840x2160 1,3 cl /tmp/varcl/cl | tee "$OUT/scale.txt"
     kpath_rounds bilateral 3840x2160 4 cl /tmp/varcl/cl | tee "$OUT/cn4.txt"
-    env_rounds CLV_REG_PY 2 bilateral default 1 2 | tee "$OUT/py.txt"
     for L in 1 2; do
         CLV_BIL_LUT=$L timeout 100 build-gpu/tests/test_bilateral fixed 2>&1 | tail -1 |
             sed "s/^/CLV_BIL_LUT=$L /"
