@@ -907,7 +907,8 @@ lut12)
     # times the range factor (cl/ against the kernels before it, the
     # untracked varcl/cl) and the range tables for one channel (CLV_BIL_LUT
     # 0 to 3); the tests with the default tables and all three first; SASS
-    # instructions
+    # instructions. The tables and CLV_BIL_LUT were removed after this ran
+    # (no gain): run it at dac5520.
     [ -d varcl/cl ] || { echo "lut12: no varcl/cl"; exit 1; }
     rm -rf /tmp/varcl && cp -r varcl /tmp/varcl
     export CLV_CACHE_DIR=/tmp/bill PATH=$PATH:/usr/local/cuda/bin

@@ -10,7 +10,8 @@ box's and pyramid's register kernels on the narrowest rows they are taken for,
 and the box and Gaussians with the u8 wide passes (CLV_U8_REG=boxw,gaussw),
 whose whole 16-byte vectors reach into the rows' padding, and the f32 box's
 register kernel and wide passes (CLV_U8_REG=boxf, boxfw), and the GPUs'
-bilateral (bil_fixed) with its range tables (CLV_BIL_LUT=3). Some CPU kernels
+bilateral (bil_fixed, CLV_TUNE=gpu: its tile of u8 values times the range
+factor) on gray, RGB and RGBA crops. Some CPU kernels
 run too (CLV_TUNE=cpu): the pyramid's band kernel, whose bands of a tall
 gray image make their neighbours' rows once more, and the box's and Gaussian's band kernels (their vectors are loaded and
 stored through types aligned to one element, not vloadn).
@@ -130,7 +131,7 @@ def main():
             [(["pyramid", "--levels", n, "w.png", "pyr.png"], "pyr2") for n in ("3", "5")] + \
             [(["pyramid", "--levels", "5", "t.png", "pyr.png"], "cpu")] + \
             [(op, "cpu") for op in ops if op[0] in ("gaussian", "box")] + \
-            [(["bilateral", "--sigma-space", "2", "--sigma-range", "30", i, "o.png"], "lut")
+            [(["bilateral", "--sigma-space", "2", "--sigma-range", "30", i, "o.png"], "gpu")
              for i in ("g.png", "c.png", "a4.png")] + \
             [(["bilateral", "--sigma-space", "2", "--sigma-range", "30", "a4.png", "o.png"],
               "generic")]
@@ -143,13 +144,8 @@ def main():
             # (box_whf, box_wvf), 3 pixels wider
             reg = {"wide": "boxw,gaussw", "pyr": "pyr", "pyr2": "pyr,pyr3",
                    "boxf": "boxf", "boxfw": "boxfw"}.get(tune, "")
-            # lut: the GPUs' bilateral (bil_fixed, its tile of u8 values times
-            # the range factor), on a gray crop with all three range tables,
-            # and with three and four channels (a4.png: RGBA, its tile of
-            # float4 pixels, as bil_tiled's under generic)
-            env["CLV_TUNE"] = "gpu" if reg or tune == "lut" else tune
+            env["CLV_TUNE"] = "gpu" if reg else tune
             env["CLV_U8_REG"] = reg
-            env["CLV_BIL_LUT"] = "3" if tune == "lut" else ""
             if reg:
                 tune = "gpu, CLV_U8_REG=" + reg
             cmd = [OCLGRIND, "--data-races", "--check-api", CLI, "--device", "Oclgrind"] + op

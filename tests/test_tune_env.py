@@ -257,8 +257,7 @@ def main():
                      ("CLV_REG_PY", "0"), ("CLV_REG_PY", "33"), ("CLV_REG_PY", "4x"),
                      ("CLV_REG_LOCAL", "8x"), ("CLV_REG_LOCAL", "0x8"), ("CLV_REG_LOCAL", "8"),
                      ("CLV_REG_LOCAL", "4096x4096"), ("CLV_U8_REG", "up2"),
-                     ("CLV_U8_REG", "pyr4"), ("CLV_BIL_LUT", "4"), ("CLV_BIL_LUT", "-1"),
-                     ("CLV_BIL_LUT", "1x")):
+                     ("CLV_U8_REG", "pyr4")):
         r, out = run({var: val}, "gray")
         check(r.code != 0 and var in r.err and val in r.err,
               "%s=%s: the context fails, naming it" % (var, val), r.describe())

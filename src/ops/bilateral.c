@@ -118,11 +118,8 @@ static int fit_tile(size_t *lx, size_t *ly, int w, int h, int r, size_t max_wg, 
 typedef struct bil_fixed_tile {
     size_t lx, ly;
     int py[5]; /* by channel count (images have 1 to 4) */
-    int lut;   /* u8 with one channel: range tables (BIL_LUT), 0 to 3 */
 } bil_fixed_tile;
-/* entries of one range table: differences -255 .. 255 (bilateral.cl) */
-#define BIL_LUT_ENTRIES 511
-static const bil_fixed_tile bil_fixed_tile_default = {32, 8, {0, 2, 2, 1, 2}, 0};
+static const bil_fixed_tile bil_fixed_tile_default = {32, 8, {0, 2, 2, 1, 2}};
 
 typedef enum bil_variant {
     BIL_PLANES_VEC, /* CPU: padded float planes, then VEC pixels per work-item */
@@ -307,12 +304,8 @@ static clv_status bil_choose(clv_context *ctx, const clv_image *src, int r, clv_
          * device's limits) making lx x (ly py) outputs; else bil_tiled */
         const bil_fixed_tile *t = &bil_fixed_tile_default;
         const int py = CLV__REG_PY(ctx, t->py[cn]);
-        /* a table per column from the centre out, at most the r + 1 there are */
-        const int lut_want = ctx->tune.bil_lut >= 0 ? ctx->tune.bil_lut : t->lut;
-        const int lut = src->type == CLV_U8 && cn == 1 ? (lut_want < r + 1 ? lut_want : r + 1) : 0;
         char fopts[320];
-        snprintf(fopts, sizeof fopts, "%s -DBIL_R=%d -DBIL_PY=%d -DBIL_LUT=%d", opts, r, py,
-                 lut);
+        snprintf(fopts, sizeof fopts, "%s -DBIL_R=%d -DBIL_PY=%d", opts, r, py);
         cl_kernel kf;
         CLV_TRY(clv__get_kernel(ctx, CLV__SRC_BILATERAL, fopts, "bil_fixed", &kf));
         CLV_TRY(clv__kernel_limits(ctx, OP, kf, &max_wg, &local_free));
@@ -320,8 +313,7 @@ static clv_status bil_choose(clv_context *ctx, const clv_image *src, int r, clv_
         const size_t lx = t->lx;
         for (size_t ly = t->ly; ly >= 1; ly /= 2) {
             const size_t bytes =
-                (lx + 2 * (size_t)r) * (ly * (size_t)py + 2 * (size_t)r) * pix +
-                (size_t)lut * BIL_LUT_ENTRIES * sizeof(float);
+                (lx + 2 * (size_t)r) * (ly * (size_t)py + 2 * (size_t)r) * pix;
             if (lx * ly <= max_wg && bytes <= budget) {
                 pl->variant = BIL_FIXED;
                 pl->form = SPACE_1D_LOG2;

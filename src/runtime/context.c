@@ -631,17 +631,6 @@ static clv_status tuning_for(clv_context *ctx, clv__tuning *out)
                              "CLV_REG_PY=\"%s\": expected rows per work-item, 1 to 32", py);
         t.reg_py = (int)v;
     }
-    t.bil_lut = -1;
-    const char *bl = getenv("CLV_BIL_LUT");
-    if (bl && *bl) {
-        char *end;
-        long v = strtol(bl, &end, 10);
-        if (*end || v < 0 || v > 3)
-            return clv__fail(ctx, CLV_ERROR_INVALID_ARGUMENT, "context",
-                             "CLV_BIL_LUT=\"%s\": expected the bilateral's range tables, 0 to 3",
-                             bl);
-        t.bil_lut = (int)v;
-    }
     const char *rl = getenv("CLV_REG_LOCAL");
     if (rl && strcmp(rl, "driver") == 0) {
         memset(t.reg_local, 0, sizeof t.reg_local);

@@ -132,10 +132,6 @@ typedef struct clv__tuning {
     /* Largest bilateral radius compiled into bil_fixed (taps unrolled into
      * registers, a program per radius); 0: never (see bilateral.c). */
     int bil_fixed_radius;
-    /* bil_fixed's range tables for u8 with one channel (BIL_LUT: the
-     * centre column's and n - 1 either side of it); -1: bilateral.c's
-     * own. CLV_BIL_LUT overrides it, for timing the choice on a device. */
-    int bil_lut;
     /* Which u8 register kernels run (CLV__REG_ON): box_reg and
      * gauss_reg (small windows compiled in, a program per window; else
      * box_small and gauss_fused), pyr_reg, resize_half_reg, transpose_reg
