@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Build, test and benchmark on the lent NVIDIA machine (used for the GPU
 # numbers in bench/RESULTS.md). Writes logs and tables under $OUT.
-# Usage: bash bench/run_gpu.sh tests|lut12|strm|last11|u16x|bil4|sweep11|gfw11|look11|tests11|final11|wv11|py11|bil11|last10|gwh|bwh|final10|f32d|f32c|f32b|whf10|boxfw10|boxf10|final8|tr|ncu|ncu2|box9|wide9|final9|up2|cvt|t3|bench|embed|late|sizes|verify|final|flow|kern|host|table2|heavy|twin|reg|wide|final17|up|shapes|p4|p4floor|pyr2|upv|split|wpy|bwv|box5|s4|next17|suite
+# Usage: bash bench/run_gpu.sh tests|bpy12|lut12|strm|last11|u16x|bil4|sweep11|gfw11|look11|tests11|final11|wv11|py11|bil11|last10|gwh|bwh|final10|f32d|f32c|f32b|whf10|boxfw10|boxf10|final8|tr|ncu|ncu2|box9|wide9|final9|up2|cvt|t3|bench|embed|late|sizes|verify|final|flow|kern|host|table2|heavy|twin|reg|wide|final17|up|shapes|p4|p4floor|pyr2|upv|split|wpy|bwv|box5|s4|next17|suite
 set -u
 what=${1:-tests}
 OUT=${OUT:-/tmp/clv-gpu-out}
@@ -901,6 +901,25 @@ py11)
             CLV_REG_PY=$u f32_bench bilateral 1920x1080,3840x2160 1 $v
         done
     done | tee "$OUT/pyr_bilf32.txt"
+    ;;
+bpy12)
+    # bil_fixed's outputs per work-item again now that u8/u16 taps are one
+    # instruction shorter (CLV_REG_PY 1 to 4 against the default, 1 and 3
+    # channels, then 4 channels at 1 and 2); then test_bilateral fixed at
+    # each of them
+    export CLV_CACHE_DIR=/tmp/bpy
+    env_rounds CLV_REG_PY 3 bilateral default 1 2 3 4 | tee "$OUT/bpy.txt"
+    for round in 1 2; do
+        for py in 1 2; do
+            CLV_REG_PY=$py timeout 60 build-gpu/bench/clv-bench --device gpu --ops bilateral \
+                --sizes 3840x2160 --types u8 --channels 4 --reps 15 2>&1 | grep -E "^op=|rror" |
+                awk -v r=$round -v v=$py '{print r, v, $1, $2, $4, $7}'
+        done
+    done | tee "$OUT/bpy4.txt"
+    for py in 1 2 3 4; do
+        CLV_REG_PY=$py timeout 100 build-gpu/tests/test_bilateral fixed 2>&1 | tail -1 |
+            sed "s/^/CLV_REG_PY=$py /"
+    done | tee "$OUT/tests.txt"
     ;;
 lut12)
     # bil_fixed (bilateral 19x19, u8): the tile of integer types staged
