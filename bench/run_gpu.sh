@@ -31,6 +31,27 @@ env_rounds() {
     done
 }
 
+# bil_tests VAR VALUE...: test_bilateral fixed (bil_fixed's own set) under
+# VAR=VALUE for each VALUE, its summary line tagged with it
+bil_tests() {
+    local var=$1 v
+    shift
+    for v in "$@"; do
+        env "$var=$v" timeout 100 build-gpu/tests/test_bilateral fixed 2>&1 | tail -1 |
+            sed "s/^/$var=$v /"
+    done
+}
+
+# sass_counts CACHE KERNEL: registers of KERNEL's programs in the program
+# cache CACHE (ptxinfo.txt), then each program's SASS instruction count
+sass_counts() {
+    python3 bench/ptxinfo.py "$1" --kernels "$2" --dump /tmp/sassdump > "$OUT/ptxinfo.txt" 2>&1
+    for f in /tmp/sassdump/*; do
+        ptxas -arch=sm_90 -o /tmp/b.cubin "$f" 2>/dev/null &&
+            echo "$(cuobjdump -sass /tmp/b.cubin | grep -cE '^ +/\*[0-9a-f]{4}\*/') $f"
+    done | tee "$OUT/sass.txt"
+}
+
 # kpath_rounds OPS SIZES CHANNELS KERNEL_PATH...: clv-bench's OPS (u8) under
 # each kernel path (cl/ against timing copies), three interleaved rounds, a
 # program cache per path; lines as env_rounds's (bench/variants/rounds.py
@@ -916,10 +937,7 @@ bpy12)
                 awk -v r=$round -v v=$py '{print r, v, $1, $2, $4, $7}'
         done
     done | tee "$OUT/bpy4.txt"
-    for py in 1 2 3 4; do
-        CLV_REG_PY=$py timeout 100 build-gpu/tests/test_bilateral fixed 2>&1 | tail -1 |
-            sed "s/^/CLV_REG_PY=$py /"
-    done | tee "$OUT/tests.txt"
+    bil_tests CLV_REG_PY 1 2 3 4 | tee "$OUT/tests.txt"
     ;;
 lut12)
     # bil_fixed (bilateral 19x19, u8): the tile of integer types staged
@@ -937,16 +955,8 @@ lut12)
     env_rounds CLV_BIL_LUT 3 bilateral 0 1 2 3 | tee "$OUT/lut.txt"
     kpath_rounds bilateral 1920x1080,3840x2160 1,3 cl /tmp/varcl/cl | tee "$OUT/scale.txt"
     kpath_rounds bilateral 3840x2160 4 cl /tmp/varcl/cl | tee "$OUT/cn4.txt"
-    for L in 1 2; do
-        CLV_BIL_LUT=$L timeout 100 build-gpu/tests/test_bilateral fixed 2>&1 | tail -1 |
-            sed "s/^/CLV_BIL_LUT=$L /"
-    done | tee "$OUT/tests12.txt"
-    python3 bench/ptxinfo.py /tmp/bill --kernels bil_fixed --dump /tmp/bildump \
-        > "$OUT/ptxinfo.txt" 2>&1
-    for f in /tmp/bildump/*; do
-        ptxas -arch=sm_90 -o /tmp/b.cubin "$f" 2>/dev/null &&
-            echo "$(cuobjdump -sass /tmp/b.cubin | grep -cE '^ +/\*[0-9a-f]{4}\*/') $f"
-    done | tee "$OUT/sass.txt"
+    bil_tests CLV_BIL_LUT 1 2 | tee "$OUT/tests12.txt"
+    sass_counts /tmp/bill bil_fixed
     ;;
 bil11)
     # bil_fixed (bilateral 19x19, u8): outputs per work-item (CLV_REG_PY
@@ -959,12 +969,7 @@ bil11)
     env_rounds CLV_REG_PY 2 bilateral default 1 2 4 16 | tee "$OUT/bilpy.txt"
     kpath_rounds bilateral 1920x1080,3840x2160 1,3 cl /tmp/varcl/cl /tmp/varcl/cl5 |
         tee "$OUT/bilx.txt"
-    python3 bench/ptxinfo.py /tmp/bilpy --kernels bil_fixed --dump /tmp/bildump \
-        > "$OUT/ptxinfo.txt" 2>&1
-    for f in /tmp/bildump/*; do
-        ptxas -arch=sm_90 -o /tmp/b.cubin "$f" 2>/dev/null &&
-            echo "$(cuobjdump -sass /tmp/b.cubin | grep -cE '^ +/\*[0-9a-f]{4}\*/') $f"
-    done | tee "$OUT/sass.txt"
+    sass_counts /tmp/bilpy bil_fixed
     ;;
 bwh)
     # box_wh with its loaded values packed 4 to a word (the untracked
