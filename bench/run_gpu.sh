@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Build, test and benchmark on the lent NVIDIA machine (used for the GPU
 # numbers in bench/RESULTS.md). Writes logs and tables under $OUT.
-# Usage: bash bench/run_gpu.sh tests|bpy12|lut12|strm|last11|u16x|bil4|sweep11|gfw11|look11|tests11|final11|wv11|py11|bil11|last10|gwh|bwh|final10|f32d|f32c|f32b|whf10|boxfw10|boxf10|final8|tr|ncu|ncu2|box9|wide9|final9|up2|cvt|t3|bench|embed|late|sizes|verify|final|flow|kern|host|table2|heavy|twin|reg|wide|final17|up|shapes|p4|p4floor|pyr2|upv|split|wpy|bwv|box5|s4|next17|suite
+# Usage: bash bench/run_gpu.sh tests|pl12|bpy12|lut12|strm|last11|u16x|bil4|sweep11|gfw11|look11|tests11|final11|wv11|py11|bil11|last10|gwh|bwh|final10|f32d|f32c|f32b|whf10|boxfw10|boxf10|final8|tr|ncu|ncu2|box9|wide9|final9|up2|cvt|t3|bench|embed|late|sizes|verify|final|flow|kern|host|table2|heavy|twin|reg|wide|final17|up|shapes|p4|p4floor|pyr2|upv|split|wpy|bwv|box5|s4|next17|suite
 set -u
 what=${1:-tests}
 OUT=${OUT:-/tmp/clv-gpu-out}
@@ -922,6 +922,23 @@ py11)
             CLV_REG_PY=$u f32_bench bilateral 1920x1080,3840x2160 1 $v
         done
     done | tee "$OUT/pyr_bilf32.txt"
+    ;;
+pl12)
+    # bil_fixed's two- and four-channel tile as a plane per channel (cl/)
+    # against interleaved pixels (the untracked varcl/cl): test_bilateral
+    # fixed, then 4K u8 with 4, 1 and 3 channels, two interleaved rounds
+    [ -d varcl/cl ] || { echo "pl12: no varcl/cl"; exit 1; }
+    rm -rf /tmp/varcl && cp -r varcl /tmp/varcl
+    export CLV_CACHE_DIR=/tmp/pl12
+    bil_tests CLV_TUNE gpu | tee "$OUT/tests.txt"
+    for round in 1 2; do
+        for v in cl /tmp/varcl/cl; do
+            CLV_KERNEL_PATH=$v CLV_CACHE_DIR=/tmp/kpc/$(echo $v | tr / _) timeout 60 \
+                build-gpu/bench/clv-bench --device gpu --ops bilateral --sizes 3840x2160 \
+                --types u8 --channels 4,1,3 --reps 11 2>&1 | grep -E "^op=|rror" |
+                awk -v r=$round -v v=$v '{print r, v, $1, $2, $4, $7}'
+        done
+    done | tee "$OUT/pl.txt"
     ;;
 bpy12)
     # bil_fixed's outputs per work-item again now that u8/u16 taps are one

@@ -105,14 +105,35 @@ static inline float bil_l1sq(FN d)
 #define BIL_EXPO(d) (rk * BIL_NORM2(d))
 #endif
 
+/* bil_fixed's tile with two or four channels: a plane of P floats per
+ * channel, so that a tap's CN 4-byte loads by consecutive work-items fall on
+ * consecutive banks. Interleaved pixels read by vload2 / vload4, which a
+ * compiler may split into 4-byte loads 2 or 4 words apart, put 2 or 4
+ * work-items of a warp on one bank; whole float2 / float4 accesses need an
+ * alignment that NVIDIA's local buffer did not give (9fb54f6). One and
+ * three channels stay interleaved (a stride of 1 or 3 words spreads). */
+#if CN == 2
+#define BIL_TLD(t, i, P) ((float2)((t)[i], (t)[(P) + (i)]))
+#define BIL_PST(t, i, P, v) ((t)[i] = (v).x, (t)[(P) + (i)] = (v).y)
+#elif CN == 4
+#define BIL_TLD(t, i, P)                                                                       \
+    ((float4)((t)[i], (t)[(P) + (i)], (t)[2 * (P) + (i)], (t)[3 * (P) + (i)]))
+#define BIL_PST(t, i, P, v)                                                                    \
+    ((t)[i] = (v).x, (t)[(P) + (i)] = (v).y, (t)[2 * (P) + (i)] = (v).z,                    \
+     (t)[3 * (P) + (i)] = (v).w)
+#else
+#define BIL_TLD(t, i, P) VLOAD(i, t)
+#endif
+
 /* The GPU kernels' tile: the tw x th source pixels from (bx, by) through the
  * border rule (BORDER_CONSTANT's outside pixels as 0, which bil_tiled's
  * clipped windows never read), scaled by vk (f32; every type where
- * scale_all), into tile (tw floats per row, CN each), staged by the whole
- * work-group, then the barrier. */
+ * scale_all), into tile (tw floats per row, CN each; with two or four
+ * channels and plane > 0, a plane of plane floats per channel instead),
+ * staged by the whole work-group, then the barrier. */
 static inline void bil_stage(__global const T *src CLV_DBG_PARAM(src), int src_pitch,
                              int width, int height, int bx, int by, int tw, int th, float vk,
-                             int scale_all, __local float *tile)
+                             int scale_all, int plane, __local float *tile)
 {
     const int lx = get_local_id(0), ly = get_local_id(1);
     const int lw = get_local_size(0), lh = get_local_size(1);
@@ -126,6 +147,12 @@ static inline void bil_stage(__global const T *src CLV_DBG_PARAM(src), int src_p
                 v = LOAD_PIX(src, row, sx);
                 v = scale_all ? v * vk : BIL_IN(v);
             }
+#if CN == 2 || CN == 4
+            if (plane) {
+                BIL_PST(tile, ty * tw + tx, plane, v);
+                continue;
+            }
+#endif
             VSTORE(v, ty * tw + tx, tile);
         }
     }
@@ -144,7 +171,7 @@ __kernel void bil_tiled(__global const T *src, int src_pitch, int width, int hei
     const int x0 = get_group_id(0) * lw, y0 = get_group_id(1) * lh;
     const int tw = lw + 2 * r, th = lh + 2 * r;
     /* No early return before the barrier: every work-item helps staging. */
-    bil_stage(src CLV_DBG_PASS(src), src_pitch, width, height, x0 - r, y0 - r, tw, th, vk, 0,
+    bil_stage(src CLV_DBG_PASS(src), src_pitch, width, height, x0 - r, y0 - r, tw, th, vk, 0, 0,
               tile);
     const int x = x0 + lx, y = y0 + ly;
     if (x >= width || y >= height)
@@ -263,8 +290,9 @@ __kernel void bil_fixed(__global const T *src, int src_pitch, int width, int hei
     const int x0 = get_group_id(0) * lw, y0 = get_group_id(1) * bh;
     const int tw = lw + 2 * BIL_R, th = bh + 2 * BIL_R;
     /* No early return before the barrier: every work-item helps staging. */
+    const int plane = tw * th; /* two and four channels: planes (BIL_TLD) */
     bil_stage(src CLV_DBG_PASS(src), src_pitch, width, height, x0 - BIL_R, y0 - BIL_R, tw, th,
-              vk, 1, tile);
+              vk, 1, plane, tile);
     float lxw[BIL_K];
 #pragma unroll
     for (int i = 0; i < BIL_K; i++)
@@ -274,7 +302,7 @@ __kernel void bil_fixed(__global const T *src, int src_pitch, int width, int hei
     float wsum[BIL_PY];
 #pragma unroll
     for (int k = 0; k < BIL_PY; k++) {
-        c[k] = VLOAD((r0 + k + BIL_R) * tw + lx + BIL_R, tile);
+        c[k] = BIL_TLD(tile, (r0 + k + BIL_R) * tw + lx + BIL_R, plane);
         sum[k] = FN_ZERO;
         wsum[k] = 0.0f;
     }
@@ -287,7 +315,7 @@ __kernel void bil_fixed(__global const T *src, int src_pitch, int width, int hei
         FN q[BIL_K];
 #pragma unroll
         for (int dx = 0; dx < BIL_K; dx++)
-            q[dx] = VLOAD(base + dx, tile);
+            q[dx] = BIL_TLD(tile, base + dx, plane);
 #pragma unroll
         for (int k = 0; k < BIL_PY; k++) {
             const int t = j - k; /* this row's place in output k's window */
