@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Build, test and benchmark on the lent NVIDIA machine (used for the GPU
 # numbers in bench/RESULTS.md). Writes logs and tables under $OUT.
-# Usage: bash bench/run_gpu.sh tests|pl12|bpy12|lut12|strm|last11|u16x|bil4|sweep11|gfw11|look11|tests11|final11|wv11|py11|bil11|last10|gwh|bwh|final10|f32d|f32c|f32b|whf10|boxfw10|boxf10|final8|tr|ncu|ncu2|box9|wide9|final9|up2|cvt|t3|bench|embed|late|sizes|verify|final|flow|kern|host|table2|heavy|twin|reg|wide|final17|up|shapes|p4|p4floor|pyr2|upv|split|wpy|bwv|box5|s4|next17|suite
+# Usage: bash bench/run_gpu.sh tests|tsh13|tsw13|pl12|bpy12|lut12|strm|last11|u16x|bil4|sweep11|gfw11|look11|tests11|final11|wv11|py11|bil11|last10|gwh|bwh|final10|f32d|f32c|f32b|whf10|boxfw10|boxf10|final8|tr|ncu|ncu2|box9|wide9|final9|up2|cvt|t3|bench|embed|late|sizes|verify|final|flow|kern|host|table2|heavy|twin|reg|wide|final17|up|shapes|p4|p4floor|pyr2|upv|split|wpy|bwv|box5|s4|next17|suite
 set -u
 what=${1:-tests}
 OUT=${OUT:-/tmp/clv-gpu-out}
@@ -922,6 +922,59 @@ py11)
             CLV_REG_PY=$u f32_bench bilateral 1920x1080,3840x2160 1 $v
         done
     done | tee "$OUT/pyr_bilf32.txt"
+    ;;
+tsw13)
+    # the tile transpose's groups in strips 4 to 32 tiles wide, each strip
+    # top to bottom, and tiles of 64x16 and 16x64 pixels
+    # (bench/variants/mk_tsh.py, the last argument a strip width; cl/ has
+    # 32x32 tiles in rows): u8 x 3 at 1080p and 4K, three interleaved
+    # rounds; f32 x 1 and x 3 at 4K, two rounds; then test_transpose
+    # (generic: the tile) on strips of 8
+    mkdir -p /tmp/tsw
+    for v in "32 32 4" "32 32 8" "32 32 16" "32 32 32" "64 16 0" "16 64 0" "64 16 16" "16 64 8"; do
+        set -- $v
+        python3 bench/variants/mk_tsh.py /tmp/tsw/$1x$2s$3 $v > /dev/null || exit 1
+    done
+    kpath_rounds transpose 1920x1080,3840x2160 3 cl /tmp/tsw/32x32s4 /tmp/tsw/32x32s8 \
+        /tmp/tsw/32x32s16 /tmp/tsw/32x32s32 /tmp/tsw/64x16s0 /tmp/tsw/16x64s0 \
+        /tmp/tsw/64x16s16 /tmp/tsw/16x64s8 | tee "$OUT/tsw.txt"
+    for round in 1 2; do
+        for v in cl /tmp/tsw/32x32s8 /tmp/tsw/32x32s16 /tmp/tsw/64x16s0 /tmp/tsw/16x64s0; do
+            CLV_KERNEL_PATH=$v CLV_CACHE_DIR=/tmp/kpc/$(echo $v | tr / _) \
+                f32_bench transpose 3840x2160 1,3 $(echo $v | tr / _)
+        done
+    done | tee "$OUT/tsw_f32.txt"
+    CLV_TUNE=generic CLV_KERNEL_PATH=/tmp/tsw/32x32s8 CLV_CACHE_DIR=/tmp/tswc \
+        CLV_TEST_DATA=tests/data timeout 120 build-gpu/tests/test_transpose \
+        > "$OUT/tsw_test.txt" 2>&1
+    echo "test_transpose (generic), strips of 8 rc=$? $(tail -1 "$OUT/tsw_test.txt")"
+    ;;
+tsh13)
+    # the tile transpose on bigger tiles (more bytes in flight per
+    # work-group before its barrier): CLV_TR_TILE 16 / 32 (default) / 64,
+    # u8 x 1 (transpose_reg: a control) and x 3, three interleaved rounds;
+    # f32 x 1 at 64, three rounds; oblong tiles (bench/variants/mk_tsh.py;
+    # the host's launch unchanged, so some groups return at once); then
+    # test_transpose (generic: the tile) at 64
+    export CLV_CACHE_DIR=/tmp/tshc
+    env_rounds CLV_TR_TILE 3 transpose default 16 64 | tee "$OUT/tsh.txt"
+    for round in 1 2 3; do
+        for v in default 64; do
+            CLV_TR_TILE=$([ $v = default ] || echo $v) \
+                f32_bench transpose 1920x1080,3840x2160 1 $v
+        done
+    done | tee "$OUT/tsh_f32.txt"
+    mkdir -p /tmp/tsw
+    vs="cl"
+    for v in "64 32 0" "32 64 0" "128 64 0"; do
+        set -- $v
+        python3 bench/variants/mk_tsh.py /tmp/tsw/$1x$2s$3 $v > /dev/null || exit 1
+        vs="$vs /tmp/tsw/$1x$2s$3"
+    done
+    kpath_rounds transpose 1920x1080,3840x2160 3 $vs | tee "$OUT/tsh_var.txt"
+    CLV_TUNE=generic CLV_TR_TILE=64 CLV_TEST_DATA=tests/data timeout 120 \
+        build-gpu/tests/test_transpose > "$OUT/tsh_test.txt" 2>&1
+    echo "test_transpose (generic) CLV_TR_TILE=64 rc=$? $(tail -1 "$OUT/tsh_test.txt")"
     ;;
 pl12)
     # bil_fixed's two- and four-channel tile as a plane per channel (cl/)
