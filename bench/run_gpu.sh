@@ -955,7 +955,8 @@ tsh13)
     # u8 x 1 (transpose_reg: a control) and x 3, three interleaved rounds;
     # f32 x 1 at 64, three rounds; oblong tiles (bench/variants/mk_tsh.py;
     # the host's launch unchanged, so some groups return at once); then
-    # test_transpose (generic: the tile) at 64
+    # test_transpose (generic: the tile) at 64. CLV_TR_TILE was removed
+    # after this ran (no gain): run it at 68cb78a.
     export CLV_CACHE_DIR=/tmp/tshc
     env_rounds CLV_TR_TILE 3 transpose default 16 64 | tee "$OUT/tsh.txt"
     for round in 1 2 3; do

@@ -127,28 +127,13 @@ static clv_status tr_choose(clv_context *ctx, const clv_image *src, const clv_im
         pl->g[1] = ((size_t)src->width + (size_t)bx - 1) / (size_t)bx;
         return CLV_OK;
     }
-    /* The tile's side: tune.tr_tile for pixels of up to 4 bytes (a
-     * work-group loads tile^2 pixels before its barrier, so a bigger tile
-     * keeps more bytes in flight), where the tile (pixels of 3 channels take
-     * 4 bytes of local memory) fits half the device's local memory and a
-     * row of it fits a work-group; else t->tile. */
-    size_t tile = (size_t)t->tile;
-    const size_t pix = src->elem_size * (size_t)(src->channels == 3 ? 4 : src->channels);
-    if (ctx->tune.tr_tile > 0 && pix <= 4) {
-        const size_t want = (size_t)ctx->tune.tr_tile;
-        if (want * (want + 1) * pix <= ctx->info.local_mem_size / 2 &&
-            want <= ctx->info.max_work_group_size)
-            tile = want;
-    }
-    snprintf(opts, sizeof opts, "%s -DTILE=%zu", fmt, tile);
+    const size_t tile = (size_t)t->tile;
+    snprintf(opts, sizeof opts, "%s -DTILE=%d", fmt, t->tile);
     pl->variant = TR_TILED;
     CLV_TRY(clv__get_kernel(ctx, CLV__SRC_TRANSPOSE, opts, "transpose", &pl->k));
     size_t max_wg;
     CLV_TRY(clv__kernel_limits(ctx, OP, pl->k, &max_wg, NULL));
-    /* about tile_rows * t->tile work-items whatever the tile */
-    size_t rows = t->tile_rows * (size_t)t->tile / tile;
-    if (rows < 1)
-        rows = 1;
+    size_t rows = t->tile_rows;
     while (rows > 1 && tile * rows > max_wg)
         rows /= 2;
     if (tile * rows > max_wg)

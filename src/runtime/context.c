@@ -631,16 +631,6 @@ static clv_status tuning_for(clv_context *ctx, clv__tuning *out)
                              "CLV_REG_PY=\"%s\": expected rows per work-item, 1 to 32", py);
         t.reg_py = (int)v;
     }
-    const char *trt = getenv("CLV_TR_TILE");
-    if (trt && *trt) {
-        char *end;
-        long v = strtol(trt, &end, 10);
-        if (*end || (v != 16 && v != 32 && v != 64 && v != 128))
-            return clv__fail(ctx, CLV_ERROR_INVALID_ARGUMENT, "context",
-                             "CLV_TR_TILE=\"%s\": expected a tile side of 16, 32, 64 or 128",
-                             trt);
-        t.tr_tile = (int)v;
-    }
     const char *rl = getenv("CLV_REG_LOCAL");
     if (rl && strcmp(rl, "driver") == 0) {
         memset(t.reg_local, 0, sizeof t.reg_local);

@@ -166,11 +166,6 @@ typedef struct clv__tuning {
      * any. From the device's row (where one launch stops paying); none
      * under CLV_TUNE=gpu or a CLV_U8_REG that names the kernels. */
     size_t pyrn_max_pixels;
-    /* Side of the local-memory transpose's tile for pixels of at most 4
-     * bytes (u8 with 1 to 4 channels, u16 with 1 or 2, f32 with 1); 0:
-     * transpose.c's. From the device's row of the tuning table; CLV_TR_TILE
-     * overrides it, for timing. */
-    int tr_tile;
 } clv__tuning;
 
 /* u8 register kernels: each has a bit for one-channel images and the bit
