@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Build, test and benchmark on the lent NVIDIA machine (used for the GPU
 # numbers in bench/RESULTS.md). Writes logs and tables under $OUT.
-# Usage: bash bench/run_gpu.sh tests|tsh13|tsw13|pl12|bpy12|lut12|strm|last11|u16x|bil4|sweep11|gfw11|look11|tests11|final11|wv11|py11|bil11|last10|gwh|bwh|final10|f32d|f32c|f32b|whf10|boxfw10|boxf10|final8|tr|ncu|ncu2|box9|wide9|final9|up2|cvt|t3|bench|embed|late|sizes|verify|final|flow|kern|host|table2|heavy|twin|reg|wide|final17|up|shapes|p4|p4floor|pyr2|upv|split|wpy|bwv|box5|s4|next17|suite
+# Usage: bash bench/run_gpu.sh tests|rgb13|copy13|tsh13|tsw13|pl12|bpy12|lut12|strm|last11|u16x|bil4|sweep11|gfw11|look11|tests11|final11|wv11|py11|bil11|last10|gwh|bwh|final10|f32d|f32c|f32b|whf10|boxfw10|boxf10|final8|tr|ncu|ncu2|box9|wide9|final9|up2|cvt|t3|bench|embed|late|sizes|verify|final|flow|kern|host|table2|heavy|twin|reg|wide|final17|up|shapes|p4|p4floor|pyr2|upv|split|wpy|bwv|box5|s4|next17|suite
 set -u
 what=${1:-tests}
 OUT=${OUT:-/tmp/clv-gpu-out}
@@ -948,6 +948,30 @@ tsw13)
         CLV_TEST_DATA=tests/data timeout 120 build-gpu/tests/test_transpose \
         > "$OUT/tsw_test.txt" 2>&1
     echo "test_transpose (generic), strips of 8 rc=$? $(tail -1 "$OUT/tsw_test.txt")"
+    ;;
+rgb13)
+    # transpose_rgb (u8 x 3, whole-word stores; CLV_U8_REG's transpose for
+    # three channels) against the tile (the default, transpose1), three
+    # interleaved rounds; then test_transpose with CLV_TUNE=gpu
+    export CLV_CACHE_DIR=/tmp/rgb13
+    env_rounds CLV_U8_REG 3 transpose default transpose | tee "$OUT/rgb.txt"
+    CLV_TUNE=gpu CLV_TEST_DATA=tests/data timeout 120 build-gpu/tests/test_transpose \
+        > "$OUT/rgb_test.txt" 2>&1
+    echo "test_transpose (CLV_TUNE=gpu) rc=$? $(tail -1 "$OUT/rgb_test.txt")"
+    ;;
+copy13)
+    # the floor under the u8 x 3 rows on this card: chain mode's raw_copy
+    # (a uint4 copy of the image's bytes) beside transpose, box 5x5 and the
+    # Gaussian, 1080p and 4K, u8 and f32, one and three channels; then
+    # part 1's rows at 4K, two rounds
+    export CLV_CACHE_DIR=/tmp/c13
+    timeout 200 build-gpu/bench/clv-bench --device gpu --mode chain \
+        --ops transpose,box5,gaussian --sizes 1920x1080,3840x2160 --types u8,f32 \
+        --channels 1,3 --reps 7 > "$OUT/chain.txt" 2>&1
+    echo "chain rc=$?"
+    for round in 1 2; do
+        part1_rows
+    done | tee "$OUT/part1.txt"
     ;;
 tsh13)
     # the tile transpose on bigger tiles (more bytes in flight per

@@ -31,6 +31,72 @@ __kernel void transpose(__global const T *src, int src_pitch, __global T *dst, i
     }
 }
 
+#if defined(DEPTH_U8) && CN == 3 && defined(TR_RGB)
+/* GPUs, u8 x 3: the tile above with every global store a whole word, so a
+ * warp's store fills whole 32-byte sectors (the tile's byte stores, three
+ * to a pixel, write each sector in thirds, and stores are not merged on
+ * their way to L2). The tile holds a pixel per uint (its bytes low, top
+ * byte 0). Loads: a work-item takes 4 pixels (3 words) of a source row;
+ * loads pass through L1, so their partial sectors cost no extra traffic.
+ * Stores: word w of a destination row's 96-byte run holds bytes of pixels
+ * 4g + m and 4g + m + 1 (g = w / 3, m = w % 3). Tiles cut by the image's
+ * edge go pixel by pixel. Rows start on 64-byte boundaries (image.c's
+ * PITCH_ALIGN) and tiles on multiples of 32 pixels, so words are aligned. */
+#if TILE != 32
+#error "transpose_rgb moves 32x32 tiles (-DTILE=32, from transpose.c)"
+#endif
+#ifndef __ENDIAN_LITTLE__
+#error "transpose_rgb packs bytes into words in little-endian order"
+#endif
+__kernel void transpose_rgb(__global const uchar *restrict src, int src_pitch,
+                            __global uchar *restrict dst, int dst_pitch, int width,
+                            int height CLV_DBG_PARAMS)
+{
+    CLV_DBG_BUF(src, 0);
+    CLV_DBG_BUF(dst, 2);
+    __local uint tile[32][33]; /* tile[j][i]: source row by + j, pixel bx + i */
+    const int lid = get_local_id(1) * get_local_size(0) + get_local_id(0);
+    const int nl = get_local_size(0) * get_local_size(1);
+    const int bx = get_group_id(0) * 32, by = get_group_id(1) * 32;
+    const int full = bx + 32 <= width && by + 32 <= height;
+    for (int t = lid; t < 32 * 8; t += nl) {
+        const int j = t >> 3, q = t & 7; /* row j, pixels 4q .. 4q + 3 */
+        __global const uchar *row = ROW(src, src_pitch, by + j) + 3 * (bx + 4 * q);
+        if (full) {
+            const uint3 v = GVLD(3, src, 0, (__global const uint *)row);
+            tile[j][4 * q] = v.x & 0xffffffu;
+            tile[j][4 * q + 1] = (v.x >> 24) | ((v.y & 0xffffu) << 8);
+            tile[j][4 * q + 2] = (v.y >> 16) | ((v.z & 0xffu) << 16);
+            tile[j][4 * q + 3] = v.z >> 8;
+        } else {
+            for (int k = 0; k < 4; k++) {
+                uint u = 0;
+                if (by + j < height && bx + 4 * q + k < width)
+                    u = (uint)GLD(src, row, 3 * k) | (uint)GLD(src, row, 3 * k + 1) << 8 |
+                        (uint)GLD(src, row, 3 * k + 2) << 16;
+                tile[j][4 * q + k] = u;
+            }
+        }
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (int t = lid; t < 32 * 24; t += nl) {
+        const int r = t / 24, w = t - 24 * r; /* destination row bx + r, word w */
+        __global uchar *row = ROW(dst, dst_pitch, bx + r) + 3 * by;
+        if (full) {
+            const int g = w / 3, m = w - 3 * g, pa = 4 * g + m;
+            const uint a = tile[pa][r], b = tile[pa + 1][r];
+            GVSTA(uint, dst, (a >> (8 * m)) | (b << (24 - 8 * m)), (__global uint *)(row + 4 * w));
+        } else if (bx + r < width) {
+            for (int k = 0; k < 4; k++) {
+                const int e = 4 * w + k, p = e / 3;
+                if (by + p < height)
+                    GST(dst, row, e, (uchar)(tile[p][r] >> (8 * (e - 3 * p))));
+            }
+        }
+    }
+}
+#endif
+
 #if defined(DEPTH_U8) && defined(TR_REG)
 /* GPUs, u8: blocks of 16x4 pixels in registers, no local memory and no
  * barrier (as box_reg in box.c). Work-item (j, i) reads pixels 16i .. 16i+15

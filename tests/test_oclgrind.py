@@ -11,7 +11,9 @@ and the box and Gaussians with the u8 wide passes (CLV_U8_REG=boxw,gaussw),
 whose whole 16-byte vectors reach into the rows' padding, and the f32 box's
 register kernel and wide passes (CLV_U8_REG=boxf, boxfw), and the GPUs'
 bilateral (bil_fixed, CLV_TUNE=gpu: its tile of u8 values times the range
-factor) on gray, RGB and RGBA crops. Some CPU kernels
+factor) on gray, RGB and RGBA crops, and the u8 x 3 transpose's word-store
+tile (transpose_rgb, CLV_TUNE=gpu) on an RGB crop of two whole tiles and
+cut ones. Some CPU kernels
 run too (CLV_TUNE=cpu): the pyramid's band kernel, whose bands of a tall
 gray image make their neighbours' rows once more, and the box's and Gaussian's band kernels (their vectors are loaded and
 stored through types aligned to one element, not vloadn).
@@ -64,7 +66,7 @@ def main():
                  ("camera.png", "300x40", "w.png"), ("chelsea.png", "120x9", "cw.png"),
                  ("camera.png", "53x9", "gw.png"), ("camera.png", "17x9", "n.png"),
                  ("studio_256.exr", "23x9", "e.exr"), ("studio_256.exr", "115x6", "ew.exr"),
-                 ("rocket_rgba.png", "24x17", "a4.png")]
+                 ("rocket_rgba.png", "24x17", "a4.png"), ("chelsea.png", "70x45", "cx.png")]
         for src, size, dst in crops:
             r = run([CLI, "resize", "--size", size, os.path.join(DATA, src), dst], env=base,
                     cwd=tmp)
@@ -134,7 +136,8 @@ def main():
             [(["bilateral", "--sigma-space", "2", "--sigma-range", "30", i, "o.png"], "gpu")
              for i in ("g.png", "c.png", "a4.png")] + \
             [(["bilateral", "--sigma-space", "2", "--sigma-range", "30", "a4.png", "o.png"],
-              "generic")]
+              "generic")] + \
+            [(["transpose", "cx.png", "o.png"], "gpu")]
         for op, tune in runs:
             # pyr2: the GPUs' pyramid, two or three steps per launch (the
             # levels between in local memory): 3 levels by pyr_reg2, 5 by

@@ -154,7 +154,9 @@ def main():
             ({"CLV_TUNE": "gpu", "CLV_U8_REG": "transpose1"}, "gray", "transpose_reg", None),
             ({"CLV_TUNE": "gpu", "CLV_U8_REG": "transpose1", "CLV_REG_LOCAL": "5x7"}, "gray",
              "transpose_reg", None),
-            ({"CLV_TUNE": "gpu", "CLV_U8_REG": "transpose1"}, "rgb", None, "transpose_reg")):
+            ({"CLV_TUNE": "gpu", "CLV_U8_REG": "transpose1"}, "rgb", None, "transpose_reg"),
+            ({"CLV_TUNE": "gpu", "CLV_U8_REG": "transpose"}, "rgb", "transpose_rgb",
+             "transpose_reg")):
         what, got = ran(env, name, "transpose", want, not_want)
         if got is not None:
             img = gray if name == "gray" else rgb

@@ -69,6 +69,33 @@ out:
     return status;
 }
 
+/* A local-memory tile kernel (transpose, transpose_rgb) built with opts,
+ * its work-group TILE x rows with rows shrunk from tile_rows to fit. */
+static clv_status tr_tiled(clv_context *ctx, const tr_tile *t, const clv_image *src,
+                           const char *opts, const char *name, int sp, int dp, tr_plan *pl)
+{
+    clv_status status = CLV_OK;
+    const size_t tile = (size_t)t->tile;
+    pl->variant = TR_TILED;
+    CLV_TRY(clv__get_kernel(ctx, CLV__SRC_TRANSPOSE, opts, name, &pl->k));
+    size_t max_wg;
+    CLV_TRY(clv__kernel_limits(ctx, OP, pl->k, &max_wg, NULL));
+    size_t rows = t->tile_rows;
+    while (rows > 1 && tile * rows > max_wg)
+        rows /= 2;
+    if (tile * rows > max_wg)
+        return clv__fail(ctx, CLV_ERROR_UNSUPPORTED, OP,
+                         "device allows only %zu work-items per group for this kernel", max_wg);
+    pl->src_pitch = sp;
+    pl->dst_pitch = dp;
+    pl->g[0] = ((size_t)src->width + tile - 1) / tile * tile;
+    pl->g[1] = ((size_t)src->height + tile - 1) / tile * rows;
+    pl->l[0] = tile;
+    pl->l[1] = rows;
+out:
+    return status;
+}
+
 static clv_status tr_choose(clv_context *ctx, const clv_image *src, const clv_image *dst,
                             tr_plan *pl)
 {
@@ -117,6 +144,11 @@ static clv_status tr_choose(clv_context *ctx, const clv_image *src, const clv_im
          * from the tuning table's 2-D shape. 16x4 against 4x4 blocks (H100,
          * 2026-12-05, device us, one channel): 3840x2160 8.6-8.9 against
          * 14.5-14.6, 1920x1080 6.4-6.7 against 7.6 */
+        if (src->channels == 3) {
+            /* u8 x 3: the tile with whole-word stores (transpose_rgb) */
+            snprintf(opts, sizeof opts, "%s -DTILE=%d -DTR_RGB", fmt, t->tile);
+            return tr_tiled(ctx, t, src, opts, "transpose_rgb", sp, dp, pl);
+        }
         const int bx = t->reg_bx;
         snprintf(opts, sizeof opts, "%s -DTILE=%d -DTR_REG -DTR_BX=%d", fmt, t->tile, bx);
         pl->variant = TR_REG;
@@ -127,24 +159,8 @@ static clv_status tr_choose(clv_context *ctx, const clv_image *src, const clv_im
         pl->g[1] = ((size_t)src->width + (size_t)bx - 1) / (size_t)bx;
         return CLV_OK;
     }
-    const size_t tile = (size_t)t->tile;
     snprintf(opts, sizeof opts, "%s -DTILE=%d", fmt, t->tile);
-    pl->variant = TR_TILED;
-    CLV_TRY(clv__get_kernel(ctx, CLV__SRC_TRANSPOSE, opts, "transpose", &pl->k));
-    size_t max_wg;
-    CLV_TRY(clv__kernel_limits(ctx, OP, pl->k, &max_wg, NULL));
-    size_t rows = t->tile_rows;
-    while (rows > 1 && tile * rows > max_wg)
-        rows /= 2;
-    if (tile * rows > max_wg)
-        return clv__fail(ctx, CLV_ERROR_UNSUPPORTED, OP,
-                         "device allows only %zu work-items per group for this kernel", max_wg);
-    pl->src_pitch = sp;
-    pl->dst_pitch = dp;
-    pl->g[0] = ((size_t)src->width + tile - 1) / tile * tile;
-    pl->g[1] = ((size_t)src->height + tile - 1) / tile * rows;
-    pl->l[0] = tile;
-    pl->l[1] = rows;
+    return tr_tiled(ctx, t, src, opts, "transpose", sp, dp, pl);
 out:
     return status;
 }
