@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Build, test and benchmark on the lent NVIDIA machine (used for the GPU
 # numbers in bench/RESULTS.md). Writes logs and tables under $OUT.
-# Usage: bash bench/run_gpu.sh tests|rgb13|copy13|tsh13|tsw13|pl12|bpy12|lut12|strm|last11|u16x|bil4|sweep11|gfw11|look11|tests11|final11|wv11|py11|bil11|last10|gwh|bwh|final10|f32d|f32c|f32b|whf10|boxfw10|boxf10|final8|tr|ncu|ncu2|box9|wide9|final9|up2|cvt|t3|bench|embed|late|sizes|verify|final|flow|kern|host|table2|heavy|twin|reg|wide|final17|up|shapes|p4|p4floor|pyr2|upv|split|wpy|bwv|box5|s4|next17|suite
+# Usage: bash bench/run_gpu.sh tests|s14|rgb13|copy13|tsh13|tsw13|pl12|bpy12|lut12|strm|last11|u16x|bil4|sweep11|gfw11|look11|tests11|final11|wv11|py11|bil11|last10|gwh|bwh|final10|f32d|f32c|f32b|whf10|boxfw10|boxf10|final8|tr|ncu|ncu2|box9|wide9|final9|up2|cvt|t3|bench|embed|late|sizes|verify|final|flow|kern|host|table2|heavy|twin|reg|wide|final17|up|shapes|p4|p4floor|pyr2|upv|split|wpy|bwv|box5|s4|next17|suite
 set -u
 what=${1:-tests}
 OUT=${OUT:-/tmp/clv-gpu-out}
@@ -958,6 +958,26 @@ rgb13)
     CLV_TUNE=gpu CLV_TEST_DATA=tests/data timeout 120 build-gpu/tests/test_transpose \
         > "$OUT/rgb_test.txt" 2>&1
     echo "test_transpose (CLV_TUNE=gpu) rc=$? $(tail -1 "$OUT/rgb_test.txt")"
+    ;;
+s14)
+    # the fourteenth session's first call: rgb13 (transpose_rgb against the
+    # tile, three interleaved rounds, then test_transpose under CLV_TUNE=gpu),
+    # then part 1's rows at 4K with the pyramid (4K) and Farneback (1080p),
+    # two rounds, as the defaults choose
+    export CLV_CACHE_DIR=/tmp/s14
+    env_rounds CLV_U8_REG 3 transpose default transpose | tee "$OUT/rgb.txt"
+    CLV_TUNE=gpu CLV_TEST_DATA=tests/data timeout 120 build-gpu/tests/test_transpose \
+        > "$OUT/rgb_test.txt" 2>&1
+    echo "test_transpose (CLV_TUNE=gpu) rc=$? $(tail -1 "$OUT/rgb_test.txt")"
+    for round in 1 2; do
+        part1_rows
+        timeout 60 build-gpu/bench/clv-bench --device gpu --ops pyramid --sizes 3840x2160 \
+            --types u8 --channels 1 --reps 15 2>&1 | grep -E "^op=|rror" |
+            awk -v r=$round '{print r, "now", $1, $2, $4, $7}'
+        timeout 60 build-gpu/bench/clv-bench --device gpu --ops farneback --sizes 1920x1080 \
+            --types u8 --channels 1 --reps 15 2>&1 | grep -E "^op=|rror" |
+            awk -v r=$round '{print r, "now", $1, $2, $4, $7}'
+    done | tee "$OUT/part1.txt"
     ;;
 copy13)
     # the floor under the u8 x 3 rows on this card: chain mode's raw_copy
