@@ -463,11 +463,17 @@ typedef struct gpu_row {
  * 3840x2160 one channel 62.7-63.3 against 106.1-107.1, three 156.3-156.9
  * against 393.9-395.4, four 201.2-201.9 against 1389-1394; 1920x1080 one
  * 24.1-26.1 against 32.1-32.6, three 46.9-47.2 against 114.4-115.0, four
- * 60.2-60.7 against 370.0-370.5 */
+ * 60.2-60.7 against 370.0-370.5; transpose_rgb for three channels
+ * (2026-12-06, H100, run_gpu.sh s14, device us, three interleaved rounds,
+ * against the local-memory tile): 3840x2160 28.7-29.9 against 31.3-31.6,
+ * 2560x1440 13.2-13.4 against 13.9-14.9, 7680x4320 95.2-95.3 against
+ * 105.0-105.1; 1280x720 the same (7.5-7.7 against 7.1-8.0) and 1920x1080
+ * 3 % slower (10.4-10.5 against 10.1-10.2); untimed on the H200 */
 #define GPU_REG_H200                                                                          \
-    (CLV__REG_ANY(CLV__REG_BOX) | CLV__REG_PYR | CLV__REG_ANY(CLV__REG_HALF) | CLV__REG_TRANSPOSE |           \
-     CLV__REG_ANY(CLV__REG_BOXW) | CLV__REG_ANY(CLV__REG_GAUSSW) | CLV__REG_ANY(CLV__REG_UP) |   \
-     CLV__REG_PYR3 | CLV__REG_ANY(CLV__REG_BOXF) | CLV__REG_ANY(CLV__REG_BOXFW) |             \
+    (CLV__REG_ANY(CLV__REG_BOX) | CLV__REG_PYR | CLV__REG_ANY(CLV__REG_HALF) |                \
+     CLV__REG_ANY(CLV__REG_TRANSPOSE) | CLV__REG_ANY(CLV__REG_BOXW) |                         \
+     CLV__REG_ANY(CLV__REG_GAUSSW) | CLV__REG_ANY(CLV__REG_UP) | CLV__REG_PYR3 |              \
+     CLV__REG_ANY(CLV__REG_BOXF) | CLV__REG_ANY(CLV__REG_BOXFW) |                             \
      CLV__REG_ANY(CLV__REG_GAUSSFW))
 static const gpu_row gpu_rows[] = {
     /* NVIDIA H200, driver 580 (2026-12-05, the figures below). Shapes,
