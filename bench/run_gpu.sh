@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Build, test and benchmark on the lent NVIDIA machine (used for the GPU
 # numbers in bench/RESULTS.md). Writes logs and tables under $OUT.
-# Usage: bash bench/run_gpu.sh tests|s14|rgb13|copy13|tsh13|tsw13|pl12|bpy12|lut12|strm|last11|u16x|bil4|sweep11|gfw11|look11|tests11|final11|wv11|py11|bil11|last10|gwh|bwh|final10|f32d|f32c|f32b|whf10|boxfw10|boxf10|final8|tr|ncu|ncu2|box9|wide9|final9|up2|cvt|t3|bench|embed|late|sizes|verify|final|flow|kern|host|table2|heavy|twin|reg|wide|final17|up|shapes|p4|p4floor|pyr2|upv|split|wpy|bwv|box5|s4|next17|suite
+# Usage: bash bench/run_gpu.sh tests|pyc14|s14|rgb13|copy13|tsh13|tsw13|pl12|bpy12|lut12|strm|last11|u16x|bil4|sweep11|gfw11|look11|tests11|final11|wv11|py11|bil11|last10|gwh|bwh|final10|f32d|f32c|f32b|whf10|boxfw10|boxf10|final8|tr|ncu|ncu2|box9|wide9|final9|up2|cvt|t3|bench|embed|late|sizes|verify|final|flow|kern|host|table2|heavy|twin|reg|wide|final17|up|shapes|p4|p4floor|pyr2|upv|split|wpy|bwv|box5|s4|next17|suite
 set -u
 what=${1:-tests}
 OUT=${OUT:-/tmp/clv-gpu-out}
@@ -958,6 +958,18 @@ rgb13)
     CLV_TUNE=gpu CLV_TEST_DATA=tests/data timeout 120 build-gpu/tests/test_transpose \
         > "$OUT/rgb_test.txt" 2>&1
     echo "test_transpose (CLV_TUNE=gpu) rc=$? $(tail -1 "$OUT/rgb_test.txt")"
+    ;;
+pyc14)
+    # the pyramid: level 0's copy as one 8-byte store per source row (cl, as
+    # it is) against two 4-byte stores (mk_pyc.py old) and against the row
+    # loops unrolled twice (mk_pyc.py unroll2), three interleaved rounds;
+    # then the pyramid and transpose tests as the GPU row chooses
+    python3 bench/variants/mk_pyc.py old /tmp/pyc > /dev/null || exit 1
+    python3 bench/variants/mk_pyc.py unroll2 /tmp/pyu > /dev/null || exit 1
+    kpath_rounds pyramid 1280x720,1920x1080,3840x2160 1 cl /tmp/pyc /tmp/pyu | tee "$OUT/pyc.txt"
+    timeout 200 meson test -C build-gpu --no-rebuild pyramid pyramid-gpu transpose transpose-gpu \
+        --print-errorlogs > "$OUT/pyc_tests.txt" 2>&1
+    echo "tests rc=$?"; grep -E "^ *[0-9]+/[0-9]+ |Ok:|Fail:" "$OUT/pyc_tests.txt"
     ;;
 s14)
     # the fourteenth session's first call: rgb13 (transpose_rgb against the
