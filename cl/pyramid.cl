@@ -329,12 +329,10 @@ static inline int4 pyr_reg_row(__global const uchar *restrict src CLV_DBG_PARAM(
     if (copy_row) {
         __global uchar *crow = ROW(copy, copy_pitch, y) + 2 * x0;
         if (inside) {
-            /* one 8-byte store: a warp's stores fill whole 32-byte sectors
-             * (two 4-byte stores wrote each sector in halves) */
-            GVSTA(uchar8, copy,
-                  (uchar8)((uchar)v[4], (uchar)v[5], (uchar)v[6], (uchar)v[7], (uchar)v[8],
-                           (uchar)v[9], (uchar)v[10], (uchar)v[11]),
+            GVSTA(uchar4, copy, (uchar4)((uchar)v[4], (uchar)v[5], (uchar)v[6], (uchar)v[7]),
                   crow);
+            GVSTA(uchar4, copy, (uchar4)((uchar)v[8], (uchar)v[9], (uchar)v[10], (uchar)v[11]),
+                  crow + 4);
         } else {
             for (int b = 0; b < 8 && 2 * x0 + b < sw; b++)
                 GST(copy, crow, b, (uchar)v[4 + b]);

@@ -1,11 +1,11 @@
 #!/usr/bin/env python3
 """Timing variants (bench/run_gpu.sh pyc14) of the GPU pyramid kernels.
-old: pyr_reg_row's copy of level 0 as two aligned 4-byte stores per source
-row (the kernel before 2026-12-06) instead of one 8-byte store, so a warp's
-store writes each 32-byte sector in halves. unroll2: the kernel as it is,
+store8: pyr_reg_row's copy of level 0 as one aligned 8-byte store per
+source row instead of two 4-byte stores, which write each 32-byte sector of
+a warp's store in halves (H100, 2026-12-06: no faster). unroll2: the kernel as it is,
 with pyr_reg's and pyr_stage1's row loops unrolled twice (two output rows'
 four source rows loaded before either is summed) instead of not at all.
-Usage: mk_pyc.py old|unroll2 OUTDIR (a copy of cl/ with that changed)."""
+Usage: mk_pyc.py store8|unroll2 OUTDIR (a copy of cl/ with that changed)."""
 import os
 import shutil
 import sys
@@ -23,7 +23,7 @@ OLD = """            GVSTA(uchar4, copy, (uchar4)((uchar)v[4], (uchar)v[5], (uch
 
 
 def main():
-    if len(sys.argv) != 3 or sys.argv[1] not in ("old", "unroll2"):
+    if len(sys.argv) != 3 or sys.argv[1] not in ("store8", "unroll2"):
         sys.exit(__doc__)
     out = sys.argv[2]
     shutil.rmtree(out, ignore_errors=True)
@@ -31,10 +31,10 @@ def main():
     path = os.path.join(out, "pyramid.cl")
     with open(path) as f:
         text = f.read()
-    if sys.argv[1] == "old":
-        if text.count(NEW) != 1:
-            sys.exit("mk_pyc.py: pyr_reg_row's 8-byte copy store not found once")
-        text = text.replace(NEW, OLD)
+    if sys.argv[1] == "store8":
+        if text.count(OLD) != 1:
+            sys.exit("mk_pyc.py: pyr_reg_row's two 4-byte copy stores not found once")
+        text = text.replace(OLD, NEW)
     else:
         for loop in ("for (int p = 0; p < rows; p++) {", "for (int y1 = ys; y1 < ye; y1++) {"):
             a = "CLV_NO_UNROLL\n"
