@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Build, test and benchmark on the lent NVIDIA machine (used for the GPU
 # numbers in bench/RESULTS.md). Writes logs and tables under $OUT.
-# Usage: bash bench/run_gpu.sh tests|pyc14|s14|rgb13|copy13|tsh13|tsw13|pl12|bpy12|lut12|strm|last11|u16x|bil4|sweep11|gfw11|look11|tests11|final11|wv11|py11|bil11|last10|gwh|bwh|final10|f32d|f32c|f32b|whf10|boxfw10|boxf10|final8|tr|ncu|ncu2|box9|wide9|final9|up2|cvt|t3|bench|embed|late|sizes|verify|final|flow|kern|host|table2|heavy|twin|reg|wide|final17|up|shapes|p4|p4floor|pyr2|upv|split|wpy|bwv|box5|s4|next17|suite
+# Usage: bash bench/run_gpu.sh tests|last14|pyc14|s14|rgb13|copy13|tsh13|tsw13|pl12|bpy12|lut12|strm|last11|u16x|bil4|sweep11|gfw11|look11|tests11|final11|wv11|py11|bil11|last10|gwh|bwh|final10|f32d|f32c|f32b|whf10|boxfw10|boxf10|final8|tr|ncu|ncu2|box9|wide9|final9|up2|cvt|t3|bench|embed|late|sizes|verify|final|flow|kern|host|table2|heavy|twin|reg|wide|final17|up|shapes|p4|p4floor|pyr2|upv|split|wpy|bwv|box5|s4|next17|suite
 set -u
 what=${1:-tests}
 OUT=${OUT:-/tmp/clv-gpu-out}
@@ -958,6 +958,14 @@ rgb13)
     CLV_TUNE=gpu CLV_TEST_DATA=tests/data timeout 120 build-gpu/tests/test_transpose \
         > "$OUT/rgb_test.txt" 2>&1
     echo "test_transpose (CLV_TUNE=gpu) rc=$? $(tail -1 "$OUT/rgb_test.txt")"
+    ;;
+last14)
+    # the fourteenth session's last call: the transposes beside OpenCV's
+    # OpenCL path (transpose_rgb now the GPU rows' u8 x 3 kernel), then part
+    # 1's rows at 4K as the defaults choose
+    export CLV_CACHE_DIR=$PWD/build-gpu/cache
+    gpu_compare transpose tr
+    round=1 part1_rows | tee "$OUT/part1.txt"
     ;;
 pyc14)
     # the pyramid as it is (cl: level 0's copy as two 4-byte stores per
