@@ -89,6 +89,27 @@ part1_rows() {
         awk -v r="${round:-}" '{print r, "now", $1, $2, $4, $7}'
 }
 
+# rgb_rounds: transpose_rgb (CLV_U8_REG's transpose for three channels)
+# against the tile, three interleaved rounds, then test_transpose under
+# CLV_TUNE=gpu
+rgb_rounds() {
+    env_rounds CLV_U8_REG 3 transpose default transpose | tee "$OUT/rgb.txt"
+    CLV_TUNE=gpu CLV_TEST_DATA=tests/data timeout 120 build-gpu/tests/test_transpose \
+        > "$OUT/rgb_test.txt" 2>&1
+    echo "test_transpose (CLV_TUNE=gpu) rc=$? $(tail -1 "$OUT/rgb_test.txt")"
+}
+
+# part1_flow_rows: part 1's pyramid (4K) and Farneback (1080p) rows as the
+# defaults choose, tagged as part1_rows's
+part1_flow_rows() {
+    timeout 60 build-gpu/bench/clv-bench --device gpu --ops pyramid --sizes 3840x2160 \
+        --types u8 --channels 1 --reps 15 2>&1 | grep -E "^op=|rror" |
+        awk -v r="${round:-}" '{print r, "now", $1, $2, $4, $7}'
+    timeout 60 build-gpu/bench/clv-bench --device gpu --ops farneback --sizes 1920x1080 \
+        --types u8 --channels 1 --reps 15 2>&1 | grep -E "^op=|rror" |
+        awk -v r="${round:-}" '{print r, "now", $1, $2, $4, $7}'
+}
+
 # gpu_compare OPS NAME: compare.py's OPS at 1080p and 4K beside OpenCV's
 # OpenCL path into $OUT/gpu_NAME.md, printed
 gpu_compare() {
@@ -879,12 +900,7 @@ final11)
     export CLV_CACHE_DIR=$PWD/build-gpu/cache
     for round in 1 2 3; do
         part1_rows
-        timeout 60 build-gpu/bench/clv-bench --device gpu --ops pyramid --sizes 3840x2160 \
-            --types u8 --channels 1 --reps 15 2>&1 | grep -E "^op=|rror" |
-            awk -v r=$round '{print r, "now", $1, $2, $4, $7}'
-        timeout 60 build-gpu/bench/clv-bench --device gpu --ops farneback --sizes 1920x1080 \
-            --types u8 --channels 1 --reps 15 2>&1 | grep -E "^op=|rror" |
-            awk -v r=$round '{print r, "now", $1, $2, $4, $7}'
+        part1_flow_rows
     done | tee "$OUT/part1.txt"
     timeout 60 build-gpu/bench/clv-bench --device gpu --ops box5,box31,gaussian \
         --sizes 1920x1080,3840x2160 --types u8 --channels 4 --reps 15 2>&1 |
@@ -954,10 +970,7 @@ rgb13)
     # three channels) against the tile (the default, transpose1), three
     # interleaved rounds; then test_transpose with CLV_TUNE=gpu
     export CLV_CACHE_DIR=/tmp/rgb13
-    env_rounds CLV_U8_REG 3 transpose default transpose | tee "$OUT/rgb.txt"
-    CLV_TUNE=gpu CLV_TEST_DATA=tests/data timeout 120 build-gpu/tests/test_transpose \
-        > "$OUT/rgb_test.txt" 2>&1
-    echo "test_transpose (CLV_TUNE=gpu) rc=$? $(tail -1 "$OUT/rgb_test.txt")"
+    rgb_rounds
     ;;
 last14)
     # the fourteenth session's last call: the transposes beside OpenCV's
@@ -985,18 +998,10 @@ s14)
     # then part 1's rows at 4K with the pyramid (4K) and Farneback (1080p),
     # two rounds, as the defaults choose
     export CLV_CACHE_DIR=/tmp/s14
-    env_rounds CLV_U8_REG 3 transpose default transpose | tee "$OUT/rgb.txt"
-    CLV_TUNE=gpu CLV_TEST_DATA=tests/data timeout 120 build-gpu/tests/test_transpose \
-        > "$OUT/rgb_test.txt" 2>&1
-    echo "test_transpose (CLV_TUNE=gpu) rc=$? $(tail -1 "$OUT/rgb_test.txt")"
+    rgb_rounds
     for round in 1 2; do
         part1_rows
-        timeout 60 build-gpu/bench/clv-bench --device gpu --ops pyramid --sizes 3840x2160 \
-            --types u8 --channels 1 --reps 15 2>&1 | grep -E "^op=|rror" |
-            awk -v r=$round '{print r, "now", $1, $2, $4, $7}'
-        timeout 60 build-gpu/bench/clv-bench --device gpu --ops farneback --sizes 1920x1080 \
-            --types u8 --channels 1 --reps 15 2>&1 | grep -E "^op=|rror" |
-            awk -v r=$round '{print r, "now", $1, $2, $4, $7}'
+        part1_flow_rows
     done | tee "$OUT/part1.txt"
     ;;
 copy13)
