@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Build, test and benchmark on the lent NVIDIA machine (used for the GPU
 # numbers in bench/RESULTS.md). Writes logs and tables under $OUT.
-# Usage: bash bench/run_gpu.sh tests|last14|pyc14|s14|rgb13|copy13|tsh13|tsw13|pl12|bpy12|lut12|strm|last11|u16x|bil4|sweep11|gfw11|look11|tests11|final11|wv11|py11|bil11|last10|gwh|bwh|final10|f32d|f32c|f32b|whf10|boxfw10|boxf10|final8|tr|ncu|ncu2|box9|wide9|final9|up2|cvt|t3|bench|embed|late|sizes|verify|final|flow|kern|host|table2|heavy|twin|reg|wide|final17|up|shapes|p4|p4floor|pyr2|upv|split|wpy|bwv|box5|s4|next17|suite
+# Usage: bash bench/run_gpu.sh tests|t15a|t15b|last14|pyc14|s14|rgb13|copy13|tsh13|tsw13|pl12|bpy12|lut12|strm|last11|u16x|bil4|sweep11|gfw11|look11|tests11|final11|wv11|py11|bil11|last10|gwh|bwh|final10|f32d|f32c|f32b|whf10|boxfw10|boxf10|final8|tr|ncu|ncu2|box9|wide9|final9|up2|cvt|t3|bench|embed|late|sizes|verify|final|flow|kern|host|table2|heavy|twin|reg|wide|final17|up|shapes|p4|p4floor|pyr2|upv|split|wpy|bwv|box5|s4|next17|suite
 set -u
 what=${1:-tests}
 OUT=${OUT:-/tmp/clv-gpu-out}
@@ -971,6 +971,29 @@ rgb13)
     # interleaved rounds; then test_transpose with CLV_TUNE=gpu
     export CLV_CACHE_DIR=/tmp/rgb13
     rgb_rounds
+    ;;
+t15a)
+    # the fifteenth session's table, first call: part 1's rows at 4K (two
+    # rounds, with the pyramid and Farneback), then the light ops beside
+    # OpenCV's CPU and OpenCL paths at 1080p and 4K (u8 1/3, f32 1)
+    export CLV_CACHE_DIR=$PWD/build-gpu/cache
+    for round in 1 2; do
+        part1_rows
+        part1_flow_rows
+    done | tee "$OUT/part1.txt"
+    gpu_compare transpose,resize,resize_up,box5,box31,gaussian,pyramid light
+    ;;
+t15b)
+    # second call: the heavy ops beside OpenCV at 1080p, then the chain
+    # mode (part 2's host cost per op)
+    export CLV_CACHE_DIR=$PWD/build-gpu/cache
+    timeout 330 python3 bench/compare.py --clv-bench build-gpu/bench/clv-bench --clv-device gpu \
+        --ocl-device :GPU: --ops bilateral,farneback,corners,lk,tonemap,grid16 \
+        --sizes 1920x1080 --reps 5 --markdown "$OUT/gpu_heavy.md" > "$OUT/heavy.txt" 2>&1
+    echo "heavy rc=$?"; grep -E "^\| [a-z]" "$OUT/gpu_heavy.md" | cut -d'|' -f2-7,11,13
+    timeout 120 build-gpu/bench/clv-bench --device gpu --mode chain --sizes 1920x1080 \
+        --ops resize,transpose,box5,gaussian --reps 11 > "$OUT/chain.txt" 2>&1
+    echo "chain rc=$?"; grep -vE "^#" "$OUT/chain.txt" | tail -12
     ;;
 last14)
     # the fourteenth session's last call: the transposes beside OpenCV's
