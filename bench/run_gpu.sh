@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Build, test and benchmark on the lent NVIDIA machine (used for the GPU
 # numbers in bench/RESULTS.md). Writes logs and tables under $OUT.
-# Usage: bash bench/run_gpu.sh tests|t15a|t15b|last14|pyc14|s14|rgb13|copy13|tsh13|tsw13|pl12|bpy12|lut12|strm|last11|u16x|bil4|sweep11|gfw11|look11|tests11|final11|wv11|py11|bil11|last10|gwh|bwh|final10|f32d|f32c|f32b|whf10|boxfw10|boxf10|final8|tr|ncu|ncu2|box9|wide9|final9|up2|cvt|t3|bench|embed|late|sizes|verify|final|flow|kern|host|table2|heavy|twin|reg|wide|final17|up|shapes|p4|p4floor|pyr2|upv|split|wpy|bwv|box5|s4|next17|suite
+# Usage: bash bench/run_gpu.sh tests|upf15|t15a|t15b|last14|pyc14|s14|rgb13|copy13|tsh13|tsw13|pl12|bpy12|lut12|strm|last11|u16x|bil4|sweep11|gfw11|look11|tests11|final11|wv11|py11|bil11|last10|gwh|bwh|final10|f32d|f32c|f32b|whf10|boxfw10|boxf10|final8|tr|ncu|ncu2|box9|wide9|final9|up2|cvt|t3|bench|embed|late|sizes|verify|final|flow|kern|host|table2|heavy|twin|reg|wide|final17|up|shapes|p4|p4floor|pyr2|upv|split|wpy|bwv|box5|s4|next17|suite
 set -u
 what=${1:-tests}
 OUT=${OUT:-/tmp/clv-gpu-out}
@@ -971,6 +971,22 @@ rgb13)
     # interleaved rounds; then test_transpose with CLV_TUNE=gpu
     export CLV_CACHE_DIR=/tmp/rgb13
     rgb_rounds
+    ;;
+upf15)
+    # resize_bilinear's four rows loaded first (bench/variants/mk_upf.py
+    # unroll4) against the loop, f32 upscaling at 1080p and 4K, one and
+    # three channels, three interleaved rounds; then test_resize under
+    # CLV_TUNE=generic with the variant
+    python3 bench/variants/mk_upf.py unroll4 /tmp/upf > /dev/null || exit 1
+    for round in 1 2 3; do
+        for v in cl /tmp/upf; do
+            CLV_KERNEL_PATH=$v CLV_CACHE_DIR=/tmp/kpc/$(echo $v | tr / _) \
+                f32_bench resize_up 1920x1080,3840x2160 1,3 "$v"
+        done
+    done | tee "$OUT/upf.txt"
+    CLV_KERNEL_PATH=/tmp/upf CLV_TUNE=generic CLV_TEST_DATA=tests/data timeout 200 \
+        build-gpu/tests/test_resize > "$OUT/upf_test.txt" 2>&1
+    echo "test_resize (unroll4, generic) rc=$? $(tail -1 "$OUT/upf_test.txt")"
     ;;
 t15a)
     # the fifteenth session's table, first call: part 1's rows at 4K (two
