@@ -256,6 +256,22 @@ static inline void gauss_band_halo(__global const T *src CLV_DBG_PARAM(src), __g
     }
 }
 
+/* The band kernels' ring of slots rows (gauss_band_vec, gauss_band_u16):
+ * the offsets of output row j's taps 0..slots-1 into off, head being tap
+ * 0's slot, and the slot of the row that enters as tap k - 1 of output row
+ * j + i. */
+static inline void gauss_ring_offsets(int head, int slots, int rpitch, int *off)
+{
+    for (int t = 0; t < slots; t++)
+        off[t] = (head + t < slots ? head + t : head + t - slots) * rpitch;
+}
+
+static inline int gauss_ring_entering(int head, int k, int i, int slots)
+{
+    const int slot = head + k - 1 + i;
+    return slot >= slots ? slot - slots : slot;
+}
+
 /* CPU variant, both passes in one, by bands of `chunk` output rows over the
  * whole width (the way a CPU library filters separably): a work-item keeps,
  * in its own part of `work`, a ring of the last ky source rows filtered
@@ -338,14 +354,12 @@ __kernel void gauss_band_vec(__global const T *src, int src_pitch, int width, in
             /* the rows entering: tap k - 1 of output row j (and of j + 1) */
             for (int i = 0; i <= two; i++) {
                 const int sy = BORDER_INDEX(y0 + j + i + ry, height);
-                int slot = head + k - 1 + i;
-                slot = slot >= slots ? slot - slots : slot;
+                const int slot = gauss_ring_entering(head, k, i, slots);
                 gauss_band_row(src CLV_DBG_PASS(src), sy < 0 ? 0 : ROW(src, src_pitch, sy),
                                work CLV_DBG_PASS(work), pad, ROW(ring, rpitch, slot),
                                wx CLV_DBG_PASS(wx), rx, width, e0, e1);
             }
-            for (int t = 0; t < slots; t++)
-                off[t] = (head + t < slots ? head + t : head + t - slots) * rpitch;
+            gauss_ring_offsets(head, slots, rpitch, off);
             __global T *out = ROW(dst, dst_pitch, y0 + j) + e0;
             if (two) {
                 /* rows j and j + 1 together: their taps share k - 1 ring
@@ -489,14 +503,12 @@ __kernel void gauss_band_u16(__global const uchar *src, int src_pitch, int width
             const int two = j + 1 < last;
             for (int i = 0; i <= two; i++) {
                 const int sy = BORDER_INDEX(y0 + j + i + ry, height);
-                int slot = head + k - 1 + i;
-                slot = slot >= slots ? slot - slots : slot;
+                const int slot = gauss_ring_entering(head, k, i, slots);
                 gauss_b16_row(src CLV_DBG_PASS(src), sy < 0 ? 0 : ROW(src, src_pitch, sy),
                               work CLV_DBG_PASS(work), pad, ROW(ring, rpitch, slot), qx, rx, width,
                               e0, e1);
             }
-            for (int t = 0; t < slots; t++)
-                off[t] = (head + t < slots ? head + t : head + t - slots) * rpitch;
+            gauss_ring_offsets(head, slots, rpitch, off);
             __global uchar *out = ROW(dst, dst_pitch, y0 + j) + e0;
             __global uchar *out1 = ROW(dst, dst_pitch, y0 + j + two) + e0;
             /* rows j and j + 1 (or j twice) together: their taps share

@@ -1,4 +1,4 @@
-"""Shared by the timing-variant makers (mk_up.py, mk_boxwv.py): a copy of
+"""Shared by the timing-variant makers (mk_up.py, mk_boxwv.py, mk_upf.py, ...): a copy of
 cl/ at OUTDIR with text replacements in one kernel file."""
 import os
 import shutil

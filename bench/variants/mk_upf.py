@@ -7,10 +7,10 @@ makes and stores the 4 outputs (more loads in flight per work-item), where
 the loop loads, computes and stores one row at a time.
 Usage: mk_upf.py unroll4 OUTDIR (a copy of cl/ with that changed)."""
 import os
-import shutil
 import sys
 
-CL = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "cl")
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from clcopy import copy_with  # noqa: E402
 
 OLD = """    const int x1 = min(x0 + 1, sw - 1);
     for (int dy = dy0; dy < min(dy0 + rows, dh); dy++) {"""
@@ -44,16 +44,7 @@ NEW = """    const int x1 = min(x0 + 1, sw - 1);
 def main():
     if len(sys.argv) != 3 or sys.argv[1] != "unroll4":
         sys.exit(__doc__)
-    out = sys.argv[2]
-    shutil.rmtree(out, ignore_errors=True)
-    shutil.copytree(CL, out)
-    path = os.path.join(out, "resize.cl")
-    with open(path) as f:
-        text = f.read()
-    if text.count(OLD) != 1:
-        sys.exit("mk_upf.py: resize_bilinear's row loop not found once")
-    with open(path, "w") as f:
-        f.write(text.replace(OLD, NEW))
+    copy_with(sys.argv[2], "resize.cl", [(OLD, NEW)])
 
 
 if __name__ == "__main__":
