@@ -973,20 +973,20 @@ rgb13)
     rgb_rounds
     ;;
 upf15)
-    # resize_bilinear's four rows loaded first (bench/variants/mk_upf.py
-    # unroll4) against the loop, f32 upscaling at 1080p and 4K, one and
-    # three channels, three interleaved rounds; then test_resize under
-    # CLV_TUNE=generic with the variant
-    python3 bench/variants/mk_upf.py unroll4 /tmp/upf > /dev/null || exit 1
+    # resize_bilinear with its 4-row fast path (cl, since b5924b7) against
+    # the row loop alone (bench/variants/mk_upf.py loop), f32 upscaling at
+    # 1080p and 4K, one and three channels, three interleaved rounds; then
+    # test_resize under CLV_TUNE=generic
+    python3 bench/variants/mk_upf.py loop /tmp/upl > /dev/null || exit 1
     for round in 1 2 3; do
-        for v in cl /tmp/upf; do
+        for v in /tmp/upl cl; do
             CLV_KERNEL_PATH=$v CLV_CACHE_DIR=/tmp/kpc/$(echo $v | tr / _) \
                 f32_bench resize_up 1920x1080,3840x2160 1,3 "$v"
         done
     done | tee "$OUT/upf.txt"
-    CLV_KERNEL_PATH=/tmp/upf CLV_TUNE=generic CLV_TEST_DATA=tests/data timeout 200 \
+    CLV_TUNE=generic CLV_TEST_DATA=tests/data timeout 200 \
         build-gpu/tests/test_resize > "$OUT/upf_test.txt" 2>&1
-    echo "test_resize (unroll4, generic) rc=$? $(tail -1 "$OUT/upf_test.txt")"
+    echo "test_resize (generic) rc=$? $(tail -1 "$OUT/upf_test.txt")"
     ;;
 t15a)
     # the fifteenth session's table, first call: part 1's rows at 4K (two
