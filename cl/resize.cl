@@ -95,6 +95,30 @@ __kernel void resize_bilinear(__global const T *src, int src_pitch, int sw, int 
 #define HPAIR(x, y) ((x) + (y))
 #define HOUT(top, bot) CAT(convert_, CAT(T, 16))(((top) + (bot) + (HSCAL)2) >> (HSCAL)2)
 #endif
+/* resize_strip_vec: a work-item walks down its column of rows, and the
+ * next work-items take the columns to its right, so the source and
+ * destination lines they start on are a step right of this one's. A
+ * work-item first asks for the lines STRIP_PF bytes to the right of its own
+ * in every source and destination row it will touch (resize.c's
+ * strip_prefetch: the distance), which those work-items then find in the
+ * cache instead of each waiting on memory (resize_half_vec measured slower
+ * with it: its 1920x1080 u8 source stays in the cache between runs, and
+ * u8 0.081 ms became 0.115). Prefetches never fault, so the ones past a row's or
+ * the image's end do no harm. Only where clang's builtin exists (PoCL);
+ * elsewhere nothing. */
+#if defined(__has_builtin)
+#if __has_builtin(__builtin_prefetch)
+#define STRIP_PREFETCH(p, rw) __builtin_prefetch((p), (rw), 3)
+#endif
+#endif
+#ifndef STRIP_PREFETCH
+#define STRIP_PREFETCH(p, rw) ((void)0)
+#endif
+#ifndef STRIP_PF
+#error "the CPU resize kernels need -DSTRIP_PF (the prefetch distance in bytes, from resize.c)"
+#endif
+#define STRIP_PF_VALUES (STRIP_PF / (int)sizeof(T))
+
 /* HV and HROWS, values and destination rows per work-item, come from the
  * host (-D, resize.c's resize_tile); the lanes below are written for HV
  * values of exactly one vector, three for 3 channels. */
@@ -316,6 +340,7 @@ static inline float16 strip_row_window(__global const T *src CLV_DBG_PARAM(src),
 }
 #endif
 #endif
+
 #ifdef STRIP_WINDOWS
 #define STRIP_ROW(r)                                                                            \
     (base >= 0 ? strip_row_window(src CLV_DBG_PASS(src), (r), base, m0, m1, ax)                 \
@@ -350,6 +375,14 @@ __kernel void resize_strip_vec(__global const T *src, int src_pitch, int sw, int
     int cy = -2; /* source row held in h0 (h1 holds the next one) */
     float16 h0 = 0.0f, h1 = 0.0f;
     const int dy1 = min(dy0 + rows, dh);
+    if (STRIP_PF > 0) {
+        /* i0.s0: the lanes' leftmost source value (the table is monotonic) */
+        const int ya = GLD(tab, ytab, dy0), yb = min(GLD(tab, ytab, dy1 - 1) + 1, sh - 1);
+        for (int y = ya; y <= yb; y++)
+            STRIP_PREFETCH(ROW(src, src_pitch, y) + i0.s0 + STRIP_PF_VALUES, 0);
+        for (int dy = dy0; dy < dy1; dy++)
+            STRIP_PREFETCH(ROW(dst, dst_pitch, dy) + e0 + STRIP_PF_VALUES, 1);
+    }
     for (int dy = dy0; dy < dy1; dy++) {
         const int y0 = GLD(tab, ytab, dy);
         const float ay = as_float(GLD(tab, ytab, dh + dy));
@@ -363,6 +396,8 @@ __kernel void resize_strip_vec(__global const T *src, int src_pitch, int sw, int
     }
 }
 #undef STRIP_ROW
+#undef STRIP_PF_VALUES
+#undef STRIP_PREFETCH
 #endif
 
 #if defined(DEPTH_U8) && defined(RH_PY)

@@ -110,6 +110,12 @@ typedef struct resize_tile {
                        * (u8 x 1 at 1920x1080 on PoCL: 0.092 ms with 1, 0.064
                        * with 4; u8 x 3 unchanged) */
     int strip_rows;   /* destination rows per resize_strip_vec work-item */
+    int strip_prefetch; /* STRIP_PF: resize_strip_vec's prefetch distance in bytes, 0:
+                         * none (see resize.cl). PoCL, 2 cores (AVX2 EPYC), 1920x1080
+                         * x1.5, device ms, medians of 6 interleaved rounds, none / 48
+                         * or 96 bytes for u8 x 3 (16 or 32 pixels): u8 1.95 / 1.74 /
+                         * 1.70, u8 x 3 6.68 / 4.84 / 4.73, f32 3.27 / 3.06 / 2.90,
+                         * f32 x 3 10.6 / 8.25 / 8.45 */
     int up_rows;      /* GPU, upscaling: rows per resize_bilinear work-item */
     int half_reg_rows; /* RH_PY: GPUs, u8 exact halving: rows per resize_half_reg
                         * work-item (box_reg's design, box.c; not yet timed on a
@@ -118,7 +124,7 @@ typedef struct resize_tile {
                         * (H200, 3840x2160 1.5x, us, u8 / u8 x 3: 2 rows 46 / 105,
                         * 4 37 / 82, 8 34 / 74, 16 34 / 70; 1920x1080 best at 4-8) */
 } resize_tile;
-static const resize_tile resize_tile_default = {16, 48, 4, 16, 4, 4, 8};
+static const resize_tile resize_tile_default = {16, 48, 4, 16, 128, 4, 4, 8};
 
 typedef enum resize_variant {
     RESIZE_HALF_VEC, /* CPU, exact 2x downscale: contiguous loads, no table */
@@ -197,12 +203,12 @@ static clv_status resize_choose(clv_context *ctx, const clv_image *src, const cl
     const int cn = src->channels;
     const int cpu = ctx->tune.vec > 0;
     const int half_vals = cn == 3 ? t->half_vals_c3 : t->half_vals;
-    char opts[160];
+    char opts[192];
     clv__format_options(opts, sizeof opts, src->type, src->channels);
     if (cpu) {
         size_t len = strlen(opts);
-        snprintf(opts + len, sizeof opts - len, " -DVEC=16 -DHV=%d -DHROWS=%d", half_vals,
-                 t->half_rows);
+        snprintf(opts + len, sizeof opts - len, " -DVEC=16 -DHV=%d -DHROWS=%d -DSTRIP_PF=%d",
+                 half_vals, t->half_rows, t->strip_prefetch);
     }
     memset(pl, 0, sizeof *pl);
 
