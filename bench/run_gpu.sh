@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Build, test and benchmark on the lent NVIDIA machine (used for the GPU
 # numbers in bench/RESULTS.md). Writes logs and tables under $OUT.
-# Usage: bash bench/run_gpu.sh tests|upf15|t15a|t15b|last14|pyc14|s14|rgb13|copy13|tsh13|tsw13|pl12|bpy12|lut12|strm|last11|u16x|bil4|sweep11|gfw11|look11|tests11|final11|wv11|py11|bil11|last10|gwh|bwh|final10|f32d|f32c|f32b|whf10|boxfw10|boxf10|final8|tr|ncu|ncu2|box9|wide9|final9|up2|cvt|t3|bench|embed|late|sizes|verify|final|flow|kern|host|table2|heavy|twin|reg|wide|final17|up|shapes|p4|p4floor|pyr2|upv|split|wpy|bwv|box5|s4|next17|suite
+# Usage: bash bench/run_gpu.sh tests|s16b|upf15|t15a|t15b|last14|pyc14|s14|rgb13|copy13|tsh13|tsw13|pl12|bpy12|lut12|strm|last11|u16x|bil4|sweep11|gfw11|look11|tests11|final11|wv11|py11|bil11|last10|gwh|bwh|final10|f32d|f32c|f32b|whf10|boxfw10|boxf10|final8|tr|ncu|ncu2|box9|wide9|final9|up2|cvt|t3|bench|embed|late|sizes|verify|final|flow|kern|host|table2|heavy|twin|reg|wide|final17|up|shapes|p4|p4floor|pyr2|upv|split|wpy|bwv|box5|s4|next17|suite
 set -u
 what=${1:-tests}
 OUT=${OUT:-/tmp/clv-gpu-out}
@@ -987,6 +987,25 @@ upf15)
     CLV_TUNE=generic CLV_TEST_DATA=tests/data timeout 200 \
         build-gpu/tests/test_resize > "$OUT/upf_test.txt" 2>&1
     echo "test_resize (generic) rc=$? $(tail -1 "$OUT/upf_test.txt")"
+    ;;
+s16b)
+    # the sixteenth session, part 4 on the host's CPU through PoCL: the
+    # upscaling resize with and without resize_strip_vec's prefetches
+    # (mk_nopf.py), three interleaved rounds, then every op's quick
+    # side-by-side rows beside OpenCV's CPU code (no PoCL variables)
+    python3 bench/variants/mk_nopf.py /tmp/nopf > /dev/null || exit 1
+    for round in 1 2 3; do
+        for v in cl/ /tmp/nopf/; do
+            CLV_KERNEL_PATH=$v timeout 60 build-gpu/bench/clv-bench --device cpu --ops resize_up \
+                --sizes 1920x1080,3840x2160 --types u8,f32 --channels 1,3 --reps 10 2>&1 |
+                grep -E "^op=|rror" | awk -v r=$round -v v="$v" '{print r, v, $1, $2, $3, $4, $7}'
+        done
+    done | tee "$OUT/pf.txt"
+    timeout 420 python3 bench/compare.py --clv-bench build-gpu/bench/clv-bench --clv-device cpu \
+        --ocl-device :CPU: --no-python --no-ocl --no-pocl-affinity --quick \
+        --ops transpose,resize,resize_up,box5,box31,gaussian,pyramid,bilateral,farneback,corners,lk \
+        --types u8 --channels 1,3 --markdown "$OUT/p4.md" > "$OUT/p4.txt" 2>&1
+    echo "p4 rc=$?"; grep -E "^\||Load|load" "$OUT/p4.md"
     ;;
 t15a)
     # the fifteenth session's table, first call: part 1's rows at 4K (two
