@@ -3,8 +3,10 @@
  * For every case (size x op x pixel type x channel count) the program makes
  * the images once, uploads pseudo-random pixels, runs the op a few times to
  * warm up (this includes building the kernels), then times N repetitions.
- * Wall time brackets op + clv_finish() with CLOCK_MONOTONIC; device time is
- * clv_last_op_device_time() from a profiling queue. One line per case:
+ * Wall time brackets op + clv_finish() with CLOCK_MONOTONIC on a context
+ * without profiling (as an application's and OpenCV's OpenCL queue run);
+ * device time is clv_last_op_device_time() from a second context whose queue
+ * profiles (each context warms up and times its own N). One line per case:
  *
  *   op=box31 size=1920x1080 type=u8 cn=3 wall_ms_median=... wall_ms_min=...
  *       dev_ms_median=... dev_ms_min=... reps=20
@@ -452,20 +454,18 @@ static void print_case(const char *label, double *wall, double *dev, int reps)
  * clv_op_output_shape (a FREE_SIZE output: src's size). */
 static clv_status run_described(clv_context *ctx, const bench_config *cfg,
                                 const struct described *d, bench_size size,
-                                clv_pixel_type type, int cn)
+                                clv_pixel_type type, int cn, double *wall, double *dev,
+                                char *label, size_t label_size)
 {
     const clv_op_desc *op = d->op;
     clv_status st = CLV_OK;
     clv_image *img[32] = {NULL};
     clv_arg args[64];
     void *host = NULL;
-    double *wall = malloc(sizeof *wall * (size_t)cfg->reps);
-    double *dev = malloc(sizeof *dev * (size_t)cfg->reps);
-    char label[192];
     int nargs = 0, first_input = 1;
-    snprintf(label, sizeof label, "op=%s size=%dx%d type=%s cn=%d", d->spec, size.w, size.h,
+    snprintf(label, label_size, "op=%s size=%dx%d type=%s cn=%d", d->spec, size.w, size.h,
              clv_pixel_type_name(type), cn);
-    if (!wall || !dev || op->nparams > 32) {
+    if (op->nparams > 32) {
         st = report(ctx, CLV_ERROR_OUT_OF_MEMORY, "host allocation", label);
         goto out;
     }
@@ -513,7 +513,7 @@ static clv_status run_described(clv_context *ctx, const bench_config *cfg,
                 fill_random(host, count, t);
                 BENCH_CHECK(clv_image_upload(img[i], host, 0), "clv_image_upload");
                 if (first_input) /* the label says what ran */
-                    snprintf(label, sizeof label, "op=%s size=%dx%d type=%s cn=%d", d->spec,
+                    snprintf(label, label_size, "op=%s size=%dx%d type=%s cn=%d", d->spec,
                              size.w, size.h, clv_pixel_type_name(t), c);
                 first_input = 0;
             }
@@ -528,40 +528,40 @@ static clv_status run_described(clv_context *ctx, const bench_config *cfg,
         double t0 = now_ms();
         BENCH_CHECK(clv_op_call(ctx, op, args, nargs), op->name);
         BENCH_CHECK(clv_finish(ctx), "clv_finish");
-        wall[i] = now_ms() - t0;
-        BENCH_CHECK(clv_last_op_device_time(ctx, &dev[i]), "clv_last_op_device_time");
+        if (wall)
+            wall[i] = now_ms() - t0;
+        if (dev)
+            BENCH_CHECK(clv_last_op_device_time(ctx, &dev[i]), "clv_last_op_device_time");
     }
-    print_case(label, wall, dev, cfg->reps);
 out:
     for (int i = 0; i < 32; i++)
         clv_image_release(img[i]);
     free(host);
-    free(dev);
-    free(wall);
     return st;
 }
 
-static clv_status run_case(clv_context *ctx, const bench_config *cfg, bench_op op,
-                           bench_size size, clv_pixel_type type, int cn)
+/* Times one case on ctx into wall (op + clv_finish, ms) and dev (device
+ * ms: ctx must profile), either NULL to leave it out; label gets the case's
+ * result-line label. */
+static clv_status run_case_on(clv_context *ctx, const bench_config *cfg, bench_op op,
+                              bench_size size, clv_pixel_type type, int cn, double *wall,
+                              double *dev, char *label, size_t label_size)
 {
     if (op >= OP_DESCRIBED)
-        return run_described(ctx, cfg, &cfg->described[op - OP_DESCRIBED], size, type, cn);
+        return run_described(ctx, cfg, &cfg->described[op - OP_DESCRIBED], size, type, cn,
+                             wall, dev, label, label_size);
     clv_status st = CLV_OK;
     clv_image *src = NULL, *dst = NULL;
     void *host = NULL;
-    double *wall = NULL, *dev = NULL;
-    char label[128];
     int dw, dh;
 
-    snprintf(label, sizeof label, "op=%s size=%dx%d type=%s cn=%d", op_names[op], size.w,
+    snprintf(label, label_size, "op=%s size=%dx%d type=%s cn=%d", op_names[op], size.w,
              size.h, clv_pixel_type_name(type), cn);
     dst_size(op, size.w, size.h, &dw, &dh);
 
     size_t count = (size_t)size.w * (size_t)size.h * (size_t)cn;
     host = malloc(count * clv_pixel_type_size(type));
-    wall = malloc(sizeof *wall * (size_t)cfg->reps);
-    dev = malloc(sizeof *dev * (size_t)cfg->reps);
-    if (host == NULL || wall == NULL || dev == NULL) {
+    if (host == NULL) {
         st = report(ctx, CLV_ERROR_OUT_OF_MEMORY, "host allocation", label);
         goto out;
     }
@@ -658,11 +658,11 @@ static clv_status run_case(clv_context *ctx, const bench_config *cfg, bench_op o
         double t0 = now_ms();
         BENCH_CHECK(run_op(ctx, op, src, dst), op_calls[op]);
         BENCH_CHECK(clv_finish(ctx), "clv_finish");
-        wall[i] = now_ms() - t0;
-        BENCH_CHECK(clv_last_op_device_time(ctx, &dev[i]), "clv_last_op_device_time");
+        if (wall)
+            wall[i] = now_ms() - t0;
+        if (dev)
+            BENCH_CHECK(clv_last_op_device_time(ctx, &dev[i]), "clv_last_op_device_time");
     }
-
-    print_case(label, wall, dev, cfg->reps);
 
 out:
     clv_image_release(second_frame);
@@ -682,9 +682,33 @@ out:
     n_points = 0;
     clv_image_release(dst);
     clv_image_release(src);
+    free(host);
+    return st;
+}
+
+/* One case's result line: wall time on ctx (no profiling, as an application
+ * runs by default and as OpenCV's OpenCL queue does: on NVIDIA's driver a
+ * profiling queue adds several microseconds of host time per launch), then
+ * device time on pctx (profiling on), each after its own warm-up. */
+static clv_status run_case(clv_context *ctx, clv_context *pctx, const bench_config *cfg,
+                           bench_op op, bench_size size, clv_pixel_type type, int cn)
+{
+    clv_status st = CLV_ERROR_OUT_OF_MEMORY;
+    double *wall = malloc(sizeof *wall * (size_t)cfg->reps);
+    double *dev = malloc(sizeof *dev * (size_t)cfg->reps);
+    char label[192] = "";
+    if (!wall || !dev) {
+        fprintf(stderr, "clv-bench: out of host memory\n");
+        goto out;
+    }
+    st = run_case_on(ctx, cfg, op, size, type, cn, wall, NULL, label, sizeof label);
+    if (st == CLV_OK)
+        st = run_case_on(pctx, cfg, op, size, type, cn, NULL, dev, label, sizeof label);
+    if (st == CLV_OK)
+        print_case(label, wall, dev, cfg->reps);
+out:
     free(dev);
     free(wall);
-    free(host);
     return st;
 }
 
@@ -1236,9 +1260,9 @@ int main(int argc, char **argv)
     clv_context_options opts = clv_context_options_default();
     opts.device = cfg.device;
     opts.profiling = 1;
-    clv_context *ctx = NULL, *pctx = NULL; /* chain mode: ctx unprofiled, pctx profiled */
-    clv_status st = clv_context_create(&opts, cfg.chain ? &pctx : &ctx);
-    if (st == CLV_OK && cfg.chain)
+    clv_context *ctx = NULL, *pctx = NULL; /* ctx unprofiled, pctx profiled */
+    clv_status st = clv_context_create(&opts, &pctx);
+    if (st == CLV_OK)
         st = create_unprofiled(opts, &ctx);
     if (st != CLV_OK) {
         const char *detail = clv_context_create_error();
@@ -1261,8 +1285,8 @@ int main(int argc, char **argv)
                "device time of every op of a chain cannot be had; dev_last_us=the last op of "
                "a profiled chain\n");
     } else {
-        printf("# warmup=%d reps=%d wall=op+clv_finish (CLOCK_MONOTONIC) dev=kernel profiling "
-               "events\n",
+        printf("# warmup=%d reps=%d wall=op+clv_finish (CLOCK_MONOTONIC, context with profiling "
+               "off) dev=kernel profiling events (a second context, profiling on)\n",
                cfg.warmup, cfg.reps);
     }
     fflush(stdout);
@@ -1293,11 +1317,12 @@ int main(int argc, char **argv)
                 if (fixed && c > 0 && !cfg.combos_given)
                     break;
                 if (cfg.ops[o] == OP_TONEMAP && !cfg.combos_given)
-                    st = run_case(ctx, &cfg, OP_TONEMAP, cfg.sizes[s], CLV_F32, 3);
+                    st = run_case(ctx, pctx, &cfg, OP_TONEMAP, cfg.sizes[s], CLV_F32, 3);
                 else if (fixed && !cfg.combos_given)
-                    st = run_case(ctx, &cfg, op, cfg.sizes[s], CLV_U8, 1);
+                    st = run_case(ctx, pctx, &cfg, op, cfg.sizes[s], CLV_U8, 1);
                 else
-                    st = run_case(ctx, &cfg, cfg.ops[o], cfg.sizes[s], combo_type[c], combo_cn[c]);
+                    st = run_case(ctx, pctx, &cfg, cfg.ops[o], cfg.sizes[s], combo_type[c],
+                                  combo_cn[c]);
             }
 
     clv_context_release(ctx);
