@@ -80,6 +80,8 @@ typedef struct bench_config {
     int warmup;
     int chain;     /* --mode chain */
     int chain_n;   /* --chain-length: ops per chain */
+    int profiled_wall; /* --wall-context profiled: normal mode's wall on the profiling
+                        * context, the method before 2026-12-07 */
     int reps_given;
     bench_op ops[MAX_LIST];
     int n_ops;
@@ -107,6 +109,7 @@ static void usage(FILE *f)
     fprintf(f,
             "usage: clv-bench [--device SPEC] [--reps N] [--warmup N]\n"
             "                 [--mode normal|chain] [--chain-length N]\n"
+            "                 [--wall-context unprofiled|profiled]\n"
             "                 [--ops transpose,resize,resize_up,box5,box31,gaussian,\n"
             "                        bilateral,bilateral16,grid16,tonemap,farneback,\n"
             "                        pyramid,corners,lk,\n"
@@ -139,6 +142,9 @@ static void usage(FILE *f)
             "memory floor under the device figures. Before all, op=raw_empty: a kernel\n"
             "that does nothing, one work-item per compute unit, run alone (enqueue to\n"
             "clFinish): the wall and device floor of any one-launch op.\n"
+            "Normal mode times wall (op + clv_finish) on a context without profiling\n"
+            "and device time on a second, profiling one; --wall-context profiled times\n"
+            "both on the profiling context (the method before 2026-12-07).\n"
             "SPEC: \"gpu\", \"cpu\", \"P:D\" or a name substring (as CLV_DEVICE).\n");
 }
 
@@ -701,9 +707,13 @@ static clv_status run_case(clv_context *ctx, clv_context *pctx, const bench_conf
         fprintf(stderr, "clv-bench: out of host memory\n");
         goto out;
     }
-    st = run_case_on(ctx, cfg, op, size, type, cn, wall, NULL, label, sizeof label);
-    if (st == CLV_OK)
-        st = run_case_on(pctx, cfg, op, size, type, cn, NULL, dev, label, sizeof label);
+    if (cfg->profiled_wall) {
+        st = run_case_on(pctx, cfg, op, size, type, cn, wall, dev, label, sizeof label);
+    } else {
+        st = run_case_on(ctx, cfg, op, size, type, cn, wall, NULL, label, sizeof label);
+        if (st == CLV_OK)
+            st = run_case_on(pctx, cfg, op, size, type, cn, NULL, dev, label, sizeof label);
+    }
     if (st == CLV_OK)
         print_case(label, wall, dev, cfg->reps);
 out:
@@ -1177,6 +1187,11 @@ int main(int argc, char **argv)
                 cfg.chain = 1;
             else if (strcmp(v, "normal") != 0)
                 die("--mode: normal or chain, got '%s'", v);
+        } else if (strcmp(a, "--wall-context") == 0) {
+            if (strcmp(v, "profiled") == 0)
+                cfg.profiled_wall = 1;
+            else if (strcmp(v, "unprofiled") != 0)
+                die("--wall-context: unprofiled or profiled, got '%s'", v);
         } else if (strcmp(a, "--chain-length") == 0)
             cfg.chain_n = parse_int(v, "--chain-length", 1, 1000000);
         else if (strcmp(a, "--warmup") == 0)

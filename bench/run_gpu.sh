@@ -990,17 +990,13 @@ upf15)
     ;;
 s16w)
     # the sixteenth session: clv-bench's wall on the profiling context (the
-    # method before 2026-12-07, from git: bench/clv_bench.c at a0262af) against
-    # the unprofiled one (now), three interleaved rounds, then the light ops
+    # method before 2026-12-07, --wall-context profiled) against the
+    # unprofiled one (now), three interleaved rounds, then the light ops
     # beside OpenCV's OpenCL path as compare.py now measures them
-    git show a0262af:bench/clv_bench.c > /tmp/clv_bench_old.c || exit 1
-    cc -O2 -std=c11 -DCL_TARGET_OPENCL_VERSION=120 -D_POSIX_C_SOURCE=200809L -Iinclude -Ibuild-gpu \
-        -o /tmp/clv-bench-old /tmp/clv_bench_old.c -lOpenCL \
-        -Lbuild-gpu -lclvision -Wl,-rpath,$PWD/build-gpu -lm || exit 1
     for round in 1 2 3; do
         for v in old new; do
-            if [ $v = old ]; then b=/tmp/clv-bench-old; else b=build-gpu/bench/clv-bench; fi
-            timeout 100 $b --device gpu --ops transpose,resize,resize_up,box5 \
+            if [ $v = old ]; then w=profiled; else w=unprofiled; fi
+            timeout 100 build-gpu/bench/clv-bench --wall-context $w --device gpu --ops transpose,resize,resize_up,box5 \
                 --sizes 1920x1080,3840x2160 --types u8,f32 --channels 1 --reps 20 2>&1 |
                 grep -E "^op=|rror" | awk -v r=$round -v v=$v '{print r, v, $1, $2, $3, $5, $7}'
         done
