@@ -3,7 +3,10 @@
 on 64x48 u8 images, with CLV_PROFILE=2 in the environment (the host-cost
 context must still come out unprofiled: clv-bench exits 1 if it does not).
 Checks the three floor lines (raw_empty, raw_enqueue, raw_copy) and one result
-line per default op with every key and sane values.
+line per default op with every key and sane values. Then normal mode's one
+case with each --wall-context (wall on the unprofiled context, the default,
+or on the profiling one): a result line with sane wall and device times; and
+a --wall-context it does not know must fail.
 
 usage: chain_smoke.py CLV_BENCH
 """
@@ -62,6 +65,30 @@ def main():
         if float(kv["wall_us_per_op_median"]) < float(kv["host_us_per_op_median"]):
             sys.exit(f"chain_smoke: wall per op below host per op in: {line}")
         print("ok", line)
+    normal_mode(sys.argv[1], env)
+
+
+def normal_mode(exe, env):
+    base = [exe, "--ops", "transpose", "--sizes", "64x48", "--types", "u8", "--channels", "1",
+            "--reps", "2", "--warmup", "1"]
+    for wall_ctx in ([], ["--wall-context", "unprofiled"], ["--wall-context", "profiled"]):
+        cmd = base + wall_ctx
+        r = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=120)
+        lines = [l for l in r.stdout.splitlines() if l.startswith("op=")]
+        if r.returncode != 0 or len(lines) != 1:
+            sys.exit(f"chain_smoke: {' '.join(cmd)} exited {r.returncode}, lines {lines}\n"
+                     f"{r.stderr}")
+        kv = dict(f.split("=", 1) for f in lines[0].split())
+        if kv.get("op") != "transpose" or kv.get("reps") != "2" or \
+                not all(0.0 < float(kv.get(k, "-1")) < 1e7
+                        for k in ("wall_ms_median", "wall_ms_min", "dev_ms_median",
+                                  "dev_ms_min")):
+            sys.exit(f"chain_smoke: no sane result line from {' '.join(cmd)}: {lines[0]}")
+        print("ok", " ".join(wall_ctx) or "(default)", lines[0])
+    cmd = base + ["--wall-context", "sometimes"]
+    r = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=120)
+    if r.returncode == 0 or "--wall-context" not in r.stderr:
+        sys.exit(f"chain_smoke: {' '.join(cmd)} was accepted (rc {r.returncode})")
 
 
 if __name__ == "__main__":
