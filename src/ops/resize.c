@@ -112,10 +112,12 @@ typedef struct resize_tile {
     int strip_rows;   /* destination rows per resize_strip_vec work-item */
     int strip_prefetch; /* STRIP_PF: resize_strip_vec's prefetch distance in bytes, 0:
                          * none (see resize.cl). PoCL, 2 cores (AVX2 EPYC), 1920x1080
-                         * x1.5, device ms, medians of 6 interleaved rounds, none / 48
-                         * or 96 bytes for u8 x 3 (16 or 32 pixels): u8 1.95 / 1.74 /
-                         * 1.70, u8 x 3 6.68 / 4.84 / 4.73, f32 3.27 / 3.06 / 2.90,
-                         * f32 x 3 10.6 / 8.25 / 8.45 */
+                         * x1.5, device ms, medians of 6 interleaved rounds, none / 64
+                         * / 128 / 256 bytes: u8 2.35 / 1.97 / 2.15 / 1.84, u8 x 3
+                         * 7.04 / 5.69 / 6.10 / 5.60, f32 4.45 / 3.45 / 3.16 / 4.31,
+                         * f32 x 3 12.5 / 11.2 / 10.6 / 10.4 (bench/RESULTS.md,
+                         * 2026-12-07: other sizes, and a 16-core Xeon where u8 ran
+                         * 7-16 % slower with it and f32 x 3 8-21 % faster) */
     int up_rows;      /* GPU, upscaling: rows per resize_bilinear work-item */
     int half_reg_rows; /* RH_PY: GPUs, u8 exact halving: rows per resize_half_reg
                         * work-item (box_reg's design, box.c; not yet timed on a
