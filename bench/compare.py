@@ -611,8 +611,9 @@ def write_markdown(path, a, rows, meta):
                % (meta["load_start"], meta["load_end"]))
     out.append("- OpenCL kernel launches checked: %s" % meta["verified"])
     out.append("")
-    out.append("Times in milliseconds. clv wall = op + clv_finish; clv dev = kernel time "
-               "from profiling events; OpenCV CPU = call on numpy arrays with OpenCL off; "
+    out.append("Times in milliseconds. clv wall = op + clv_finish on a context without "
+               "profiling (as OpenCV's queue); clv dev = kernel time from profiling events "
+               "(a second, profiling context); OpenCV CPU = call on numpy arrays with OpenCL off; "
                "OpenCV OCL = call on cv2.UMat + cv2.ocl.finish(); py np = clvision from Python, "
                "numpy in and out as the README says: inputs made under "
                "clvision.aligned_arrays() (64-byte aligned, as cv2.imread's would be there), "
