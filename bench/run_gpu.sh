@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Build, test and benchmark on the lent NVIDIA machine (used for the GPU
 # numbers in bench/RESULTS.md). Writes logs and tables under $OUT.
-# Usage: bash bench/run_gpu.sh tests|s16w|s16b|upf15|t15a|t15b|last14|pyc14|s14|rgb13|copy13|tsh13|tsw13|pl12|bpy12|lut12|strm|last11|u16x|bil4|sweep11|gfw11|look11|tests11|final11|wv11|py11|bil11|last10|gwh|bwh|final10|f32d|f32c|f32b|whf10|boxfw10|boxf10|final8|tr|ncu|ncu2|box9|wide9|final9|up2|cvt|t3|bench|embed|late|sizes|verify|final|flow|kern|host|table2|heavy|twin|reg|wide|final17|up|shapes|p4|p4floor|pyr2|upv|split|wpy|bwv|box5|s4|next17|suite
+# Usage: bash bench/run_gpu.sh tests|s17a|s16w|s16b|upf15|t15a|t15b|last14|pyc14|s14|rgb13|copy13|tsh13|tsw13|pl12|bpy12|lut12|strm|last11|u16x|bil4|sweep11|gfw11|look11|tests11|final11|wv11|py11|bil11|last10|gwh|bwh|final10|f32d|f32c|f32b|whf10|boxfw10|boxf10|final8|tr|ncu|ncu2|box9|wide9|final9|up2|cvt|t3|bench|embed|late|sizes|verify|final|flow|kern|host|table2|heavy|twin|reg|wide|final17|up|shapes|p4|p4floor|pyr2|upv|split|wpy|bwv|box5|s4|next17|suite
 set -u
 what=${1:-tests}
 OUT=${OUT:-/tmp/clv-gpu-out}
@@ -987,6 +987,30 @@ upf15)
     CLV_TUNE=generic CLV_TEST_DATA=tests/data timeout 200 \
         build-gpu/tests/test_resize > "$OUT/upf_test.txt" 2>&1
     echo "test_resize (generic) rc=$? $(tail -1 "$OUT/upf_test.txt")"
+    ;;
+s17a)
+    # the seventeenth session's first timing call: part 1's rows at 4K (two
+    # rounds, with the pyramid and Farneback), the chain mode, clv-bench's
+    # wall on the profiling context against the unprofiled one (s16w's three
+    # rounds), then the light ops beside OpenCV's CPU and OpenCL paths
+    export CLV_CACHE_DIR=$PWD/build-gpu/cache
+    for round in 1 2; do
+        part1_rows
+        part1_flow_rows
+    done | tee "$OUT/part1.txt"
+    timeout 120 build-gpu/bench/clv-bench --device gpu --mode chain --sizes 1920x1080 \
+        --ops resize,transpose,box5,gaussian --reps 11 > "$OUT/chain.txt" 2>&1
+    echo "chain rc=$?"; grep -vE "^#" "$OUT/chain.txt" | cut -c1-220
+    for round in 1 2 3; do
+        for v in old new; do
+            if [ $v = old ]; then w=profiled; else w=unprofiled; fi
+            timeout 100 build-gpu/bench/clv-bench --wall-context $w --device gpu --ops transpose,resize,resize_up,box5 \
+                --sizes 1920x1080,3840x2160 --types u8,f32 --channels 1 --reps 20 2>&1 |
+                grep -E "^op=|rror" | awk -v r=$round -v v=$v '{print r, v, $1, $2, $3, $5, $7}'
+        done
+    done > "$OUT/wall.txt"
+    echo "wall rounds: $(wc -l < "$OUT/wall.txt") lines"
+    gpu_compare transpose,resize,resize_up,box5,box31,gaussian,pyramid light
     ;;
 s16w)
     # the sixteenth session: clv-bench's wall on the profiling context (the
