@@ -125,6 +125,19 @@ static PyTypeObject ContextType, ImageType, PyramidType;
 static void lock_ctx(ContextObject *c) { PyThread_acquire_lock(c->lock, WAIT_LOCK); }
 static void unlock_ctx(ContextObject *c) { PyThread_release_lock(c->lock); }
 
+/* s = CALL, a clvision call on co's context, with the GIL released and co
+ * locked; on failure m (a message) gets the context's last error. */
+#define CTX_CALL(co, s, m, CALL)                                                                \
+    do {                                                                                        \
+        Py_BEGIN_ALLOW_THREADS                                                                  \
+        lock_ctx(co);                                                                           \
+        (s) = (CALL);                                                                           \
+        if ((s) != CLV_OK)                                                                      \
+            copy_message(&(m), clv_last_error((co)->ctx));                                      \
+        unlock_ctx(co);                                                                         \
+        Py_END_ALLOW_THREADS                                                                    \
+    } while (0)
+
 /* ---- dtypes ---- */
 
 static int dtype_to_clv(PyObject *obj, clv_pixel_type *out)
@@ -636,13 +649,7 @@ static PyObject *context_finish(ContextObject *self, PyObject *unused)
     (void)unused;
     clv_status s;
     message m;
-    Py_BEGIN_ALLOW_THREADS
-    lock_ctx(self);
-    s = clv_finish(self->ctx);
-    if (s != CLV_OK)
-        copy_message(&m, clv_last_error(self->ctx));
-    unlock_ctx(self);
-    Py_END_ALLOW_THREADS
+    CTX_CALL(self, s, m, clv_finish(self->ctx));
     if (s != CLV_OK)
         return raise_status(s, m.text);
     Py_RETURN_NONE;
@@ -678,13 +685,7 @@ static PyObject *context_device_time(ContextObject *self, PyObject *unused)
     double ms = 0;
     clv_status s;
     message m;
-    Py_BEGIN_ALLOW_THREADS
-    lock_ctx(self);
-    s = clv_last_op_device_time(self->ctx, &ms);
-    if (s != CLV_OK)
-        copy_message(&m, clv_last_error(self->ctx));
-    unlock_ctx(self);
-    Py_END_ALLOW_THREADS
+    CTX_CALL(self, s, m, clv_last_op_device_time(self->ctx, &ms));
     if (s != CLV_OK)
         return raise_status(s, m.text);
     return PyFloat_FromDouble(ms);
@@ -826,13 +827,7 @@ static PyObject *image_new(PyTypeObject *type, PyObject *args, PyObject *kw)
     clv_image *img = NULL;
     clv_status s;
     message m;
-    Py_BEGIN_ALLOW_THREADS
-    lock_ctx(co);
-    s = clv_image_create(co->ctx, (int)w, (int)h, (int)c, t, &img);
-    if (s != CLV_OK)
-        copy_message(&m, clv_last_error(co->ctx));
-    unlock_ctx(co);
-    Py_END_ALLOW_THREADS
+    CTX_CALL(co, s, m, clv_image_create(co->ctx, (int)w, (int)h, (int)c, t, &img));
     if (s != CLV_OK)
         return raise_status(s, m.text);
     return (PyObject *)image_wrap(img, co, NULL, 0);
@@ -866,14 +861,9 @@ static PyObject *image_wrap_buffer(PyObject *cls, PyObject *args, PyObject *kw)
     clv_image *img = NULL;
     clv_status s;
     message m;
-    Py_BEGIN_ALLOW_THREADS
-    lock_ctx(co);
-    s = clv_image_wrap_buffer(co->ctx, (cl_mem)(intptr_t)b, (size_t)off, (int)w, (int)h, (int)c,
-                              t, (size_t)pitch, &img);
-    if (s != CLV_OK)
-        copy_message(&m, clv_last_error(co->ctx));
-    unlock_ctx(co);
-    Py_END_ALLOW_THREADS
+    CTX_CALL(co, s, m,
+             clv_image_wrap_buffer(co->ctx, (cl_mem)(intptr_t)b, (size_t)off, (int)w, (int)h,
+                                   (int)c, t, (size_t)pitch, &img));
     if (s != CLV_OK)
         return raise_status(s, m.text);
     return (PyObject *)image_wrap(img, co, owner == Py_None ? NULL : owner, 0);
@@ -888,14 +878,9 @@ static PyObject *host_image_over(ContextObject *co, const clv_host_image *hi, Py
     clv_image *img = NULL;
     clv_status s;
     message m;
-    Py_BEGIN_ALLOW_THREADS
-    lock_ctx(co);
-    s = clv_image_create_host(co->ctx, hi->data, hi->stride, hi->width, hi->height,
-                              hi->channels, hi->type, &img);
-    if (s != CLV_OK)
-        copy_message(&m, clv_last_error(co->ctx));
-    unlock_ctx(co);
-    Py_END_ALLOW_THREADS
+    CTX_CALL(co, s, m,
+             clv_image_create_host(co->ctx, hi->data, hi->stride, hi->width, hi->height,
+                                   hi->channels, hi->type, &img));
     if (s != CLV_OK)
         return raise_status(s, m.text);
     return (PyObject *)image_wrap(img, co, arg, 0);
@@ -1011,13 +996,7 @@ static PyObject *image_settle(ImageObject *self, PyObject *unused)
     clv_image *img = self->img;
     clv_status s;
     message m;
-    Py_BEGIN_ALLOW_THREADS
-    lock_ctx(self->context);
-    s = settle_host(img);
-    if (s != CLV_OK)
-        copy_message(&m, clv_last_error(self->context->ctx));
-    unlock_ctx(self->context);
-    Py_END_ALLOW_THREADS
+    CTX_CALL(self->context, s, m, settle_host(img));
     if (s != CLV_OK)
         return raise_status(s, m.text);
     Py_RETURN_NONE;
@@ -1074,13 +1053,8 @@ static PyObject *image_map_array(ImageObject *self, PyObject *unused)
     size_t pitch = 0;
     clv_status s;
     message m;
-    Py_BEGIN_ALLOW_THREADS
-    lock_ctx(self->context);
-    s = clv_image_map(img, CLV_MAP_READ | CLV_MAP_WRITE, &ptr, &pitch);
-    if (s != CLV_OK)
-        copy_message(&m, clv_last_error(self->context->ctx));
-    unlock_ctx(self->context);
-    Py_END_ALLOW_THREADS
+    CTX_CALL(self->context, s, m,
+             clv_image_map(img, CLV_MAP_READ | CLV_MAP_WRITE, &ptr, &pitch));
     if (s != CLV_OK) {
         Py_DECREF(mo);
         return raise_status(s, m.text);
@@ -1114,13 +1088,7 @@ static PyObject *image_upload(ImageObject *self, PyObject *arg)
     clv_status s;
     message m;
     Py_INCREF(a);
-    Py_BEGIN_ALLOW_THREADS
-    lock_ctx(self->context);
-    s = clv_image_upload(img, data, stride);
-    if (s != CLV_OK)
-        copy_message(&m, clv_last_error(self->context->ctx));
-    unlock_ctx(self->context);
-    Py_END_ALLOW_THREADS
+    CTX_CALL(self->context, s, m, clv_image_upload(img, data, stride));
     Py_DECREF(a);
     if (s != CLV_OK)
         return raise_status(s, m.text);
@@ -1159,13 +1127,7 @@ static PyObject *image_download(ImageObject *self, PyObject *args, PyObject *kw)
     void *data = PyArray_DATA(a);
     clv_status s;
     message m;
-    Py_BEGIN_ALLOW_THREADS
-    lock_ctx(self->context);
-    s = clv_image_download(img, data, stride);
-    if (s != CLV_OK)
-        copy_message(&m, clv_last_error(self->context->ctx));
-    unlock_ctx(self->context);
-    Py_END_ALLOW_THREADS
+    CTX_CALL(self->context, s, m, clv_image_download(img, data, stride));
     if (s != CLV_OK) {
         Py_DECREF(a);
         return raise_status(s, m.text);
@@ -1187,13 +1149,8 @@ static PyObject *image_view(ImageObject *self, PyObject *args, PyObject *kw)
     clv_image *v = NULL;
     clv_status s;
     message m;
-    Py_BEGIN_ALLOW_THREADS
-    lock_ctx(self->context);
-    s = clv_image_view(self->img, (int)x, (int)y, (int)w, (int)h, &v);
-    if (s != CLV_OK)
-        copy_message(&m, clv_last_error(self->context->ctx));
-    unlock_ctx(self->context);
-    Py_END_ALLOW_THREADS
+    CTX_CALL(self->context, s, m,
+             clv_image_view(self->img, (int)x, (int)y, (int)w, (int)h, &v));
     if (s != CLV_OK)
         return raise_status(s, m.text);
     return (PyObject *)image_wrap(v, self->context, (PyObject *)self, 0);
@@ -1338,13 +1295,9 @@ static PyObject *pyramid_new(PyTypeObject *type, PyObject *args, PyObject *kw)
         return NULL;
     clv_status s;
     message m;
-    Py_BEGIN_ALLOW_THREADS
-    lock_ctx(co);
-    s = clv_pyramid_create(co->ctx, (int)w, (int)h, (int)c, t, (int)levels, scale, &self->pyr);
-    if (s != CLV_OK)
-        copy_message(&m, clv_last_error(co->ctx));
-    unlock_ctx(co);
-    Py_END_ALLOW_THREADS
+    CTX_CALL(co, s, m,
+             clv_pyramid_create(co->ctx, (int)w, (int)h, (int)c, t, (int)levels, scale,
+                                &self->pyr));
     Py_INCREF(co);
     self->context = co;
     if (s != CLV_OK) {
