@@ -145,6 +145,23 @@ box_compare() {
     echo "bench rc=$?"; cat "$OUT/gpu_filters.md"
 }
 
+# wall_rounds: clv-bench's wall on the profiling context (the method before
+# 2026-12-07, --wall-context profiled: "old") against the unprofiled one
+# ("new"), light ops at 1080p and 4K, three interleaved rounds; one line per
+# op: round, method, op, size, type, wall and device medians
+wall_rounds() {
+    local round v w
+    for round in 1 2 3; do
+        for v in old new; do
+            if [ $v = old ]; then w=profiled; else w=unprofiled; fi
+            timeout 100 build-gpu/bench/clv-bench --wall-context $w --device gpu \
+                --ops transpose,resize,resize_up,box5 --sizes 1920x1080,3840x2160 \
+                --types u8,f32 --channels 1 --reps 20 2>&1 |
+                grep -E "^op=|rror" | awk -v r=$round -v v=$v '{print r, v, $1, $2, $3, $5, $7}'
+        done
+    done
+}
+
 # suite_groups N T: every test (or those SUITE_ONLY, a regex, matches) but
 # those in SUITE_SKIP (tools the GPU host lacks: oclgrind, clang-15 and
 # ocloc), named on the first line, in N concurrent meson runs of at most
@@ -1001,14 +1018,7 @@ s17a)
     timeout 120 build-gpu/bench/clv-bench --device gpu --mode chain --sizes 1920x1080 \
         --ops resize,transpose,box5,gaussian --reps 11 > "$OUT/chain.txt" 2>&1
     echo "chain rc=$?"; grep -vE "^#" "$OUT/chain.txt" | cut -c1-220
-    for round in 1 2 3; do
-        for v in old new; do
-            if [ $v = old ]; then w=profiled; else w=unprofiled; fi
-            timeout 100 build-gpu/bench/clv-bench --wall-context $w --device gpu --ops transpose,resize,resize_up,box5 \
-                --sizes 1920x1080,3840x2160 --types u8,f32 --channels 1 --reps 20 2>&1 |
-                grep -E "^op=|rror" | awk -v r=$round -v v=$v '{print r, v, $1, $2, $3, $5, $7}'
-        done
-    done > "$OUT/wall.txt"
+    wall_rounds > "$OUT/wall.txt"
     echo "wall rounds: $(wc -l < "$OUT/wall.txt") lines"
     gpu_compare transpose,resize,resize_up,box5,box31,gaussian,pyramid light
     ;;
@@ -1017,14 +1027,7 @@ s16w)
     # method before 2026-12-07, --wall-context profiled) against the
     # unprofiled one (now), three interleaved rounds, then the light ops
     # beside OpenCV's OpenCL path as compare.py now measures them
-    for round in 1 2 3; do
-        for v in old new; do
-            if [ $v = old ]; then w=profiled; else w=unprofiled; fi
-            timeout 100 build-gpu/bench/clv-bench --wall-context $w --device gpu --ops transpose,resize,resize_up,box5 \
-                --sizes 1920x1080,3840x2160 --types u8,f32 --channels 1 --reps 20 2>&1 |
-                grep -E "^op=|rror" | awk -v r=$round -v v=$v '{print r, v, $1, $2, $3, $5, $7}'
-        done
-    done | tee "$OUT/wall.txt"
+    wall_rounds | tee "$OUT/wall.txt"
     export CLV_CACHE_DIR=$PWD/build-gpu/cache
     gpu_compare transpose,resize,resize_up,box5,box31,gaussian,pyramid light
     ;;
