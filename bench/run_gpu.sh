@@ -110,6 +110,16 @@ part1_flow_rows() {
         awk -v r="${round:-}" '{print r, "now", $1, $2, $4, $7}'
 }
 
+# part1_twice: part 1's rows and its pyramid and Farneback rows, two rounds,
+# into $OUT/part1.txt, printed
+part1_twice() {
+    local round
+    for round in 1 2; do
+        part1_rows
+        part1_flow_rows
+    done | tee "$OUT/part1.txt"
+}
+
 # gpu_compare OPS NAME: compare.py's OPS at 1080p and 4K beside OpenCV's
 # OpenCL path into $OUT/gpu_NAME.md, printed
 gpu_compare() {
@@ -1011,10 +1021,7 @@ s17a)
     # wall on the profiling context against the unprofiled one (s16w's three
     # rounds), then the light ops beside OpenCV's CPU and OpenCL paths
     export CLV_CACHE_DIR=$PWD/build-gpu/cache
-    for round in 1 2; do
-        part1_rows
-        part1_flow_rows
-    done | tee "$OUT/part1.txt"
+    part1_twice
     timeout 120 build-gpu/bench/clv-bench --device gpu --mode chain --sizes 1920x1080 \
         --ops resize,transpose,box5,gaussian --reps 11 > "$OUT/chain.txt" 2>&1
     echo "chain rc=$?"; grep -vE "^#" "$OUT/chain.txt" | cut -c1-220
@@ -1055,10 +1062,7 @@ t15a)
     # rounds, with the pyramid and Farneback), then the light ops beside
     # OpenCV's CPU and OpenCL paths at 1080p and 4K (u8 1/3, f32 1)
     export CLV_CACHE_DIR=$PWD/build-gpu/cache
-    for round in 1 2; do
-        part1_rows
-        part1_flow_rows
-    done | tee "$OUT/part1.txt"
+    part1_twice
     gpu_compare transpose,resize,resize_up,box5,box31,gaussian,pyramid light
     ;;
 t15b)
@@ -1100,10 +1104,7 @@ s14)
     # two rounds, as the defaults choose
     export CLV_CACHE_DIR=/tmp/s14
     rgb_rounds
-    for round in 1 2; do
-        part1_rows
-        part1_flow_rows
-    done | tee "$OUT/part1.txt"
+    part1_twice
     ;;
 copy13)
     # the floor under the u8 x 3 rows on this card: chain mode's raw_copy
