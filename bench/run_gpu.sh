@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Build, test and benchmark on the lent NVIDIA machine (used for the GPU
 # numbers in bench/RESULTS.md). Writes logs and tables under $OUT.
-# Usage: bash bench/run_gpu.sh tests|s17a|s16w|s16b|upf15|t15a|t15b|last14|pyc14|s14|rgb13|copy13|tsh13|tsw13|pl12|bpy12|lut12|strm|last11|u16x|bil4|sweep11|gfw11|look11|tests11|final11|wv11|py11|bil11|last10|gwh|bwh|final10|f32d|f32c|f32b|whf10|boxfw10|boxf10|final8|tr|ncu|ncu2|box9|wide9|final9|up2|cvt|t3|bench|embed|late|sizes|verify|final|flow|kern|host|table2|heavy|twin|reg|wide|final17|up|shapes|p4|p4floor|pyr2|upv|split|wpy|bwv|box5|s4|next17|suite
+# Usage: bash bench/run_gpu.sh tests|s18|s18f|s18h|s17a|s16w|s16b|upf15|t15a|t15b|last14|pyc14|s14|rgb13|copy13|tsh13|tsw13|pl12|bpy12|lut12|strm|last11|u16x|bil4|sweep11|gfw11|look11|tests11|final11|wv11|py11|bil11|last10|gwh|bwh|final10|f32d|f32c|f32b|whf10|boxfw10|boxf10|final8|tr|ncu|ncu2|box9|wide9|final9|up2|cvt|t3|bench|embed|late|sizes|verify|final|flow|kern|host|table2|heavy|twin|reg|wide|final17|up|shapes|p4|p4floor|pyr2|upv|split|wpy|bwv|box5|s4|next17|suite
 set -u
 what=${1:-tests}
 OUT=${OUT:-/tmp/clv-gpu-out}
@@ -1014,6 +1014,66 @@ upf15)
     CLV_TUNE=generic CLV_TEST_DATA=tests/data timeout 200 \
         build-gpu/tests/test_resize > "$OUT/upf_test.txt" 2>&1
     echo "test_resize (generic) rc=$? $(tail -1 "$OUT/upf_test.txt")"
+    ;;
+s18h)
+    # resize_half4 (f32 and u16 exact halving, 4 pixels of RH_PY rows per
+    # work-item in 4-value vectors) against resize_bilinear, which the GPU
+    # rows gave them before: device ms, medians of 15, three interleaved
+    # rounds, rows per work-item 2 (its default), 1 and 4; then test_resize
+    # with every GPU kernel on (CLV_TUNE=gpu)
+    export CLV_CACHE_DIR=$PWD/build-gpu/cache
+    for round in 1 2 3; do
+        for v in bilinear halfw halfw:1 halfw:4; do
+            case $v in
+            bilinear) set -- CLV_U8_REG=none ;;
+            halfw) set -- CLV_U8_REG=halfw ;;
+            *) set -- CLV_U8_REG=halfw CLV_REG_PY="${v#halfw:}" ;;
+            esac
+            env "$@" timeout 60 build-gpu/bench/clv-bench --device gpu --ops resize \
+                --sizes 1920x1080,3840x2160 --types f32,u16 --channels 1,3 --reps 15 2>&1 |
+                grep -E "^op=|rror" | awk -v r=$round -v v=$v '{print r, v, $2, $3, $4, $7}'
+        done
+    done | tee "$OUT/halfw.txt"
+    CLV_TUNE=gpu timeout 60 build-gpu/tests/test_resize > "$OUT/test_resize_gpu.txt" 2>&1
+    echo "test_resize CLV_TUNE=gpu rc=$?"; grep -E "FAIL|passed" "$OUT/test_resize_gpu.txt" | tail -5
+    ;;
+s18f)
+    # the rows above part 1's 0.5 against OpenCV's OpenCL path: the copy
+    # floor of their bytes (chain mode's raw_copy, f32 one channel, 1080p and
+    # 4K, beside the ops' device times), then the one-channel transposes and
+    # resizes beside OpenCV's OpenCL path in three interleaved rounds (how
+    # much OpenCV's own wall moves between rounds)
+    export CLV_CACHE_DIR=$PWD/build-gpu/cache
+    timeout 120 build-gpu/bench/clv-bench --device gpu --mode chain --sizes 1920x1080,3840x2160 \
+        --types f32 --channels 1 --ops transpose,resize,resize_up --reps 11 > "$OUT/chainf.txt" 2>&1
+    echo "chain rc=$?"; grep -vE "^#" "$OUT/chainf.txt" | cut -c1-250
+    timeout 300 python3 bench/compare.py --clv-bench build-gpu/bench/clv-bench \
+        --clv-device gpu --ocl-device :GPU: --ops transpose,resize,resize_up --types u8,f32 \
+        --channels 1 --sizes 1920x1080,3840x2160 --reps 10 --rounds 3 \
+        --markdown "$OUT/gpu_f32.md" > "$OUT/compare_f32.txt" 2>&1
+    echo "compare rc=$?"; grep -E "^\| [a-z]" "$OUT/gpu_f32.md" | cut -d'|' -f2-7,11,13
+    grep -E "^round" "$OUT/compare_f32.txt"
+    timeout 200 python3 bench/compare.py --clv-bench build-gpu/bench/clv-bench \
+        --clv-device gpu --ocl-device :GPU: --ops transpose,resize,resize_up,box5,box31,gaussian,pyramid \
+        --sizes 1280x720 --reps 10 --markdown "$OUT/gpu_720.md" > "$OUT/compare_720.txt" 2>&1
+    echo "compare 720p rc=$?"; grep -E "^\| [a-z]" "$OUT/gpu_720.md" | cut -d'|' -f2-7,11,13
+    ;;
+s18)
+    # the eighteenth session's H200 table in one call: part 1's rows at 4K
+    # (two rounds, with the pyramid and Farneback), the chain mode, the light
+    # ops beside OpenCV's CPU and OpenCL paths at 1080p and 4K, then the
+    # heavy ops at 1080p; $OUT packed into one archive (8 files come back)
+    export CLV_CACHE_DIR=$PWD/build-gpu/cache
+    part1_twice
+    timeout 120 build-gpu/bench/clv-bench --device gpu --mode chain --sizes 1920x1080 \
+        --ops resize,transpose,box5,gaussian --reps 11 > "$OUT/chain.txt" 2>&1
+    echo "chain rc=$?"; grep -vE "^#" "$OUT/chain.txt" | cut -c1-220
+    gpu_compare transpose,resize,resize_up,box5,box31,gaussian,pyramid light
+    timeout 300 python3 bench/compare.py --clv-bench build-gpu/bench/clv-bench --clv-device gpu \
+        --ocl-device :GPU: --ops bilateral,farneback,corners,lk,tonemap,grid16 \
+        --sizes 1920x1080 --reps 5 --markdown "$OUT/gpu_heavy.md" > "$OUT/heavy.txt" 2>&1
+    echo "heavy rc=$?"; grep -E "^\| [a-z]" "$OUT/gpu_heavy.md" | cut -d'|' -f2-7,11,13
+    tar czf /tmp/s18.tgz -C "$OUT" . && rm -rf "${OUT:?}"/* && mv /tmp/s18.tgz "$OUT/"
     ;;
 s17a)
     # the seventeenth session's first timing call: part 1's rows at 4K (two
