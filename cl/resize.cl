@@ -456,6 +456,92 @@ __kernel void resize_half_reg(__global const uchar *restrict src, int src_pitch,
 }
 #endif
 
+#if (defined(DEPTH_F32) || defined(DEPTH_U16)) && defined(RH_PY)
+/* GPUs, f32 and u16, exact 2x downscale (sw == 2 dw, sh == 2 dh):
+ * resize_half_reg's design for wider values. A work-item makes 4 pixels of
+ * RH_PY rows: per row, CN aligned 4-value stores from 2 CN aligned 4-value
+ * loads of each of two source rows (pixel k, channel c from source values
+ * 2 k CN + c and that + CN of both rows), so that a warp's accesses are
+ * whole 16-byte (f32) or 8-byte (u16) runs instead of resize_bilinear's
+ * scalar taps through the coordinate table. f32 blends as resize_bilinear
+ * and resize_half_vec do, each row's pair first (every weight 1/2, each
+ * product exact); u16 adds the four values as integers and rounds
+ * (s + 2) >> 2, resize_bilinear's round-half-up of s / 4 exactly. A last
+ * work-item of fewer than 4 pixels goes value by value. The aligned
+ * accesses rely on rows starting on 64-byte boundaries (image.c's
+ * PITCH_ALIGN). */
+#if defined(DEPTH_F32)
+#define RH4_V float4
+#define RH4_ACC float
+#define RH4_GET(p) GVLDA(float4, src, p)
+#define RH4_PAIR(x, y) ((x) * 0.5f + (y) * 0.5f)
+#define RH4_OUT(a, b, c, d) (RH4_PAIR(RH4_PAIR(a, b), RH4_PAIR(c, d)))
+#define RH4_TO_T(v) (v)
+#else
+#define RH4_V uint4
+#define RH4_ACC uint
+#define RH4_GET(p) convert_uint4(GVLDA(ushort4, src, p))
+#define RH4_OUT(a, b, c, d) (((a) + (b) + (c) + (d) + 2u) >> 2)
+#define RH4_TO_T(v) ((ushort)(v))
+#endif
+__kernel void resize_half4(__global const T *restrict src, int src_pitch, int sw, int sh,
+                           __global T *restrict dst, int dst_pitch, int dw,
+                           int dh CLV_DBG_PARAMS)
+{
+    CLV_DBG_BUF(src, 0);
+    CLV_DBG_BUF(dst, 4);
+    const int x0 = get_global_id(0) * 4, y0 = get_global_id(1) * RH_PY;
+    if (x0 >= dw || y0 >= dh)
+        return;
+    for (int p = 0; p < RH_PY && y0 + p < dh; p++) {
+        const int y = y0 + p;
+        __global const T *r0 = ROW(src, src_pitch, 2 * y) + 2 * x0 * CN;
+        __global const T *r1 = ROW(src, src_pitch, 2 * y + 1) + 2 * x0 * CN;
+        __global T *out = ROW(dst, dst_pitch, y) + x0 * CN;
+        if (x0 + 4 <= dw) {
+            RH4_ACC a[8 * CN], b[8 * CN];
+            CLV_UNROLL
+            for (int w = 0; w < 2 * CN; w++) {
+                const RH4_V u = RH4_GET(r0 + 4 * w), v = RH4_GET(r1 + 4 * w);
+                a[4 * w] = u.s0;
+                a[4 * w + 1] = u.s1;
+                a[4 * w + 2] = u.s2;
+                a[4 * w + 3] = u.s3;
+                b[4 * w] = v.s0;
+                b[4 * w + 1] = v.s1;
+                b[4 * w + 2] = v.s2;
+                b[4 * w + 3] = v.s3;
+            }
+            T o[4 * CN];
+            CLV_UNROLL
+            for (int k = 0; k < 4; k++)
+                CLV_UNROLL
+                for (int c = 0; c < CN; c++) {
+                    const int q = 2 * k * CN + c;
+                    o[k * CN + c] = RH4_TO_T(RH4_OUT(a[q], a[q + CN], b[q], b[q + CN]));
+                }
+            CLV_UNROLL
+            for (int w = 0; w < CN; w++)
+                GVSTA(CAT(T, 4), dst, (CAT(T, 4))(o[4 * w], o[4 * w + 1], o[4 * w + 2], o[4 * w + 3]),
+                      out + 4 * w);
+        } else {
+            for (int j = 0; j < (dw - x0) * CN; j++) {
+                const int q = 2 * j - j % CN;
+                GST(dst, out, j,
+                    RH4_TO_T(RH4_OUT((RH4_ACC)GLD(src, r0, q), (RH4_ACC)GLD(src, r0, q + CN),
+                                     (RH4_ACC)GLD(src, r1, q), (RH4_ACC)GLD(src, r1, q + CN))));
+            }
+        }
+    }
+}
+#undef RH4_V
+#undef RH4_ACC
+#undef RH4_GET
+#undef RH4_PAIR
+#undef RH4_OUT
+#undef RH4_TO_T
+#endif
+
 #if defined(DEPTH_U8) && !defined(VEC)
 /* GPUs, u8, through the coordinate table (resize_bilinear's), for
  * upscaling: 4 pixels of `rows` rows per work-item. A source row's

@@ -376,13 +376,14 @@ static const struct {
     {"half", CLV__REG_HALF}, {"transpose", CLV__REG_TRANSPOSE}, {"boxw", CLV__REG_BOXW},
     {"gaussw", CLV__REG_GAUSSW}, {"up", CLV__REG_UP}, {"pyr2", CLV__REG_PYR2},
     {"pyr3", CLV__REG_PYR3}, {"boxfw", CLV__REG_BOXFW}, {"boxf", CLV__REG_BOXF},
-    {"gaussfw", CLV__REG_GAUSSFW},
+    {"gaussfw", CLV__REG_GAUSSFW}, {"halfw", CLV__REG_HALFW},
 };
 
 /* CLV_U8_REG: which u8 register kernels run, overriding the table below
  * (bench/run_gpu.sh times each against the kernel it replaces): "all",
  * "none" or "0", or a comma list of box, gauss, pyr, half, transpose, boxw,
- * gaussw, up, pyr2, pyr3, boxf, boxfw, gaussfw (any channel count), each also with a 1 (box1: one-channel images only).
+ * gaussw, up, pyr2, pyr3, boxf, boxfw, gaussfw, halfw (any channel count), each also with a 1
+ * (box1: one-channel images only).
  * -1: a word it does not know. */
 static int parse_u8_reg(const char *s)
 {
@@ -468,13 +469,20 @@ typedef struct gpu_row {
  * against the local-memory tile): 3840x2160 28.7-29.9 against 31.3-31.6,
  * 2560x1440 13.2-13.4 against 13.9-14.9, 7680x4320 95.2-95.3 against
  * 105.0-105.1; 1280x720 the same (7.5-7.7 against 7.1-8.0) and 1920x1080
- * 3 % slower (10.4-10.5 against 10.1-10.2); untimed on the H200 */
+ * 3 % slower (10.4-10.5 against 10.1-10.2); untimed on the H200;
+ * resize_half4 for one channel (f32 and u16 exact halving; 2026-12-07,
+ * H100, run_gpu.sh s18h, device us, three interleaved rounds, against
+ * resize_bilinear): 3840x2160 f32 13.9-14.7 against 22.6-23.1, u16 7.9-8.2
+ * against 17.1-17.5; 1920x1080 f32 6.6-7.1 against 8.3-8.5, u16 6.6-6.8
+ * against 8.9-9.1. Not for three channels: f32 70.5-71.3 against 46.0-47.1
+ * at 3840x2160 (resize_bilinear's 124 MB there already run at the copy
+ * rate), u16 28.4-28.7 against 31.1-31.7; untimed on the H200 */
 #define GPU_REG_H200                                                                          \
     (CLV__REG_ANY(CLV__REG_BOX) | CLV__REG_PYR | CLV__REG_ANY(CLV__REG_HALF) |                \
      CLV__REG_ANY(CLV__REG_TRANSPOSE) | CLV__REG_ANY(CLV__REG_BOXW) |                         \
      CLV__REG_ANY(CLV__REG_GAUSSW) | CLV__REG_ANY(CLV__REG_UP) | CLV__REG_PYR3 |              \
      CLV__REG_ANY(CLV__REG_BOXF) | CLV__REG_ANY(CLV__REG_BOXFW) |                             \
-     CLV__REG_ANY(CLV__REG_GAUSSFW))
+     CLV__REG_ANY(CLV__REG_GAUSSFW) | CLV__REG_HALFW)
 static const gpu_row gpu_rows[] = {
     /* NVIDIA H200, driver 580 (2026-12-05, the figures below). Shapes,
      * 3840x2160 u8 device us, the driver's choice against the row's: box
@@ -622,8 +630,8 @@ static clv_status tuning_for(clv_context *ctx, clv__tuning *out)
         if (mask < 0)
             return clv__fail(ctx, CLV_ERROR_INVALID_ARGUMENT, "context",
                              "CLV_U8_REG=\"%s\": expected all, none or a comma list of "
-                             "box, gauss, pyr, half, transpose, boxw, gaussw, up, pyr2, pyr3 (or box1 ...: one "
-                             "channel only)",
+                             "box, gauss, pyr, half, transpose, boxw, gaussw, up, pyr2, pyr3, boxf, boxfw, "
+                             "gaussfw, halfw (or box1 ...: one channel only)",
                              reg);
         t.u8_reg = mask;
         t.pyrn_max_pixels = 0; /* named: at every size */
