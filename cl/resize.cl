@@ -400,93 +400,52 @@ __kernel void resize_strip_vec(__global const T *src, int src_pitch, int sw, int
 #undef STRIP_PREFETCH
 #endif
 
-#if defined(DEPTH_U8) && defined(RH_PY)
-/* GPUs, u8, exact 2x downscale (sw == 2 dw, sh == 2 dh): registers, as
- * box_reg in box.cl. A work-item makes 4 pixels of RH_PY rows: per row, CN
- * aligned 4-byte stores of the averages of 2 CN aligned 4-byte loads from
- * each of two source rows (pixel k, channel c averages source values
- * 2 k CN + c and that + CN of both rows). Integers, (s + 2) >> 2: the CPU
- * kernel's and resize_bilinear's round-half-up of s / 4 exactly. A last
- * work-item of fewer than 4 pixels goes value by value. The aligned accesses
- * rely on rows starting on 64-byte boundaries (image.c's PITCH_ALIGN). */
-__kernel void resize_half_reg(__global const uchar *restrict src, int src_pitch, int sw, int sh,
-                              __global uchar *restrict dst, int dst_pitch, int dw,
-                              int dh CLV_DBG_PARAMS)
-{
-    CLV_DBG_BUF(src, 0);
-    CLV_DBG_BUF(dst, 4);
-    const int x0 = get_global_id(0) * 4, y0 = get_global_id(1) * RH_PY;
-    if (x0 >= dw || y0 >= dh)
-        return;
-    for (int p = 0; p < RH_PY && y0 + p < dh; p++) {
-        const int y = y0 + p;
-        __global const uchar *r0 = ROW(src, src_pitch, 2 * y) + 2 * x0 * CN;
-        __global const uchar *r1 = ROW(src, src_pitch, 2 * y + 1) + 2 * x0 * CN;
-        __global uchar *out = ROW(dst, dst_pitch, y) + x0 * CN;
-        if (x0 + 4 <= dw) {
-            int s[8 * CN];
-            CLV_UNROLL
-            for (int w = 0; w < 2 * CN; w++) {
-                const int4 q = convert_int4(GVLDA(uchar4, src, r0 + 4 * w)) +
-                               convert_int4(GVLDA(uchar4, src, r1 + 4 * w));
-                s[4 * w] = q.s0;
-                s[4 * w + 1] = q.s1;
-                s[4 * w + 2] = q.s2;
-                s[4 * w + 3] = q.s3;
-            }
-            uchar o[4 * CN];
-            CLV_UNROLL
-            for (int k = 0; k < 4; k++)
-                CLV_UNROLL
-                for (int c = 0; c < CN; c++)
-                    o[k * CN + c] = (uchar)((s[2 * k * CN + c] + s[2 * k * CN + CN + c] + 2) >> 2);
-            CLV_UNROLL
-            for (int w = 0; w < CN; w++)
-                GVSTA(uchar4, dst, (uchar4)(o[4 * w], o[4 * w + 1], o[4 * w + 2], o[4 * w + 3]),
-                      out + 4 * w);
-        } else {
-            for (int j = 0; j < (dw - x0) * CN; j++) {
-                const int q = 2 * j - j % CN;
-                const int s = (int)GLD(src, r0, q) + (int)GLD(src, r0, q + CN) +
-                              (int)GLD(src, r1, q) + (int)GLD(src, r1, q + CN);
-                GST(dst, out, j, (uchar)((s + 2) >> 2));
-            }
-        }
-    }
-}
-#endif
-
-#if (defined(DEPTH_F32) || defined(DEPTH_U16)) && defined(RH_PY)
-/* GPUs, f32 and u16, exact 2x downscale (sw == 2 dw, sh == 2 dh):
- * resize_half_reg's design for wider values. A work-item makes 4 pixels of
- * RH_PY rows: per row, CN aligned 4-value stores from 2 CN aligned 4-value
- * loads of each of two source rows (pixel k, channel c from source values
- * 2 k CN + c and that + CN of both rows), so that a warp's accesses are
- * whole 16-byte (f32) or 8-byte (u16) runs instead of resize_bilinear's
- * scalar taps through the coordinate table. f32 blends as resize_bilinear
- * and resize_half_vec do, each row's pair first (every weight 1/2, each
- * product exact); u16 adds the four values as integers and rounds
- * (s + 2) >> 2, resize_bilinear's round-half-up of s / 4 exactly. A last
- * work-item of fewer than 4 pixels goes value by value. The aligned
- * accesses rely on rows starting on 64-byte boundaries (image.c's
- * PITCH_ALIGN). */
+#if defined(RH_PY)
+/* GPUs, exact 2x downscale (sw == 2 dw, sh == 2 dh): registers, as box_reg
+ * in box.cl. A work-item makes 4 pixels of RH_PY rows: per row, CN aligned
+ * 4-value stores from 2 CN aligned 4-value loads of each of two source rows
+ * (pixel k, channel c from source values 2 k CN + c and that + CN of both
+ * rows), so that a warp's accesses are whole runs of 4-byte (u8), 8-byte
+ * (u16) or 16-byte (f32) vectors. u8 and u16 add the four values as
+ * integers, the rows first, and round (s + 2) >> 2: the CPU kernel's and
+ * resize_bilinear's round-half-up of s / 4 exactly. f32 keeps the rows apart
+ * and blends as resize_bilinear and resize_half_vec do, each row's pair
+ * first (every weight 1/2, each product exact). A last work-item of fewer
+ * than 4 pixels goes value by value. The aligned accesses rely on rows
+ * starting on 64-byte boundaries (image.c's PITCH_ALIGN). */
 #if defined(DEPTH_F32)
-#define RH4_V float4
-#define RH4_ACC float
-#define RH4_GET(p) GVLDA(float4, src, p)
-#define RH4_PAIR(x, y) ((x) * 0.5f + (y) * 0.5f)
-#define RH4_OUT(a, b, c, d) (RH4_PAIR(RH4_PAIR(a, b), RH4_PAIR(c, d)))
-#define RH4_TO_T(v) (v)
+#define RH_V float4
+#define RH_S float
+#define RH_GET(p) GVLDA(float4, src, p)
+#define RH_PAIR(x, y) ((x) * 0.5f + (y) * 0.5f)
+/* the rows apart: a (the upper row) and b */
+#define RH_KEEP4(i, u, v)                                                                     \
+    a[i] = (u).s0, a[(i) + 1] = (u).s1, a[(i) + 2] = (u).s2, a[(i) + 3] = (u).s3,             \
+    b[i] = (v).s0, b[(i) + 1] = (v).s1, b[(i) + 2] = (v).s2, b[(i) + 3] = (v).s3
+#define RH_OUT(q) RH_PAIR(RH_PAIR(a[q], a[(q) + CN]), RH_PAIR(b[q], b[(q) + CN]))
+#define RH_OUT4(x, y, z, w) RH_PAIR(RH_PAIR(x, y), RH_PAIR(z, w))
+#define RH_TO_T(v) (v)
 #else
-#define RH4_V uint4
-#define RH4_ACC uint
-#define RH4_GET(p) convert_uint4(GVLDA(ushort4, src, p))
-#define RH4_OUT(a, b, c, d) (((a) + (b) + (c) + (d) + 2u) >> 2)
-#define RH4_TO_T(v) ((ushort)(v))
+#if defined(DEPTH_U8)
+#define RH_V int4
+#define RH_S int
+#define RH_GET(p) convert_int4(GVLDA(uchar4, src, p))
+#else
+#define RH_V uint4
+#define RH_S uint
+#define RH_GET(p) convert_uint4(GVLDA(ushort4, src, p))
 #endif
-__kernel void resize_half4(__global const T *restrict src, int src_pitch, int sw, int sh,
-                           __global T *restrict dst, int dst_pitch, int dw,
-                           int dh CLV_DBG_PARAMS)
+/* the two rows' sum: a */
+#define RH_KEEP4(i, u, v)                                                                     \
+    const RH_V q_ = (u) + (v);                                                                \
+    a[i] = q_.s0, a[(i) + 1] = q_.s1, a[(i) + 2] = q_.s2, a[(i) + 3] = q_.s3
+#define RH_OUT(q) ((a[q] + a[(q) + CN] + (RH_S)2) >> 2)
+#define RH_OUT4(x, y, z, w) (((x) + (y) + (z) + (w) + (RH_S)2) >> 2)
+#define RH_TO_T(v) ((T)(v))
+#endif
+__kernel void resize_half_reg(__global const T *restrict src, int src_pitch, int sw, int sh,
+                              __global T *restrict dst, int dst_pitch, int dw,
+                              int dh CLV_DBG_PARAMS)
 {
     CLV_DBG_BUF(src, 0);
     CLV_DBG_BUF(dst, 4);
@@ -499,27 +458,20 @@ __kernel void resize_half4(__global const T *restrict src, int src_pitch, int sw
         __global const T *r1 = ROW(src, src_pitch, 2 * y + 1) + 2 * x0 * CN;
         __global T *out = ROW(dst, dst_pitch, y) + x0 * CN;
         if (x0 + 4 <= dw) {
-            RH4_ACC a[8 * CN], b[8 * CN];
+            RH_S a[8 * CN];
+#if defined(DEPTH_F32)
+            RH_S b[8 * CN];
+#endif
             CLV_UNROLL
             for (int w = 0; w < 2 * CN; w++) {
-                const RH4_V u = RH4_GET(r0 + 4 * w), v = RH4_GET(r1 + 4 * w);
-                a[4 * w] = u.s0;
-                a[4 * w + 1] = u.s1;
-                a[4 * w + 2] = u.s2;
-                a[4 * w + 3] = u.s3;
-                b[4 * w] = v.s0;
-                b[4 * w + 1] = v.s1;
-                b[4 * w + 2] = v.s2;
-                b[4 * w + 3] = v.s3;
+                RH_KEEP4(4 * w, RH_GET(r0 + 4 * w), RH_GET(r1 + 4 * w));
             }
             T o[4 * CN];
             CLV_UNROLL
             for (int k = 0; k < 4; k++)
                 CLV_UNROLL
-                for (int c = 0; c < CN; c++) {
-                    const int q = 2 * k * CN + c;
-                    o[k * CN + c] = RH4_TO_T(RH4_OUT(a[q], a[q + CN], b[q], b[q + CN]));
-                }
+                for (int c = 0; c < CN; c++)
+                    o[k * CN + c] = RH_TO_T(RH_OUT(2 * k * CN + c));
             CLV_UNROLL
             for (int w = 0; w < CN; w++)
                 GVSTA(CAT(T, 4), dst, (CAT(T, 4))(o[4 * w], o[4 * w + 1], o[4 * w + 2], o[4 * w + 3]),
@@ -528,18 +480,20 @@ __kernel void resize_half4(__global const T *restrict src, int src_pitch, int sw
             for (int j = 0; j < (dw - x0) * CN; j++) {
                 const int q = 2 * j - j % CN;
                 GST(dst, out, j,
-                    RH4_TO_T(RH4_OUT((RH4_ACC)GLD(src, r0, q), (RH4_ACC)GLD(src, r0, q + CN),
-                                     (RH4_ACC)GLD(src, r1, q), (RH4_ACC)GLD(src, r1, q + CN))));
+                    RH_TO_T(RH_OUT4((RH_S)GLD(src, r0, q), (RH_S)GLD(src, r0, q + CN),
+                                    (RH_S)GLD(src, r1, q), (RH_S)GLD(src, r1, q + CN))));
             }
         }
     }
 }
-#undef RH4_V
-#undef RH4_ACC
-#undef RH4_GET
-#undef RH4_PAIR
-#undef RH4_OUT
-#undef RH4_TO_T
+#undef RH_V
+#undef RH_S
+#undef RH_GET
+#undef RH_PAIR
+#undef RH_KEEP4
+#undef RH_OUT
+#undef RH_OUT4
+#undef RH_TO_T
 #endif
 
 #if defined(DEPTH_U8) && !defined(VEC)

@@ -122,8 +122,9 @@ typedef struct resize_tile {
     int half_reg_rows; /* RH_PY: GPUs, u8 exact halving: rows per resize_half_reg
                         * work-item (box_reg's design, box.c; not yet timed on a
                         * GPU: bench/run_gpu.sh twin does) */
-    int half4_rows;    /* RH_PY: GPUs, f32 and u16 exact halving: rows per
-                        * resize_half4 work-item */
+    int half_wide_rows; /* RH_PY: the same for f32 and u16 (2026-12-07, H100,
+                         * 3840x2160 f32, us: 1 row 15.2-16.8, 2 13.9-14.7,
+                         * 4 13.7-15.5; 1920x1080 2 rows best) */
     int up_reg_rows;   /* GPUs, u8 upscaling: rows per resize_up_reg work-item
                         * (H200, 3840x2160 1.5x, us, u8 / u8 x 3: 2 rows 46 / 105,
                         * 4 37 / 82, 8 34 / 74, 16 34 / 70; 1920x1080 best at 4-8) */
@@ -133,7 +134,7 @@ static const resize_tile resize_tile_default = {16, 48, 4, 16, 128, 4, 4, 2, 8};
 typedef enum resize_variant {
     RESIZE_HALF_VEC, /* CPU, exact 2x downscale: contiguous loads, no table */
     RESIZE_HALF_REG, /* GPUs, exact 2x downscale: 4 pixels per work-item, no table
-                      * (resize_half_reg for u8, resize_half4 for f32 and u16) */
+                      * (resize_half_reg) */
     RESIZE_TABLE,    /* any size through the coordinate table: resize_strip_vec
                       * (CPU), resize_up_reg (GPUs, u8, upscaling) or
                       * resize_bilinear */
@@ -229,12 +230,11 @@ static clv_status resize_choose(clv_context *ctx, const clv_image *src, const cl
     const int half_u8 = src->type == CLV_U8 && CLV__REG_ON(ctx, CLV__REG_HALF, cn);
     const int half_wide = src->type != CLV_U8 && CLV__REG_ON(ctx, CLV__REG_HALFW, cn);
     if ((half_u8 || half_wide) && sw == 2 * dw && sh == 2 * dh) {
-        const int py = CLV__REG_PY(ctx, half_u8 ? t->half_reg_rows : t->half4_rows);
+        const int py = CLV__REG_PY(ctx, half_u8 ? t->half_reg_rows : t->half_wide_rows);
         size_t len = strlen(opts);
         snprintf(opts + len, sizeof opts - len, " -DRH_PY=%d", py);
         pl->variant = RESIZE_HALF_REG;
-        CLV_TRY(clv__get_kernel(ctx, CLV__SRC_RESIZE, opts,
-                                half_u8 ? "resize_half_reg" : "resize_half4", &pl->k));
+        CLV_TRY(clv__get_kernel(ctx, CLV__SRC_RESIZE, opts, "resize_half_reg", &pl->k));
         pl->g[0] = ((size_t)dw + 3) / 4;
         pl->g[1] = ((size_t)dh + (size_t)py - 1) / (size_t)py;
         return CLV_OK;

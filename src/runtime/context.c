@@ -470,7 +470,7 @@ typedef struct gpu_row {
  * 2560x1440 13.2-13.4 against 13.9-14.9, 7680x4320 95.2-95.3 against
  * 105.0-105.1; 1280x720 the same (7.5-7.7 against 7.1-8.0) and 1920x1080
  * 3 % slower (10.4-10.5 against 10.1-10.2); untimed on the H200;
- * resize_half4 for one channel (f32 and u16 exact halving; 2026-12-07,
+ * resize_half_reg for f32 and u16 too, one channel (exact halving; 2026-12-07,
  * H100, run_gpu.sh s18h, device us, three interleaved rounds, against
  * resize_bilinear): 3840x2160 f32 13.9-14.7 against 22.6-23.1, u16 7.9-8.2
  * against 17.1-17.5; 1920x1080 f32 6.6-7.1 against 8.3-8.5, u16 6.6-6.8

@@ -143,7 +143,7 @@ typedef struct clv__tuning {
      * box_regf (the f32 box's small windows in registers, else box_small)
      * and the f32 box's wider windows as two passes through a float image
      * in 16-byte vectors (box_whf, box_wvf; else box_rows and
-     * box_cols), and resize_half4 (f32 and u16 exact halving, else
+     * box_cols), and resize_half_reg for f32 and u16 (exact halving, else
      * resize_bilinear).
      * CLV_U8_REG overrides it. */
     int u8_reg;
@@ -185,7 +185,7 @@ enum {
     CLV__REG_BOXF = 1048576, /* box_regf: the f32 box's small windows in registers */
     CLV__REG_BOXFW = 4194304, /* box_regf + box_wvf: the f32 box's wider windows, two passes */
     CLV__REG_GAUSSFW = 16777216, /* gauss_whf + gauss_wvf: the f32 Gaussian in two passes */
-    CLV__REG_HALFW = 67108864, /* resize_half4: f32 and u16 exact halving, 4 pixels an item */
+    CLV__REG_HALFW = 67108864, /* resize_half_reg for f32 and u16 (4 pixels an item) */
     CLV__REG_ALL = 0xfffffff
 };
 #define CLV__REG_ANY(k) ((k) | (k) << 1)
