@@ -120,14 +120,25 @@ part1_twice() {
     done | tee "$OUT/part1.txt"
 }
 
-# gpu_compare OPS NAME: compare.py's OPS at 1080p and 4K beside OpenCV's
-# OpenCL path into $OUT/gpu_NAME.md, printed
+# chain_light: part 2's chain table (clv-bench --mode chain, 1920x1080 u8)
+# into $OUT/chain.txt, printed
+chain_light() {
+    timeout 120 build-gpu/bench/clv-bench --device gpu --mode chain --sizes 1920x1080 \
+        --ops resize,transpose,box5,gaussian --reps 11 > "$OUT/chain.txt" 2>&1
+    echo "chain rc=$?"; grep -vE "^#" "$OUT/chain.txt" | cut -c1-220
+}
+
+# gpu_compare OPS NAME [ARG...]: compare.py's OPS at 1080p and 4K beside
+# OpenCV's OpenCL path into $OUT/gpu_NAME.md, printed; ARGs go to compare.py
+# last, so --sizes or --reps there replace these
 gpu_compare() {
+    local ops=$1 name=$2
+    shift 2
     timeout 300 python3 bench/compare.py --clv-bench build-gpu/bench/clv-bench \
-        --clv-device gpu --ocl-device :GPU: --ops "$1" \
-        --sizes 1920x1080,3840x2160 --reps 10 --markdown "$OUT/gpu_$2.md" \
-        > "$OUT/compare_$2.txt" 2>&1
-    echo "compare rc=$?"; grep -E "^\| [a-z]" "$OUT/gpu_$2.md" | cut -d'|' -f2-7,11,13
+        --clv-device gpu --ocl-device :GPU: --ops "$ops" \
+        --sizes 1920x1080,3840x2160 --reps 10 --markdown "$OUT/gpu_$name.md" "$@" \
+        > "$OUT/compare_$name.txt" 2>&1
+    echo "compare $name rc=$?"; grep -E "^\| [a-z]" "$OUT/gpu_$name.md" | cut -d'|' -f2-7,11,13
 }
 
 # boxfw_pair: box 31x31 f32 (1080p and 4K, one and three channels) with the
@@ -1047,16 +1058,9 @@ s18f)
     timeout 120 build-gpu/bench/clv-bench --device gpu --mode chain --sizes 1920x1080,3840x2160 \
         --types f32 --channels 1 --ops transpose,resize,resize_up --reps 11 > "$OUT/chainf.txt" 2>&1
     echo "chain rc=$?"; grep -vE "^#" "$OUT/chainf.txt" | cut -c1-250
-    timeout 300 python3 bench/compare.py --clv-bench build-gpu/bench/clv-bench \
-        --clv-device gpu --ocl-device :GPU: --ops transpose,resize,resize_up --types u8,f32 \
-        --channels 1 --sizes 1920x1080,3840x2160 --reps 10 --rounds 3 \
-        --markdown "$OUT/gpu_f32.md" > "$OUT/compare_f32.txt" 2>&1
-    echo "compare rc=$?"; grep -E "^\| [a-z]" "$OUT/gpu_f32.md" | cut -d'|' -f2-7,11,13
+    gpu_compare transpose,resize,resize_up f32 --types u8,f32 --channels 1 --rounds 3
     grep -E "^round" "$OUT/compare_f32.txt"
-    timeout 200 python3 bench/compare.py --clv-bench build-gpu/bench/clv-bench \
-        --clv-device gpu --ocl-device :GPU: --ops transpose,resize,resize_up,box5,box31,gaussian,pyramid \
-        --sizes 1280x720 --reps 10 --markdown "$OUT/gpu_720.md" > "$OUT/compare_720.txt" 2>&1
-    echo "compare 720p rc=$?"; grep -E "^\| [a-z]" "$OUT/gpu_720.md" | cut -d'|' -f2-7,11,13
+    gpu_compare transpose,resize,resize_up,box5,box31,gaussian,pyramid 720 --sizes 1280x720
     ;;
 s18)
     # the eighteenth session's H200 table in one call: part 1's rows at 4K
@@ -1065,14 +1069,9 @@ s18)
     # heavy ops at 1080p; $OUT packed into one archive (8 files come back)
     export CLV_CACHE_DIR=$PWD/build-gpu/cache
     part1_twice
-    timeout 120 build-gpu/bench/clv-bench --device gpu --mode chain --sizes 1920x1080 \
-        --ops resize,transpose,box5,gaussian --reps 11 > "$OUT/chain.txt" 2>&1
-    echo "chain rc=$?"; grep -vE "^#" "$OUT/chain.txt" | cut -c1-220
+    chain_light
     gpu_compare transpose,resize,resize_up,box5,box31,gaussian,pyramid light
-    timeout 300 python3 bench/compare.py --clv-bench build-gpu/bench/clv-bench --clv-device gpu \
-        --ocl-device :GPU: --ops bilateral,farneback,corners,lk,tonemap,grid16 \
-        --sizes 1920x1080 --reps 5 --markdown "$OUT/gpu_heavy.md" > "$OUT/heavy.txt" 2>&1
-    echo "heavy rc=$?"; grep -E "^\| [a-z]" "$OUT/gpu_heavy.md" | cut -d'|' -f2-7,11,13
+    gpu_compare bilateral,farneback,corners,lk,tonemap,grid16 heavy --sizes 1920x1080 --reps 5
     tar czf /tmp/s18.tgz -C "$OUT" . && rm -rf "${OUT:?}"/* && mv /tmp/s18.tgz "$OUT/"
     ;;
 s17a)
@@ -1082,9 +1081,7 @@ s17a)
     # rounds), then the light ops beside OpenCV's CPU and OpenCL paths
     export CLV_CACHE_DIR=$PWD/build-gpu/cache
     part1_twice
-    timeout 120 build-gpu/bench/clv-bench --device gpu --mode chain --sizes 1920x1080 \
-        --ops resize,transpose,box5,gaussian --reps 11 > "$OUT/chain.txt" 2>&1
-    echo "chain rc=$?"; grep -vE "^#" "$OUT/chain.txt" | cut -c1-220
+    chain_light
     wall_rounds > "$OUT/wall.txt"
     echo "wall rounds: $(wc -l < "$OUT/wall.txt") lines"
     gpu_compare transpose,resize,resize_up,box5,box31,gaussian,pyramid light
