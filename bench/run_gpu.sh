@@ -189,7 +189,8 @@ wall_rounds() {
 # T s (tests/meson.build runs 21 tests one at a time, so one run of the
 # whole suite needed more than a call's 600 s there: 40 of 84 tests in
 # 530 s on the H100, 2026-12-05); the failures and the count of passes.
-# Logs: $OUT/tests0.txt ...
+# Logs: tests0.txt ... packed into $OUT/tests_logs.tgz (the device tool
+# brings back at most 8 files; 4 of 8 logs came back on 2026-12-07).
 suite_groups() {
     local n=$1 t=$2 skip=${SUITE_SKIP:-oclgrind cl-xbuild} i j
     local -a names part
@@ -207,6 +208,7 @@ suite_groups() {
     wait
     grep -hE "^ *[0-9]+/[0-9]+ " "$OUT"/tests[0-9]*.txt | grep -vE " OK +[0-9]" | sort -u
     echo "passed: $(grep -hE "^ *[0-9]+/[0-9]+ .* OK +[0-9]" "$OUT"/tests[0-9]*.txt | sort -u | wc -l) of ${#names[@]}"
+    (cd "$OUT" && tar czf tests_logs.tgz tests[0-9]*.txt && rm -f tests[0-9]*.txt)
 }
 
 # Nsight Compute does not see the OpenCL driver's kernels ("No kernels were
